@@ -1,0 +1,298 @@
+"""Load and check the catalogue: tile kinds, units and rule sets, as plain frozen records.
+
+The data lives in the TOML files beside this module. A user file (``--catalogue FILE``) may add
+units and rule sets of its own in the same form; it is merged over the built-in data.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable
+
+DATA_DIR = Path(__file__).parent
+ATTRIBUTES = ("Princess", "Fairy", "Angel", "Extra", "Sora")
+SORA_MODES = ("fetch", "dead", "wildcard")
+MAX_UNIT_SIZE = 13
+
+
+class CatalogueError(ValueError):
+    """A catalogue file that cannot be used; ``problems`` lists every problem found."""
+
+    def __init__(self, problems: list[str]):
+        self.problems = problems
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        super().__init__(f"{problems[0]}{more}")
+
+
+@dataclass(frozen=True)
+class Idol:
+    id: str
+    name: str
+    kana: str
+    full_name: str
+    full_kana: str
+    attribute: str
+    colour: str | None = None
+    romaji: tuple[str, ...] = ()
+    other_names: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Unit:
+    id: str
+    name: str
+    members: tuple[str, ...]
+    lists: tuple[str, ...]
+    aliases: tuple[str, ...] = ()
+    since: dt.date | None = None
+    source: str = ""
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class RuleSpec:
+    """A rule set as written in the data; ``solver.rules`` turns it into a solvable RuleSet."""
+
+    name: str
+    description: str
+    source: str
+    unit_lists: tuple[str, ...]
+    min_points: int
+    member_points: int
+    called: str
+    ron_minus_member: bool
+    no_win: str
+    favourite: str
+    favourite_bonus: int
+    sora: str
+    ron_on_shika: bool
+    hand_size: int
+    as_of: dt.date | None = None
+    units: tuple[str, ...] = ()  # optional explicit unit ids, added to those from unit_lists
+
+
+@dataclass(frozen=True)
+class Catalogue:
+    idols: tuple[Idol, ...]
+    units: tuple[Unit, ...]
+    rules: dict[str, RuleSpec] = field(default_factory=dict)
+    files: tuple[str, ...] = ()
+
+
+# --- schema -------------------------------------------------------------------------------------
+
+_IDOL_FIELDS = {"id": str, "name": str, "kana": str, "full_name": str, "full_kana": str,
+                "attribute": str, "colour": str, "romaji": list, "other_names": list}
+_IDOL_REQUIRED = ("id", "name", "kana", "full_name", "full_kana", "attribute")
+_UNIT_FIELDS = {"id": str, "name": str, "members": list, "lists": list, "aliases": list,
+                "since": dt.date, "source": str, "note": str}
+_UNIT_REQUIRED = ("id", "name", "members", "lists")
+_RULE_FIELDS = {"description": str, "source": str, "unit_lists": list, "min_points": int,
+                "member_points": int, "called": str, "ron_minus_member": bool, "no_win": str,
+                "favourite": str, "favourite_bonus": int, "sora": str, "ron_on_shika": bool,
+                "hand_size": int, "as_of": dt.date, "units": list}
+_RULE_OPTIONAL = ("as_of", "units", "description", "source")
+_RULE_CHOICES = {"called": ("minus_member", "half"), "no_win": ("minus_member", "same", "none"),
+                 "favourite": ("bonus", "double"), "sora": SORA_MODES}
+
+
+def _check_fields(where: str, entry: Any, schema: dict[str, type], required: Iterable[str],
+                  problems: list[str]) -> bool:
+    if not isinstance(entry, dict):
+        problems.append(f"{where}: expected a table")
+        return False
+    ok = True
+    for key in entry:
+        if key not in schema:
+            problems.append(f"{where}: unknown field '{key}'")
+            ok = False
+    for key in required:
+        if key not in entry:
+            problems.append(f"{where}: missing field '{key}'")
+            ok = False
+    for key, kind in schema.items():
+        value = entry.get(key)
+        # bool is an int in Python; keep the two apart so `min_points = true` is caught
+        if value is not None and (not isinstance(value, kind) or (kind is int and isinstance(value, bool))):
+            problems.append(f"{where}: field '{key}' should be {kind.__name__}, got {value!r}")
+            ok = False
+        if kind is list and isinstance(value, list) and not all(isinstance(v, str) for v in value):
+            problems.append(f"{where}: field '{key}' should be a list of strings")
+            ok = False
+    return ok
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        with open(path, "rb") as handle:
+            return tomllib.load(handle)
+    except FileNotFoundError:
+        raise CatalogueError([f"{path}: no such file"]) from None
+    except tomllib.TOMLDecodeError as exc:
+        raise CatalogueError([f"{path}: not valid TOML ({exc})"]) from None
+    except OSError as exc:
+        raise CatalogueError([f"{path}: cannot read ({exc.strerror})"]) from None
+
+
+def _parse_idols(raw: list[Any], where: str, problems: list[str]) -> list[Idol]:
+    idols = []
+    for n, entry in enumerate(raw):
+        here = f"{where} idol #{n + 1}"
+        if not _check_fields(here, entry, _IDOL_FIELDS, _IDOL_REQUIRED, problems):
+            continue
+        if entry["attribute"] not in ATTRIBUTES:
+            problems.append(f"{here} ({entry['id']}): attribute must be one of {', '.join(ATTRIBUTES)}")
+        idols.append(Idol(entry["id"], entry["name"], entry["kana"], entry["full_name"], entry["full_kana"],
+                          entry["attribute"], entry.get("colour"), tuple(entry.get("romaji", ())),
+                          tuple(entry.get("other_names", ()))))
+    return idols
+
+
+def _parse_units(raw: list[Any], where: str, problems: list[str]) -> list[Unit]:
+    units = []
+    for n, entry in enumerate(raw):
+        here = f"{where} unit #{n + 1}"
+        if not _check_fields(here, entry, _UNIT_FIELDS, _UNIT_REQUIRED, problems):
+            continue
+        units.append(Unit(entry["id"], entry["name"], tuple(entry["members"]), tuple(entry["lists"]),
+                          tuple(entry.get("aliases", ())), entry.get("since"), entry.get("source", ""),
+                          entry.get("note", "")))
+    return units
+
+
+def _parse_rules(raw: Any, where: str, problems: list[str]) -> dict[str, RuleSpec]:
+    rules: dict[str, RuleSpec] = {}
+    if not isinstance(raw, dict):
+        problems.append(f"{where}: [rules] should be a table of rule sets")
+        return rules
+    for name, entry in raw.items():
+        here = f"{where} rule set '{name}'"
+        required = [k for k in _RULE_FIELDS if k not in _RULE_OPTIONAL]
+        if not _check_fields(here, entry, _RULE_FIELDS, required, problems):
+            continue
+        bad = [k for k, allowed in _RULE_CHOICES.items() if entry[k] not in allowed]
+        for key in bad:
+            problems.append(f"{here}: {key} must be one of {', '.join(_RULE_CHOICES[key])}, got {entry[key]!r}")
+        if not 1 <= entry["hand_size"] <= 13 * 3:
+            problems.append(f"{here}: hand_size {entry['hand_size']} is out of range")
+        if bad:
+            continue
+        rules[name] = RuleSpec(name=name, description=entry.get("description", ""), source=entry.get("source", ""),
+                               unit_lists=tuple(entry["unit_lists"]), min_points=entry["min_points"],
+                               member_points=entry["member_points"], called=entry["called"],
+                               ron_minus_member=entry["ron_minus_member"], no_win=entry["no_win"],
+                               favourite=entry["favourite"], favourite_bonus=entry["favourite_bonus"],
+                               sora=entry["sora"], ron_on_shika=entry["ron_on_shika"],
+                               hand_size=entry["hand_size"], as_of=entry.get("as_of"),
+                               units=tuple(entry.get("units", ())))
+    return rules
+
+
+_TOP_LEVEL = {"idol", "unit", "rules", "source"}
+
+
+def _parse_file(path: Path, problems: list[str]) -> tuple[list[Idol], list[Unit], dict[str, RuleSpec]]:
+    data = _read_toml(path)
+    for key in data:
+        if key not in _TOP_LEVEL:
+            problems.append(f"{path.name}: unknown top-level key '{key}' (expected idol, unit, rules)")
+    idols = _parse_idols(data.get("idol", []), path.name, problems)
+    units = _parse_units(data.get("unit", []), path.name, problems)
+    rules = _parse_rules(data.get("rules", {}), path.name, problems)
+    return idols, units, rules
+
+
+def check(idols: Iterable[Idol], units: Iterable[Unit], rules: dict[str, RuleSpec]) -> list[str]:
+    """Every consistency problem of a merged catalogue (empty when it is sound)."""
+    idols, units = list(idols), list(units)
+    problems: list[str] = []
+    ids = [i.id for i in idols]
+    if len(set(ids)) != len(ids):
+        problems.append("duplicate idol ids: " + ", ".join(sorted({i for i in ids if ids.count(i) > 1})))
+    by_attribute = {i.id: i.attribute for i in idols}
+    seen_ids: dict[str, Unit] = {}
+    seen_sets: dict[frozenset[str], Unit] = {}
+    lists = {name for u in units for name in u.lists}
+    for unit in units:
+        here = f"unit '{unit.id}' ({unit.name})"
+        if unit.id in seen_ids:
+            problems.append(f"{here}: duplicate unit id")
+        seen_ids[unit.id] = unit
+        unknown = [m for m in unit.members if m not in by_attribute]
+        if unknown:
+            problems.append(f"{here}: unknown members {', '.join(unknown)}")
+        if len(set(unit.members)) != len(unit.members):
+            problems.append(f"{here}: a member is listed twice")
+        if not 1 <= len(unit.members) <= MAX_UNIT_SIZE:
+            problems.append(f"{here}: size {len(unit.members)} is outside 1-{MAX_UNIT_SIZE}")
+        if any(by_attribute.get(m) == "Sora" for m in unit.members):
+            problems.append(f"{here}: そら is in no unit")
+        if any(by_attribute.get(m) == "Extra" for m in unit.members) and len(unit.members) > 1:
+            problems.append(f"{here}: 詩花 is only in her one-member unit")
+        if len(unit.members) == 1 and by_attribute.get(unit.members[0]) not in ("Extra", None):
+            problems.append(f"{here}: only 詩花 forms a one-member unit")
+        members = frozenset(unit.members)
+        if members in seen_sets:
+            twin = seen_sets[members]
+            problems.append(f"{here}: same members as '{twin.id}'; one member set is one unit (use aliases)")
+        seen_sets.setdefault(members, unit)
+    for spec in rules.values():
+        missing = [name for name in spec.unit_lists if name not in lists]
+        if missing:
+            problems.append(f"rule set '{spec.name}': no unit is in list(s) {', '.join(missing)}")
+        unknown = [u for u in spec.units if u not in seen_ids]
+        if unknown:
+            problems.append(f"rule set '{spec.name}': unknown units {', '.join(unknown)}")
+    return problems
+
+
+def _duplicate_ids(units: list[Unit], where: str) -> list[str]:
+    ids = [u.id for u in units]
+    return [f"{where}: duplicate unit id '{i}'" for i in sorted({i for i in ids if ids.count(i) > 1})]
+
+
+def load_catalogue(extra: Iterable[str | Path] = ()) -> Catalogue:
+    """The built-in catalogue, with each extra file's units and rule sets merged over it.
+
+    An extra unit whose id exists replaces the built-in one; an extra rule set likewise.
+    Raises CatalogueError listing every problem found.
+    """
+    problems: list[str] = []
+    idols: list[Idol] = []
+    units: dict[str, Unit] = {}
+    rules: dict[str, RuleSpec] = {}
+    builtin = [DATA_DIR / "idols.toml", DATA_DIR / "units.toml", DATA_DIR / "rules.toml"]
+    paths = builtin + [Path(p) for p in extra]
+    for path in paths:
+        file_idols, file_units, file_rules = _parse_file(path, problems)
+        if file_idols and idols:
+            problems.append(f"{path.name}: the 54 tile kinds are fixed; a catalogue file cannot add idols")
+        idols = idols or file_idols
+        problems += _duplicate_ids(file_units, path.name)
+        units.update((u.id, u) for u in file_units)
+        rules.update(file_rules)
+    if not problems:
+        problems = check(idols, units.values(), rules)
+    if problems:
+        raise CatalogueError(problems)
+    return Catalogue(tuple(idols), tuple(units.values()), rules, tuple(str(p) for p in paths[3:]))
+
+
+def check_file(path: str | Path) -> list[str]:
+    """Every problem of one catalogue file, read on its own and merged over the built-in data."""
+    path = Path(path)
+    problems: list[str] = []
+    try:
+        idols, units, rules = _parse_file(path, problems)
+    except CatalogueError as exc:
+        return exc.problems
+    problems += _duplicate_ids(units, path.name)
+    if problems:
+        return problems
+    base = load_catalogue()
+    merged = {u.id: u for u in base.units}
+    merged.update((u.id, u) for u in units)
+    return check(idols or base.idols, merged.values(), {**base.rules, **rules})

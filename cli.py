@@ -1,0 +1,248 @@
+"""mj: exact answers for Milli-Jong (ミリジャン) hands. Typer commands only: parse, call, render."""
+
+from __future__ import annotations
+
+import json
+import sys
+from contextlib import contextmanager
+from enum import Enum
+from typing import Annotated, Any, Iterator, Optional
+
+import typer
+
+from catalogue import CatalogueError, check_file
+from solver.api import Evaluator, open_catalogue
+from solver.errors import MjError
+from solver.rules import DEFAULT_RULES, parse_date
+
+EXAMPLE_HAND = "真 雪歩 あずさ 可奈 歩 未来 まつり 美也 紗代子 海美 奈緒 美奈子 星梨花"
+
+app = typer.Typer(no_args_is_help=True, add_completion=False, rich_markup_mode=None,
+                  help="Exact evaluator for Milli-Jong (ミリジャン) hands: units, score, h, analysis.")
+catalogue_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
+                            help="List or check the catalogue: idols, units, rule sets.")
+app.add_typer(catalogue_app, name="catalogue")
+
+# Shared options keep the flags identical across commands.
+HandArg = Annotated[str, typer.Argument(help="The hand, e.g. '[翼 可憐 茜] 春香 千早 ...' (called units in brackets).")]
+RulesOpt = Annotated[str, typer.Option("--rules", "-r", help="Rule set: 2019-12, 2019-10, hitori-jong-2.1 or your own.")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]
+CatalogueOpt = Annotated[Optional[list[str]], typer.Option(
+    "--catalogue", help="Extra catalogue file (TOML) with units or rule sets of your own; repeatable.")]
+AsOfOpt = Annotated[Optional[str], typer.Option("--as-of", help="Drop units dated after this day (YYYY-MM-DD).")]
+SeenOpt = Annotated[str, typer.Option("--seen", help="Tiles visible elsewhere (discards, others' calls).")]
+
+
+class Win(str, Enum):
+    tsumo = "tsumo"
+    ron = "ron"
+    none = "none"
+
+
+@contextmanager
+def errors() -> Iterator[None]:
+    """Domain errors become one line on stderr and exit code 2; never a traceback."""
+    try:
+        yield
+    except MjError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
+    except CatalogueError as exc:
+        typer.echo(f"error: bad catalogue: {exc}", err=True)
+        raise typer.Exit(2) from None
+
+
+def evaluator(rules: str, catalogue: Optional[list[str]], as_of: Optional[str]) -> Evaluator:
+    return Evaluator(rules, catalogue_files=catalogue or (), as_of=parse_date(as_of) if as_of else None)
+
+
+def emit_json(payload: Any) -> None:
+    typer.echo(json.dumps(payload, ensure_ascii=False))
+
+
+def show(renderable: Any) -> None:
+    from render import console
+
+    console.print(renderable)
+
+
+@app.command()
+def units(hand: HandArg, rules: RulesOpt = DEFAULT_RULES, json_: JsonOpt = False,
+          catalogue: CatalogueOpt = None, as_of: AsOfOpt = None) -> None:
+    """Units present in a hand: complete, one member short, two short.
+
+    Example: mj units "真 雪歩 あずさ 可奈 歩 未来 まつり 美也 紗代子 海美 奈緒 美奈子 星梨花"
+    """
+    from solver.serialize import present_dict
+
+    with errors():
+        ev = evaluator(rules, catalogue, as_of)
+        present = ev.units_present(ev.hand(hand))
+        if json_:
+            return emit_json({"rules": ev.rules.name, **present_dict(present, ev.rules)})
+        from render import present_view
+
+        show(present_view(present, ev.rules))
+
+
+@app.command()
+def score(hand: HandArg,
+          tsumo: Annotated[bool, typer.Option("--tsumo", help="The hand won by self-draw.")] = False,
+          ron: Annotated[Optional[str], typer.Option("--ron", help="The hand won on this discarded tile.")] = None,
+          no_win: Annotated[bool, typer.Option("--no-win", help="The hand did not win (12 or 13 tiles).")] = False,
+          favorite: Annotated[Optional[str], typer.Option("--favorite", "--favourite", help="The player's favourite (担当).")] = None,
+          rules: RulesOpt = DEFAULT_RULES, json_: JsonOpt = False, catalogue: CatalogueOpt = None,
+          as_of: AsOfOpt = None) -> None:
+    """Best score of a hand: each unit with its points and flags, the bonus, the total.
+
+    Example: mj score "[静香 百合子 昴] 真 雪歩 あずさ 可奈 歩 可奈 志保 詩花 エレナ 美也" --ron 美也 --favorite 可奈
+    """
+    from solver.serialize import score_dict
+
+    with errors():
+        if sum((tsumo, ron is not None, no_win)) != 1:
+            raise MjError("say how the hand ended: exactly one of --tsumo, --ron TILE, --no-win")
+        win = Win.tsumo if tsumo else Win.ron if ron is not None else Win.none
+        ev = evaluator(rules, catalogue, as_of)
+        result = ev.score(hand, win.value, ron, favorite)
+        if json_:
+            emit_json({"rules": ev.rules.name, "win": win.value, **score_dict(result, ev.rules)})
+        else:
+            from render import score_view
+
+            show(score_view(result, ev.rules))
+        if result.total is None:
+            raise typer.Exit(1)
+
+
+@app.command()
+def h(hand: HandArg, seen: SeenOpt = "", rules: RulesOpt = DEFAULT_RULES, json_: JsonOpt = False,
+      catalogue: CatalogueOpt = None, as_of: AsOfOpt = None) -> None:
+    """The exchange distance h and one optimal exchange with the hand it reaches.
+
+    Example: mj h "真 雪歩 あずさ 可奈 歩 未来 まつり 美也 紗代子 海美 奈緒 美奈子 星梨花"
+    """
+    from solver.serialize import distance_dict
+
+    with errors():
+        ev = evaluator(rules, catalogue, as_of)
+        result = ev.h(hand, seen)
+        if json_:
+            return emit_json({"rules": ev.rules.name, **distance_dict(result, ev.rules)})
+        from render import distance_view
+
+        show(distance_view(result, ev.rules))
+
+
+@app.command()
+def example(json_: JsonOpt = False) -> None:
+    """Run the main job on a built-in example (seed 000's hand): units present and h.
+
+    Example: mj example
+    """
+    units(EXAMPLE_HAND, json_=json_)
+    h(EXAMPLE_HAND, json_=json_)
+
+
+# --- catalogue ---------------------------------------------------------------------------------
+
+
+@catalogue_app.command("idols")
+def catalogue_idols(json_: JsonOpt = False, catalogue: CatalogueOpt = None) -> None:
+    """The 54 tile kinds with their names.
+
+    Example: mj catalogue idols --json
+    """
+    with errors():
+        cat = open_catalogue(catalogue or ())
+        rows = [vars(i) | {"romaji": list(i.romaji), "other_names": list(i.other_names)} for i in cat.idols]
+        if json_:
+            return emit_json(rows)
+        from rich.table import Table
+
+        table = Table(title=f"{len(rows)} tile kinds")
+        for column in ("id", "name", "kana", "full_name", "attribute"):
+            table.add_column(column)
+        for row in rows:
+            table.add_row(*(row[c] for c in ("id", "name", "kana", "full_name", "attribute")))
+        show(table)
+
+
+@catalogue_app.command("units")
+def catalogue_units(rules: RulesOpt = DEFAULT_RULES, json_: JsonOpt = False, catalogue: CatalogueOpt = None,
+                    as_of: AsOfOpt = None) -> None:
+    """The units that count under a rule set.
+
+    Example: mj catalogue units --rules hitori-jong-2.1
+    """
+    from solver.serialize import unit_dict
+
+    with errors():
+        ev = evaluator(rules, catalogue, as_of)
+        rows = [unit_dict(u.index, ev.rules) | {"aliases": list(u.aliases), "since": str(u.since or "") or None}
+                for u in ev.rules.units]
+        if json_:
+            return emit_json({"rules": ev.rules.name, "as_of": str(ev.rules.as_of or "") or None, "units": rows})
+        from rich.table import Table
+
+        from render import tiles_text
+
+        table = Table(title=f"{len(rows)} units under {ev.rules.name}")
+        for column in ("id", "name", "size", "members"):
+            table.add_column(column)
+        for u in ev.rules.units:
+            table.add_row(u.id, u.name, str(u.size), tiles_text(u.members, ev.rules))
+        show(table)
+
+
+@catalogue_app.command("rules")
+def catalogue_rules(json_: JsonOpt = False, catalogue: CatalogueOpt = None) -> None:
+    """The rule sets and their parameters.
+
+    Example: mj catalogue rules
+    """
+    with errors():
+        cat = open_catalogue(catalogue or ())
+        rows = [{k: (str(v) if k == "as_of" and v else list(v) if isinstance(v, tuple) else v)
+                 for k, v in vars(spec).items()} for spec in cat.rules.values()]
+        if json_:
+            return emit_json(rows)
+        from rich.table import Table
+
+        table = Table(title="Rule sets")
+        for column in ("name", "sora", "called", "no_win", "favourite", "description"):
+            table.add_column(column)
+        for row in rows:
+            table.add_row(*(str(row[c]) for c in ("name", "sora", "called", "no_win", "favourite", "description")))
+        show(table)
+
+
+@catalogue_app.command("check")
+def catalogue_check(files: Annotated[list[str], typer.Argument(help="Catalogue TOML files to check.")],
+                    json_: JsonOpt = False) -> None:
+    """Validate catalogue files; exits 1 when any has problems.
+
+    Example: mj catalogue check my-units.toml
+    """
+    report = {path: check_file(path) for path in files}
+    if json_:
+        emit_json({"files": [{"file": f, "problems": p, "ok": not p} for f, p in report.items()]})
+    else:
+        for path, problems in report.items():
+            typer.echo(f"{path}: {'ok' if not problems else f'{len(problems)} problem(s)'}")
+            for problem in problems:
+                typer.echo(f"  - {problem}")
+    if any(report.values()):
+        raise typer.Exit(1)
+
+
+def main() -> None:  # console script entry point
+    try:
+        app()
+    except KeyboardInterrupt:
+        typer.echo("interrupted", err=True)
+        sys.exit(130)
+
+
+if __name__ == "__main__":
+    main()

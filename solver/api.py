@@ -1,0 +1,87 @@
+"""The public Python API for engines and tools: names in, plain dataclasses out, no printing.
+
+    >>> from solver import Evaluator
+    >>> ev = Evaluator("2019-12")
+    >>> ev.score("[静香 百合子 昴] 真 雪歩 あずさ 可奈 歩 可奈 志保 詩花 エレナ 美也",
+    ...          win="ron", winning_tile="美也", favourite="可奈").total
+    16000
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable
+
+from catalogue import Catalogue, CatalogueError, load_catalogue
+from solver.distance import exchange_distance
+from solver.errors import BAD_CATALOGUE, MjError
+from solver.hand import COPIES, Hand, Situation
+from solver.model import DistanceModel
+from solver.notation import parse_hand, parse_tiles
+from solver.present import UnitsPresent, units_present
+from solver.results import DistanceResult, ScoreResult
+from solver.rules import DEFAULT_RULES, RuleSet, build_rules
+from solver.score import best_score, is_complete
+
+TileLike = int | str
+HandLike = Hand | str
+
+
+def open_catalogue(files: Iterable[str] = ()) -> Catalogue:
+    try:
+        return load_catalogue(files)
+    except CatalogueError as exc:
+        raise MjError(f"bad catalogue: {exc}", BAD_CATALOGUE) from None
+
+
+class Evaluator:
+    """Exact answers for one rule set. Models are built once and reused across hands."""
+
+    def __init__(self, rules: str = DEFAULT_RULES, *, catalogue: Catalogue | None = None,
+                 catalogue_files: Iterable[str] = (), as_of: dt.date | None = None):
+        self.catalogue = catalogue or open_catalogue(catalogue_files)
+        self.rules: RuleSet = build_rules(self.catalogue, rules, as_of)
+        self.tiles = self.rules.tiles
+        self._distance_model: DistanceModel | None = None
+
+    # --- conversions at the edge -----------------------------------------------------------------
+    def hand(self, hand: HandLike) -> Hand:
+        return parse_hand(hand, self.rules) if isinstance(hand, str) else hand
+
+    def tile(self, tile: TileLike | None) -> int | None:
+        return self.tiles.resolve(tile) if isinstance(tile, str) else tile
+
+    def seen(self, tiles: str | Iterable[TileLike] = ()) -> tuple[int, ...]:
+        """Per-kind counts of tiles visible elsewhere; more than 3 of a kind is an error."""
+        kinds = parse_tiles(tiles, self.rules) if isinstance(tiles, str) else [self.tile(t) for t in tiles]
+        counts = [0] * len(self.tiles)
+        for kind in kinds:
+            counts[kind] += 1
+            if counts[kind] > COPIES:
+                raise MjError(f"more than {COPIES} {self.tiles.name(kind)} seen", "ERR_FOURTH_COPY")
+        return tuple(counts) if kinds else ()
+
+    @property
+    def distance_model(self) -> DistanceModel:
+        if self._distance_model is None:
+            self._distance_model = DistanceModel(self.rules)
+        return self._distance_model
+
+    # --- questions ---------------------------------------------------------------------------------
+    def score(self, hand: HandLike, win: str = "tsumo", winning_tile: TileLike | None = None,
+              favourite: TileLike | None = None, seen: str | Iterable[TileLike] = ()) -> ScoreResult:
+        """Best score; win is "tsumo", "ron" (name the winning tile) or "none" (the hand did not win)."""
+        if win not in ("tsumo", "ron", "none"):
+            raise MjError(f"win must be tsumo, ron or none, not {win!r}")
+        situation = Situation(win, self.tile(winning_tile), self.tile(favourite), self.seen(seen))
+        return best_score(self.hand(hand), self.rules, situation)
+
+    def h(self, hand: HandLike, seen: str | Iterable[TileLike] = ()) -> DistanceResult:
+        """The exchange distance h and one optimal exchange."""
+        return exchange_distance(self.distance_model, self.hand(hand), self.seen(seen))
+
+    def is_complete(self, hand: HandLike) -> bool:
+        return is_complete(self.hand(hand), self.rules)
+
+    def units_present(self, hand: HandLike) -> UnitsPresent:
+        return units_present(self.hand(hand), self.rules)

@@ -1,0 +1,87 @@
+"""A hand in its one internal form (counts per kind plus locked called units) and its situation."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from solver.errors import BAD_FAVOURITE, BAD_WINNING_TILE, FOURTH_COPY, HAND_SIZE, MjError
+from solver.rules import RuleSet
+
+COPIES = 3  # physical copies of every kind (D3)
+
+
+@dataclass(frozen=True)
+class Hand:
+    """`concealed[k]` tiles of kind k in hand, plus the called units (indices into rules.units)."""
+
+    concealed: tuple[int, ...]
+    called: tuple[int, ...] = ()
+
+    def called_counts(self, rules: RuleSet) -> list[int]:
+        counts = [0] * len(self.concealed)
+        for u in self.called:
+            for kind in rules.units[u].members:
+                counts[kind] += 1
+        return counts
+
+    def totals(self, rules: RuleSet) -> list[int]:
+        """Copies of each kind held, concealed and called."""
+        return [a + b for a, b in zip(self.concealed, self.called_counts(rules))]
+
+    def size(self, rules: RuleSet) -> int:
+        return sum(self.concealed) + sum(rules.units[u].size for u in self.called)
+
+    def tiles(self) -> list[int]:
+        """The concealed tiles as a sorted list of kind indices."""
+        return [k for k, n in enumerate(self.concealed) for _ in range(n)]
+
+    def add(self, kind: int, n: int = 1) -> "Hand":
+        counts = list(self.concealed)
+        counts[kind] += n
+        return Hand(tuple(counts), self.called)
+
+    def remove(self, kind: int) -> "Hand":
+        return self.add(kind, -1)
+
+
+@dataclass(frozen=True)
+class Situation:
+    """The context of one evaluation, apart from the hand and the rules."""
+
+    win: str = "tsumo"  # "tsumo", "ron" or "none" (the hand did not win)
+    winning_tile: int | None = None
+    favourite: int | None = None
+    seen: tuple[int, ...] = field(default=())  # copies visible elsewhere, per kind (empty: none)
+
+    def seen_count(self, kind: int) -> int:
+        return self.seen[kind] if self.seen else 0
+
+
+def check_hand(hand: Hand, rules: RuleSet, sizes: tuple[int, ...] | None = None,
+               seen: tuple[int, ...] = ()) -> None:
+    """Physical checks: tile count, and no kind beyond 3 copies counting calls and seen tiles."""
+    sizes = sizes or (rules.hand_size - 1, rules.hand_size)
+    size = hand.size(rules)
+    if size not in sizes:
+        want = " or ".join(str(s) for s in sizes)
+        raise MjError(f"a hand holds {want} tiles, this one {size}", HAND_SIZE)
+    names = rules.tiles
+    for kind, count in enumerate(hand.totals(rules)):
+        if count > COPIES:
+            raise MjError(f"{count} copies of {names.name(kind)}: there are only {COPIES}", FOURTH_COPY)
+        visible = seen[kind] if seen else 0
+        if count + visible > COPIES:
+            raise MjError(f"{count} {names.name(kind)} in hand and {visible} seen: there are only {COPIES}",
+                          FOURTH_COPY)
+
+
+def check_situation(hand: Hand, rules: RuleSet, situation: Situation) -> None:
+    tiles = rules.tiles
+    if situation.favourite is not None and situation.favourite == tiles.sora:
+        raise MjError("the favourite may be any kind but そら", BAD_FAVOURITE)
+    if situation.win == "ron":
+        if situation.winning_tile is None:
+            raise MjError("a ron win needs the winning tile (--ron TILE)", BAD_WINNING_TILE)
+        if hand.concealed[situation.winning_tile] == 0:
+            raise MjError(f"the ron tile {tiles.name(situation.winning_tile)} is not among the concealed tiles",
+                          BAD_WINNING_TILE)

@@ -1,0 +1,58 @@
+"""Hand notation: tiles separated by spaces, commas or 、; called units in brackets.
+
+    [翼 可憐 茜] 春香 千早 貴音 律子 ...
+"""
+
+from __future__ import annotations
+
+import re
+
+from solver.errors import BAD_BRACKET, NOT_A_UNIT, MjError
+from solver.hand import Hand
+from solver.rules import RuleSet
+
+_SEPARATORS = re.compile(r"[\s,、，;]+")
+_OPEN, _CLOSE = "[［【「(（", "]］】」)）"
+_GROUP = re.compile(rf"[{re.escape(_OPEN)}]([^{re.escape(_OPEN + _CLOSE)}]*)[{re.escape(_CLOSE)}]")
+
+
+def split_names(text: str) -> list[str]:
+    return [t for t in _SEPARATORS.split(text.strip()) if t]
+
+
+def parse_tiles(text: str, rules: RuleSet) -> list[int]:
+    """A list of tiles (no brackets) as kind indices."""
+    if any(ch in text for ch in _OPEN + _CLOSE):
+        raise MjError(f"brackets are not allowed here: '{text}'", BAD_BRACKET)
+    return [rules.tiles.resolve(name) for name in split_names(text)]
+
+
+def parse_hand(text: str, rules: RuleSet) -> Hand:
+    """Parse a hand; called groups must be units of 3 or more members in `rules`."""
+    called: list[int] = []
+    for group in _GROUP.findall(text):
+        kinds = parse_tiles(group, rules)
+        names = " ".join(rules.tiles.name(k) for k in kinds)
+        unit = rules.by_members.get(frozenset(kinds))
+        if unit is None or len(set(kinds)) != len(kinds):
+            raise MjError(f"called group [{names}] is not a unit under rule set {rules.name}", NOT_A_UNIT)
+        if unit.size < 3:
+            raise MjError(f"called group [{names}] ({unit.name}) has {unit.size} members; only units of 3 or more "
+                          "can be called", NOT_A_UNIT)
+        called.append(unit.index)
+    rest = _GROUP.sub(" ", text)
+    if any(ch in rest for ch in _OPEN + _CLOSE):
+        raise MjError(f"unbalanced or nested brackets in '{text.strip()}'", BAD_BRACKET)
+    counts = [0] * len(rules.tiles)
+    for kind in parse_tiles(rest, rules):
+        counts[kind] += 1
+    return Hand(tuple(counts), tuple(sorted(called)))
+
+
+def format_tiles(kinds: list[int], rules: RuleSet) -> str:
+    return " ".join(rules.tiles.name(k) for k in kinds)
+
+
+def format_hand(hand: Hand, rules: RuleSet) -> str:
+    groups = [f"[{format_tiles(list(rules.units[u].members), rules)}]" for u in hand.called]
+    return " ".join(groups + [format_tiles(hand.tiles(), rules)]).strip()

@@ -1,0 +1,124 @@
+"""Best score: is the hand complete, and its highest-scoring decomposition (RULES.md section 4).
+
+The hand's idol-unit graph (networkx) splits the problem: units that share no kind cannot
+interact, so each connected component is an independent CP-SAT model, and a kind held but in no
+candidate unit proves at once that the tiles do not split (won) or stay over (not won).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import networkx as nx
+
+from solver import cpsat
+from solver.errors import HAND_SIZE, UNDEFINED_SCORE, MjError
+from solver.hand import Hand, Situation, check_hand, check_situation
+from solver.model import build_score_model
+from solver.results import ScoredUnit, ScoreResult
+from solver.rules import RuleSet
+
+
+def candidate_units(rules: RuleSet, counts: Counter, soras: int) -> list[int]:
+    """Units that fit in the concealed tiles, with up to `soras` members stood in for by そら."""
+    return [u.index for u in rules.units if sum(1 for k in u.members if counts[k] == 0) <= soras]
+
+
+def components(rules: RuleSet, units: list[int], counts: Counter, soras: int) -> list[tuple[list[int], Counter]]:
+    """Connected components of the bipartite graph kinds - candidate units (そら joins everything)."""
+    graph = nx.Graph()
+    graph.add_nodes_from(("k", k) for k in counts)
+    for u in units:
+        graph.add_edges_from((("u", u), ("k", k)) for k in rules.units[u].members)
+    if soras:
+        graph.add_edges_from((("sora", 0), node) for node in list(graph.nodes))
+    parts = []
+    for nodes in nx.connected_components(graph):
+        unit_part = sorted(n[1] for n in nodes if n[0] == "u")
+        count_part = Counter({n[1]: counts[n[1]] for n in nodes if n[0] == "k" and counts[n[1]]})
+        parts.append((unit_part, count_part))
+    return parts
+
+
+def best_score(hand: Hand, rules: RuleSet, situation: Situation) -> ScoreResult:
+    """The score under `rules`: the best over decompositions and over the ron tile's unit (D1)."""
+    check_hand(hand, rules, seen=situation.seen)
+    check_situation(hand, rules, situation)
+    won = situation.win != "none"
+    tiles = rules.tiles
+    if won and hand.size(rules) != rules.hand_size:
+        raise MjError(f"a winning hand holds {rules.hand_size} tiles, this one {hand.size(rules)}", HAND_SIZE)
+    if not won and not rules.scores_no_win:
+        raise MjError(f"rule set {rules.name} defines no score for a hand that did not win", UNDEFINED_SCORE)
+    ron_tile = situation.winning_tile if situation.win == "ron" else None
+    if ron_tile is not None and ron_tile == tiles.shika and not rules.spec.ron_on_shika:
+        return ScoreResult(False, _complete(hand, rules), None, reason="a ron on 詩花 is not a win (D2)")
+    if ron_tile is not None and ron_tile == tiles.sora and rules.spec.ron_minus_member:
+        raise MjError("a ron on そら as a wildcard is undefined when the ron unit scores one member fewer",
+                      UNDEFINED_SCORE)
+
+    wildcard = rules.sora_mode == "wildcard" and tiles.sora is not None
+    counts = Counter({k: n for k, n in enumerate(hand.concealed) if n})
+    soras = counts.pop(tiles.sora, 0) if tiles.sora is not None else 0
+    if won and soras and not wildcard:
+        return ScoreResult(False, False, None, reason="そら is in no unit under this rule set")
+    soras = soras if wildcard else 0
+
+    fav = situation.favourite
+    called_units = [rules.units[u] for u in hand.called]
+    scored = [ScoredUnit(d.index, rules.points(d.size, won=won, called=True, has_favourite=fav in d.members),
+                         called=True) for d in called_units]
+    bonus_fixed = fav is not None and any(fav in d.members for d in called_units)
+    units = candidate_units(rules, counts, soras)
+    leftover: list[int] = []
+    bonus = rules.favourite_bonus if bonus_fixed else 0
+    for part_units, part_counts in components(rules, units, counts, soras):
+        if not part_units:  # kinds no candidate unit holds
+            if won:
+                return ScoreResult(False, False, None, reason=_no_unit_reason(rules, part_counts))
+            leftover += sorted(part_counts.elements())
+            continue
+        holds_ron = ron_tile is not None and ron_tile in part_counts
+        built = build_score_model(rules, part_units, part_counts, won=won, soras=soras,
+                                  ron_tile=ron_tile if holds_ron else None, favourite=fav,
+                                  bonus_open=not bonus_fixed)
+        outcome = cpsat.solve(built.model)
+        if not outcome.feasible:
+            return ScoreResult(False, False, None, reason="the tiles do not split exactly into units")
+        value = outcome.value
+        sora_kinds = [k for k, var in built.s.items() for _ in range(value(var))]
+        ron_unit = next((j for j, var in built.y.items() if value(var)), None)
+        for j, u in enumerate(built.units):
+            d = rules.units[u]
+            for copy in range(value(built.x[j])):
+                holds = j == ron_unit and copy == 0
+                stood = tuple(k for k in d.members if k in sora_kinds)
+                for k in stood:  # any assignment of そら to member slots of its kind is equivalent
+                    sora_kinds.remove(k)
+                scored.append(ScoredUnit(u, rules.points(d.size, won=won, holds_ron=holds,
+                                                         has_favourite=fav in d.members), holds_ron=holds,
+                                         sora_for=stood))
+        if built.bonus is not None and value(built.bonus):
+            bonus = rules.favourite_bonus
+        if not won:
+            used = Counter(k for su in scored if not su.called for k in rules.units[su.unit].members
+                           if k in part_counts and k not in su.sora_for)
+            leftover += sorted((part_counts - used).elements())
+    if not won and soras:
+        leftover += [tiles.sora] * (soras - sum(len(su.sora_for) for su in scored))
+    total = sum(su.points for su in scored) + bonus
+    return ScoreResult(won, won, total, tuple(scored), bonus, tuple(sorted(leftover)))
+
+
+def _no_unit_reason(rules: RuleSet, counts: Counter) -> str:
+    names = ", ".join(rules.tiles.name(k) for k in sorted(counts))
+    return f"no unit holds {names} with the other tiles of the hand"
+
+
+def _complete(hand: Hand, rules: RuleSet) -> bool:
+    return best_score(hand, rules, Situation(win="tsumo")).complete
+
+
+def is_complete(hand: Hand, rules: RuleSet) -> bool:
+    """Whether the hand's tiles split exactly into units (called units as they are)."""
+    return _complete(hand, rules)

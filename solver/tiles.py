@@ -1,0 +1,83 @@
+"""Tile kinds and name resolution: every name form a player types maps to one kind index.
+
+The internal form of a tile is its index in the catalogue's idol order (0..53); names are turned
+into indices here, once, at the edge.
+"""
+
+from __future__ import annotations
+
+import difflib
+import unicodedata
+from dataclasses import dataclass
+from functools import cached_property
+
+from catalogue import Catalogue, Idol
+from solver.errors import UNKNOWN_TILE, MjError
+
+_KATAKANA_TO_HIRAGANA = {code: code - 0x60 for code in range(0x30A1, 0x30F7)}
+_IGNORED = str.maketrans("", "", " \u3000・·.-_'")
+
+
+def normalise(name: str) -> str:
+    """Width-, case- and kana-insensitive form: NFKC, casefold, katakana as hiragana, no separators."""
+    text = unicodedata.normalize("NFKC", name).casefold().translate(_IGNORED)
+    return text.translate(_KATAKANA_TO_HIRAGANA)
+
+
+@dataclass(frozen=True)
+class TileSet:
+    """The 54 kinds in catalogue order, with lookup by any of their names."""
+
+    idols: tuple[Idol, ...]
+
+    @classmethod
+    def from_catalogue(cls, catalogue: Catalogue) -> "TileSet":
+        return cls(catalogue.idols)
+
+    def __len__(self) -> int:
+        return len(self.idols)
+
+    @cached_property
+    def ids(self) -> tuple[str, ...]:
+        return tuple(i.id for i in self.idols)
+
+    @cached_property
+    def index(self) -> dict[str, int]:
+        return {i.id: n for n, i in enumerate(self.idols)}
+
+    @cached_property
+    def sora(self) -> int | None:
+        return next((n for n, i in enumerate(self.idols) if i.attribute == "Sora"), None)
+
+    @cached_property
+    def shika(self) -> int | None:
+        return next((n for n, i in enumerate(self.idols) if i.attribute == "Extra"), None)
+
+    @cached_property
+    def _lookup(self) -> dict[str, int]:
+        table: dict[str, int] = {}
+        for n, idol in enumerate(self.idols):
+            forms = (idol.id, idol.name, idol.kana, idol.full_name, idol.full_kana, *idol.romaji, *idol.other_names)
+            for form in forms:
+                table.setdefault(normalise(form), n)
+        return table
+
+    def resolve(self, name: str) -> int:
+        """The kind index of a tile name; an unknown name raises MjError suggesting the nearest."""
+        key = normalise(name)
+        if key in self._lookup:
+            return self._lookup[key]
+        raise MjError(f"unknown tile '{name}'{self._suggestion(key)}", UNKNOWN_TILE)
+
+    def _suggestion(self, key: str) -> str:
+        close = difflib.get_close_matches(key, list(self._lookup), n=6, cutoff=0.5)
+        names: list[str] = []
+        for form in close:
+            idol = self.idols[self._lookup[form]]
+            label = f"{idol.name} ({idol.id})"
+            if label not in names:
+                names.append(label)
+        return f"; did you mean {', '.join(names[:3])}?" if names else ""
+
+    def name(self, kind: int) -> str:
+        return self.idols[kind].name
