@@ -20,7 +20,7 @@ EXAMPLE_HAND = "真 雪歩 あずさ 可奈 歩 未来 まつり 美也 紗代�
 app = typer.Typer(no_args_is_help=True, add_completion=False, rich_markup_mode=None,
                   help="Exact evaluator for Milli-Jong (ミリジャン) hands: units, score, h, analysis.")
 catalogue_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
-                            help="List or check the catalogue: idols, units, rule sets.")
+                            help="List or check the catalogue: idols, units, rule sets. Example: mj catalogue units --rules hitori-jong-2.1")
 app.add_typer(catalogue_app, name="catalogue")
 
 # Shared options keep the flags identical across commands.
@@ -44,11 +44,10 @@ def errors() -> Iterator[None]:
     """Domain errors become one line on stderr and exit code 2; never a traceback."""
     try:
         yield
-    except MjError as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(2) from None
-    except CatalogueError as exc:
-        typer.echo(f"error: bad catalogue: {exc}", err=True)
+    except (MjError, CatalogueError) as exc:
+        prefix = "bad catalogue: " if isinstance(exc, CatalogueError) else ""
+        message = " ".join(str(exc).split("\n"))  # one line, whatever the input held
+        typer.echo(f"error: {prefix}{message}", err=True)
         raise typer.Exit(2) from None
 
 

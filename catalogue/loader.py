@@ -115,8 +115,10 @@ def _check_fields(where: str, entry: Any, schema: dict[str, type], required: Ite
             ok = False
     for key, kind in schema.items():
         value = entry.get(key)
-        # bool is an int in Python; keep the two apart so `min_points = true` is caught
-        if value is not None and (not isinstance(value, kind) or (kind is int and isinstance(value, bool))):
+        # bool is an int and datetime a date in Python; keep them apart
+        wrong = (not isinstance(value, kind) or (kind is int and isinstance(value, bool))
+                 or (kind is dt.date and isinstance(value, dt.datetime)))
+        if value is not None and wrong:
             problems.append(f"{where}: field '{key}' should be {kind.__name__}, got {value!r}")
             ok = False
         if kind is list and isinstance(value, list) and not all(isinstance(v, str) for v in value):
@@ -199,6 +201,10 @@ def _parse_file(path: Path, problems: list[str]) -> tuple[list[Idol], list[Unit]
     for key in data:
         if key not in _TOP_LEVEL:
             problems.append(f"{path.name}: unknown top-level key '{key}' (expected idol, unit, rules)")
+    for key in ("idol", "unit"):
+        if not isinstance(data.get(key, []), list):
+            problems.append(f"{path.name}: '{key}' should be an array of tables ([[{key}]])")
+            data[key] = []
     idols = _parse_idols(data.get("idol", []), path.name, problems)
     units = _parse_units(data.get("unit", []), path.name, problems)
     rules = _parse_rules(data.get("rules", {}), path.name, problems)

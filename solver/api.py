@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from catalogue import Catalogue, CatalogueError, load_catalogue
 from solver.distance import exchange_distance
 from solver.errors import BAD_CATALOGUE, MjError
-from solver.hand import COPIES, Hand, Situation
+from solver.hand import COPIES, Hand, Situation, check_hand
 from solver.model import DistanceModel
 from solver.notation import parse_hand, parse_tiles
 from solver.present import UnitsPresent, units_present
@@ -84,4 +84,6 @@ class Evaluator:
         return is_complete(self.hand(hand), self.rules)
 
     def units_present(self, hand: HandLike) -> UnitsPresent:
-        return units_present(self.hand(hand), self.rules)
+        hand = self.hand(hand)
+        check_hand(hand, self.rules)
+        return units_present(hand, self.rules)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 from solver import cpsat
-from solver.hand import Hand, check_hand
+from solver.hand import COPIES, Hand, check_hand
 from solver.model import DistanceModel
 from solver.results import DistanceResult, Exchange
 
@@ -25,11 +25,12 @@ def exchange_for(model: DistanceModel, hand: Hand, value) -> Exchange:
     return Exchange(out, into, target, tuple(sorted(sora_for)))
 
 
-def exchange_distance(model: DistanceModel, hand: Hand, seen: tuple[int, ...] = ()) -> DistanceResult:
+def exchange_distance(model: DistanceModel, hand: Hand, seen: tuple[int, ...] = (),
+                      copies: int = COPIES) -> DistanceResult:
     """h = hand_size - max |hand ∩ T| over complete, physically possible targets T."""
     rules = model.rules
     check_hand(hand, rules, seen=seen)
-    model.configure(hand, seen)
+    model.configure(hand, seen, copies)
     outcome = cpsat.solve(model.model)
     if not outcome.feasible:
         return DistanceResult(None, None)

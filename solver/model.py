@@ -44,6 +44,7 @@ class DistanceModel:
         self.k: dict[int, Any] = {}  # k[i] = tiles of kind i kept from the hand
         self.s: dict[int, Any] = {}  # s[i] = そら tiles standing in for kind i (wildcard)
         self.cap_ct: dict[int, int] = {}  # constraint index of r[i] <= cap[i]
+        self.real: dict[int, Any] = {}  # r[i] as an expression: real tiles of kind i in the target
         for kind in range(kinds):
             users = rules.units_of_kind[kind]
             if not users:
@@ -53,29 +54,45 @@ class DistanceModel:
             if self.wildcard:
                 self.s[kind] = model.new_int_var(0, COPIES * len(rules.tiles), f"s_{kind}")
                 used = used - self.s[kind]
+            self.real[kind] = used
             model.add(used - self.k[kind] >= 0)
             self.cap_ct[kind] = model.add_linear_constraint(used, 0, COPIES).index
         if self.wildcard:
             soras = sum(self.s.values())
             self.k[sora] = model.new_int_var(0, COPIES, f"k_{sora}")
+            self.real[sora] = soras
             model.add(soras - self.k[sora] >= 0)
             self.cap_ct[sora] = model.add_linear_constraint(soras, 0, COPIES).index
         self.size_ct = model.add_linear_constraint(sum(u.size * self.x[u.index] for u in rules.units), 0, 0).index
         model.maximize(sum(self.k.values()))
 
-    def configure(self, hand: Hand, seen: tuple[int, ...] = ()) -> int:
-        """Re-target the template at `hand`; returns N, the concealed slots of a complete hand."""
+    def configure(self, hand: Hand, seen: tuple[int, ...] = (), copies: int = COPIES) -> int:
+        """Re-target the template at `hand`; returns N, the concealed slots of a complete hand.
+
+        `copies` other than 3 is for explaining other engines' answers (e.g. ones that ignore the limit).
+        """
         proto = self.model.proto
         called = hand.called_counts(self.rules)
         for kind, var in self.k.items():
             _set_upper(proto.variables[var.index].domain, hand.concealed[kind])
         for kind, index in self.cap_ct.items():
             visible = seen[kind] if seen else 0
-            _set_upper(proto.constraints[index].linear.domain, max(0, COPIES - called[kind] - visible))
+            _set_upper(proto.constraints[index].linear.domain, max(0, copies - called[kind] - visible))
         slots = self.rules.hand_size - sum(self.rules.units[u].size for u in hand.called)
         domain = proto.constraints[self.size_ct].linear.domain
         domain[0] = domain[1] = slots
         return slots
+
+    @property
+    def units_by_size(self) -> dict[int, list[int]]:
+        table: dict[int, list[int]] = {}
+        for unit in self.rules.units:
+            table.setdefault(unit.size, []).append(unit.index)
+        return table
+
+    def into(self, kind: int) -> Any:
+        """e[i] = r[i] - k[i]: tiles of kind i drawn in (exact at an optimum, where k[i] = min(c[i], r[i]))."""
+        return self.real[kind] - self.k[kind]
 
     def kept(self, value: Any) -> dict[int, int]:
         return {kind: value(var) for kind, var in self.k.items() if value(var)}

@@ -29,6 +29,11 @@ def parse_tiles(text: str, rules: RuleSet) -> list[int]:
 
 def parse_hand(text: str, rules: RuleSet) -> Hand:
     """Parse a hand; called groups must be units of 3 or more members in `rules`."""
+    depth = 0
+    for ch in text:
+        depth += (ch in _OPEN) - (ch in _CLOSE)
+        if depth not in (0, 1):
+            raise MjError(f"unbalanced or nested brackets in '{text.strip()}'", BAD_BRACKET)
     called: list[int] = []
     for group in _GROUP.findall(text):
         kinds = parse_tiles(group, rules)

@@ -18,6 +18,16 @@ _KATAKANA_TO_HIRAGANA = {code: code - 0x60 for code in range(0x30A1, 0x30F7)}
 _IGNORED = str.maketrans("", "", " \u3000・·.-_'")
 
 
+_KUNREI = (("sh", "sy"), ("ch", "ty"), ("tsu", "tu"), ("ts", "t"), ("fu", "hu"), ("ji", "zi"), ("j", "zy"))
+
+
+def kunrei(romaji: str) -> str:
+    """The Kunrei-shiki spelling of a Hepburn romaji name (shiho -> siho, tsumugi -> tumugi)."""
+    for hepburn, kun in _KUNREI:
+        romaji = romaji.replace(hepburn, kun)
+    return romaji
+
+
 def normalise(name: str) -> str:
     """Width-, case- and kana-insensitive form: NFKC, casefold, katakana as hiragana, no separators."""
     text = unicodedata.normalize("NFKC", name).casefold().translate(_IGNORED)
@@ -60,6 +70,8 @@ class TileSet:
             forms = (idol.id, idol.name, idol.kana, idol.full_name, idol.full_kana, *idol.romaji, *idol.other_names)
             for form in forms:
                 table.setdefault(normalise(form), n)
+            for form in (idol.id, *idol.romaji):
+                table.setdefault(kunrei(normalise(form)), n)
         return table
 
     def resolve(self, name: str) -> int:

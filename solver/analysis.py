@@ -1,0 +1,215 @@
+"""Turn analysis (RULES.md section 6), exact: exchanges, per-discard acceptance, waits, calls, そら.
+
+Everything here is built on two exact primitives (enumerate.py): the distinct optimal exchanges of
+a hand, and the kinds whose draw lowers h. A discarded tile counts as seen afterwards (it lies in
+the waiting room), so it is never its own acceptance (D9 in docs/formulation.md).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from solver.enumerate import accepted_kinds, distinct_exchanges
+from solver.hand import COPIES, Hand, Situation, check_hand
+from solver.model import DistanceModel
+from solver.present import UnitsPresent, units_present
+from solver.results import Exchange, ScoreResult
+from solver.rules import RuleSet
+from solver.score import best_score
+
+
+@dataclass(frozen=True)
+class Accept:
+    tile: int
+    live: int  # copies still unseen: 3 - in hand - in calls - seen
+
+
+@dataclass(frozen=True)
+class Wait:
+    tile: int
+    live: int  # 0: a dead wait, every copy visible (D3)
+    tsumo: int | None  # score of the win by self-draw
+    ron: int | None  # score of the win on a discard; None where ron is not a win (詩花)
+
+
+@dataclass(frozen=True)
+class DiscardRow:
+    tile: int  # the discard (for a 12-tile hand's draw table: -1)
+    h: int | None
+    accept: tuple[Accept, ...]
+    waits: tuple[Wait, ...] = ()  # when h == 1 after this discard
+
+    @property
+    def live(self) -> int:
+        return sum(a.live for a in self.accept)
+
+
+@dataclass(frozen=True)
+class CallOption:
+    unit: int
+    discard: int
+    h: int | None  # h after calling and discarding
+    lowers: bool  # False: the call is a mistake (seed 000 step 3)
+
+
+@dataclass(frozen=True)
+class SoraOption:
+    take: int
+    h: int | None
+
+
+@dataclass(frozen=True)
+class SoraAdvice:
+    h_now: int | None
+    options: tuple[SoraOption, ...]  # best first
+
+    @property
+    def use_now(self) -> bool:
+        return bool(self.options) and self.h_now is not None and self.options[0].h is not None \
+            and self.options[0].h < self.h_now
+
+
+@dataclass(frozen=True)
+class Analysis:
+    size: int
+    present: UnitsPresent
+    complete: bool
+    h: int | None
+    score: ScoreResult | None
+    exchanges: tuple[Exchange, ...]
+    exchanges_complete: bool
+    discards: tuple[DiscardRow, ...]  # 13 tiles: per discard; 12 tiles: one row for the next draw
+    waits: tuple[Wait, ...]
+    calls: tuple[CallOption, ...] = ()
+    call_tile: int | None = None
+    ron_on_call_tile: Wait | None = None
+    sora: SoraAdvice | None = None
+    notes: tuple[str, ...] = field(default=())
+
+
+def _plus(seen: tuple[int, ...], kind: int, size: int) -> tuple[int, ...]:
+    counts = list(seen) if seen else [0] * size
+    counts[kind] += 1
+    return tuple(counts)
+
+
+def live_count(hand: Hand, rules: RuleSet, seen: tuple[int, ...], kind: int) -> int:
+    called = hand.called_counts(rules)[kind]
+    return max(0, COPIES - hand.concealed[kind] - called - (seen[kind] if seen else 0))
+
+
+def acceptance(dm: DistanceModel, hand: Hand, seen: tuple[int, ...]) -> tuple[int | None, tuple[Accept, ...]]:
+    """h of a 12-tile hand and the draws that lower it, most live copies first."""
+    h, kinds = accepted_kinds(dm, hand, seen)
+    rows = [Accept(t, live_count(hand, dm.rules, seen, t)) for t in kinds]
+    return h, tuple(sorted(rows, key=lambda a: (-a.live, a.tile)))
+
+
+def waits(dm: DistanceModel, hand: Hand, seen: tuple[int, ...], favourite: int | None) -> tuple[Wait, ...]:
+    """Every tile that completes a hand one tile from winning, with tsumo and ron scores.
+
+    Waits are found without the seen tiles (physics only) so a wait whose copies are all visible is
+    shown as dead (live 0), not hidden (D3).
+    """
+    rules = dm.rules
+    h, kinds = accepted_kinds(dm, hand, ())
+    if h != 1:
+        return ()
+    found = []
+    for t in kinds:
+        full = hand.add(t)
+        tsumo = best_score(full, rules, Situation("tsumo", favourite=favourite))
+        ron = best_score(full, rules, Situation("ron", t, favourite))
+        found.append(Wait(t, live_count(hand, rules, seen, t), tsumo.total, ron.total if ron.won else None))
+    return tuple(sorted(found, key=lambda w: (-w.live, -(w.tsumo or 0), w.tile)))
+
+
+def discard_table(dm: DistanceModel, hand: Hand, seen: tuple[int, ...], favourite: int | None) -> tuple[DiscardRow, ...]:
+    """For a 13-tile hand: each distinct discard, the h after it and the draws that lower that h."""
+    size = len(hand.concealed)
+    rows = []
+    for kind in sorted({k for k, n in enumerate(hand.concealed) if n}):
+        rest, after = hand.remove(kind), _plus(seen, kind, size)
+        h, accept = acceptance(dm, rest, after)
+        rows.append(DiscardRow(kind, h, accept, waits(dm, rest, after, favourite) if h == 1 else ()))
+    return tuple(sorted(rows, key=lambda r: (r.h if r.h is not None else 99, -r.live, r.tile)))
+
+
+def call_options(dm: DistanceModel, hand: Hand, tile: int, seen: tuple[int, ...]) -> tuple[CallOption, ...]:
+    """For a 12-tile hand and another player's discard: every unit it can be called into (3+ members,
+    every other member held), each discard afterwards, and whether that lowers h."""
+    rules = dm.rules
+    h_now, _ = accepted_kinds(dm, hand, seen)
+    options = []
+    for u in rules.units_of_kind[tile]:
+        unit = rules.units[u]
+        others = [k for k in unit.members if k != tile]
+        if unit.size < 3 or any(hand.concealed[k] == 0 for k in others):
+            continue
+        concealed = list(hand.concealed)
+        for k in others:
+            concealed[k] -= 1
+        called = Hand(tuple(concealed), tuple(sorted(hand.called + (u,))))
+        for kind in sorted({k for k, n in enumerate(concealed) if n}):
+            rest = called.remove(kind)
+            h_after, _ = accepted_kinds(dm, rest, _plus(seen, kind, len(concealed)))
+            lowers = h_after is not None and (h_now is None or h_after < h_now)
+            options.append(CallOption(u, kind, h_after, lowers))
+    return tuple(sorted(options, key=lambda o: (o.h if o.h is not None else 99, o.unit, o.discard)))
+
+
+def sora_advice(dm: DistanceModel, hand: Hand, room: list[int], seen: tuple[int, ...]) -> SoraAdvice | None:
+    """Whether sending そら to the waiting room now and taking one of its tiles lowers h, and which."""
+    sora = dm.rules.tiles.sora
+    if sora is None or hand.concealed[sora] == 0:
+        return None
+    h_now, _ = accepted_kinds(dm, hand, seen)
+    options = []
+    for kind in sorted(set(room) - {sora}):
+        taken = hand.remove(sora).add(kind)
+        if taken.totals(dm.rules)[kind] > COPIES:
+            continue
+        # そら goes to the waiting room; the taken tile leaves it
+        after = list(_plus(seen, sora, len(hand.concealed)))
+        after[kind] = max(0, after[kind] - 1)
+        h_after, _ = accepted_kinds(dm, taken, tuple(after))
+        options.append(SoraOption(kind, h_after))
+    options.sort(key=lambda o: (o.h if o.h is not None else 99, o.take))
+    return SoraAdvice(h_now, tuple(options))
+
+
+def analyze(dm: DistanceModel, hand: Hand, *, seen: tuple[int, ...] = (), favourite: int | None = None,
+            call_tile: int | None = None, waiting_room: list[int] | None = None,
+            exchange_limit: int = 200) -> Analysis:
+    """Everything a player asks at their turn, exactly."""
+    rules = dm.rules
+    check_hand(hand, rules, seen=seen)
+    size = hand.size(rules)
+    notes = []
+    h, exchanges, all_listed = distinct_exchanges(dm, hand, seen, exchange_limit)
+    if not all_listed:
+        notes.append(f"more than {exchange_limit} distinct optimal exchanges; the first {exchange_limit} are "
+                     "listed (the per-discard table below is complete)")
+    complete = h == 0
+    if size == rules.hand_size:
+        score = best_score(hand, rules, Situation("tsumo" if complete else "none", favourite=favourite)) \
+            if (complete or rules.scores_no_win) else None
+        discards = discard_table(dm, hand, seen, favourite)
+        tenpai = next((r for r in discards if r.h == 1), None)
+        top_waits = tenpai.waits if tenpai else ()
+    else:
+        score = best_score(hand, rules, Situation("none", favourite=favourite)) if rules.scores_no_win else None
+        h12, accept = acceptance(dm, hand, seen)
+        discards = (DiscardRow(-1, h12, accept),)
+        top_waits = waits(dm, hand, seen, favourite)
+    calls: tuple[CallOption, ...] = ()
+    ron_wait = None
+    if call_tile is not None:
+        if size != rules.hand_size - 1:
+            notes.append("calls are answered for a 12-tile hand (between turns)")
+        else:
+            calls = call_options(dm, hand, call_tile, seen)
+            ron_wait = next((w for w in top_waits if w.tile == call_tile), None)
+    sora = sora_advice(dm, hand, waiting_room, seen) if waiting_room is not None else None
+    return Analysis(size, units_present(hand, rules), complete, h, score, tuple(exchanges), all_listed, discards,
+                    top_waits, calls, call_tile, ron_wait, sora, tuple(notes))
