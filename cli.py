@@ -134,13 +134,42 @@ def h(hand: HandArg, seen: SeenOpt = "", rules: RulesOpt = DEFAULT_RULES, json_:
 
 
 @app.command()
+def analyze(hand: HandArg, seen: SeenOpt = "",
+            favorite: Annotated[Optional[str], typer.Option("--favorite", "--favourite", help="The player's favourite (担当).")] = None,
+            discard: Annotated[Optional[str], typer.Option("--discard", help="Another player's discard: the calls (and ron) it allows.")] = None,
+            waiting_room: Annotated[Optional[str], typer.Option("--waiting-room", help="Tiles in the waiting room, for そら.")] = None,
+            max_exchanges: Annotated[int, typer.Option("--max-exchanges", min=1, help="List at most this many exchanges.")] = 20,
+            rules: RulesOpt = DEFAULT_RULES, json_: JsonOpt = False, catalogue: CatalogueOpt = None,
+            as_of: AsOfOpt = None) -> None:
+    """Full turn analysis: h, every optimal exchange, per-discard acceptance, waits, calls, そら.
+
+    Example: mj analyze "真 雪歩 あずさ 可奈 歩 未来 まつり 美也 紗代子 海美 奈緒 美奈子 星梨花"
+    """
+    from solver.analysis import analyze as run_analysis
+    from solver.notation import parse_tiles
+    from solver.serialize import analysis_dict
+
+    with errors():
+        ev = evaluator(rules, catalogue, as_of)
+        parsed = ev.hand(hand)
+        room = parse_tiles(waiting_room, ev.rules) if waiting_room is not None else None
+        result = run_analysis(ev.distance_model, parsed, seen=ev.seen(seen), favourite=ev.tile(favorite),
+                              call_tile=ev.tile(discard), waiting_room=room, exchange_limit=max_exchanges)
+        if json_:
+            return emit_json({"rules": ev.rules.name, **analysis_dict(result, parsed, ev.rules)})
+        from render import analysis_view
+
+        for part in analysis_view(result, parsed, ev.rules):
+            show(part)
+
+
+@app.command()
 def example(json_: JsonOpt = False) -> None:
-    """Run the main job on a built-in example (seed 000's hand): units present and h.
+    """Run the main job on a built-in example: the full analysis of seed 000's hand.
 
     Example: mj example
     """
-    units(EXAMPLE_HAND, json_=json_)
-    h(EXAMPLE_HAND, json_=json_)
+    analyze(EXAMPLE_HAND, json_=json_)
 
 
 # --- catalogue ---------------------------------------------------------------------------------

@@ -51,7 +51,7 @@ def present_view(present: UnitsPresent, rules: RuleSet) -> Table:
 def score_view(result: ScoreResult, rules: RuleSet) -> Any:
     if result.total is None:
         return Text(f"not a win: {result.reason}")
-    table = Table(title="Win" if result.won else "No win: best complete units")
+    table = Table(title="Win" if result.won else "Score if the hand does not win: best complete units")
     for column in ("unit", "members", "points", "flags"):
         table.add_column(column)
     for su in result.units:
@@ -86,3 +86,62 @@ def distance_view(result: DistanceResult, rules: RuleSet) -> Any:
         lines.append("  " if n else "")
         lines.append_text(unit_label(u, rules))
     return lines
+
+
+def analysis_view(analysis, hand, rules: RuleSet) -> list[Any]:
+    """The readable report of `mj analyze`, section by section."""
+    out: list[Any] = []
+    p = analysis.present
+    head = Text.assemble(("h = ", "bold"), (str(analysis.h), "bold"),
+                         f"   {analysis.size} tiles   {len(p.complete)} complete, {len(p.one_short)} one short, "
+                         f"{len(p.two_short)} two short units")
+    out.append(head)
+    if analysis.score is not None:
+        out.append(score_view(analysis.score, rules))
+    if analysis.exchanges:
+        table = Table(title=f"Optimal exchanges ({len(analysis.exchanges)}"
+                            f"{'' if analysis.exchanges_complete else '+, list cut short'})")
+        for column in ("in", "out", "reaches"):
+            table.add_column(column)
+        for e in analysis.exchanges:
+            reaches = Text(" / ").join([Text(rules.units[u].name) for u in e.target])
+            table.add_row(tiles_text(e.into, rules), tiles_text(e.out, rules), reaches)
+        out.append(table)
+    title = "Per discard: h after it and the draws that lower it" if analysis.size == rules.hand_size \
+        else "Next draw: the tiles that lower h"
+    table = Table(title=title)
+    for column in ("discard", "h", "live", "accepted draws (live copies)"):
+        table.add_column(column)
+    for row in analysis.discards:
+        accept = Text(" ").join([Text.assemble(tiles_text([a.tile], rules), f"×{a.live}") for a in row.accept])
+        table.add_row(tiles_text([row.tile], rules) if row.tile >= 0 else "-", str(row.h), str(row.live), accept)
+    out.append(table)
+    if analysis.waits:
+        table = Table(title="Waits (score by tsumo / by ron)")
+        for column in ("tile", "live", "tsumo", "ron"):
+            table.add_column(column)
+        for w in analysis.waits:
+            table.add_row(tiles_text([w.tile], rules), str(w.live) + (" (dead)" if w.live == 0 else ""),
+                          str(w.tsumo), "no win" if w.ron is None else str(w.ron))
+        out.append(table)
+    if analysis.call_tile is not None:
+        if analysis.ron_on_call_tile:
+            out.append(Text(f"Ron on it: {analysis.ron_on_call_tile.ron} points"))
+        table = Table(title=f"Calls on {rules.tiles.name(analysis.call_tile)} (h now {analysis.h})")
+        for column in ("unit", "discard", "h after", "verdict"):
+            table.add_column(column)
+        for c in analysis.calls:
+            table.add_row(unit_label(c.unit, rules), tiles_text([c.discard], rules), str(c.h),
+                          "lowers h" if c.lowers else "mistake: does not lower h")
+        if not analysis.calls:
+            table.add_row("(no unit of 3+ members can take it)", "", "", "")
+        out.append(table)
+    if analysis.sora is not None:
+        s = analysis.sora
+        best = s.options[0] if s.options else None
+        verdict = (f"use そら now: take {rules.tiles.name(best.take)} (h {s.h_now} → {best.h})" if s.use_now
+                   else f"keep そら: no tile in the waiting room lowers h (now {s.h_now})")
+        out.append(Text(verdict))
+    for note in analysis.notes:
+        out.append(Text(f"note: {note}", style="italic"))
+    return out

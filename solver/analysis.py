@@ -178,30 +178,54 @@ def sora_advice(dm: DistanceModel, hand: Hand, room: list[int], seen: tuple[int,
     return SoraAdvice(h_now, tuple(options))
 
 
+def exchanges_from_table(dm: DistanceModel, hand: Hand, rows: tuple[DiscardRow, ...]) -> list[Exchange]:
+    """At h = 1 the optimal exchanges are exactly (out d, in t) for t accepted after discarding d;
+    each reaches its best-scoring decomposition."""
+    rules = dm.rules
+    found = []
+    for row in rows:
+        if row.h != 1:
+            continue
+        for accept in row.accept:
+            full = hand.remove(row.tile).add(accept.tile)
+            best = best_score(full, rules, Situation("tsumo"))
+            target = tuple(sorted(su.unit for su in best.units if not su.called))
+            found.append(Exchange((row.tile,), (accept.tile,), target))
+    return sorted(found, key=lambda e: (e.out, e.into))
+
+
 def analyze(dm: DistanceModel, hand: Hand, *, seen: tuple[int, ...] = (), favourite: int | None = None,
             call_tile: int | None = None, waiting_room: list[int] | None = None,
-            exchange_limit: int = 200) -> Analysis:
+            exchange_limit: int = 20) -> Analysis:
     """Everything a player asks at their turn, exactly."""
     rules = dm.rules
     check_hand(hand, rules, seen=seen)
     size = hand.size(rules)
     notes = []
-    h, exchanges, all_listed = distinct_exchanges(dm, hand, seen, exchange_limit)
-    if not all_listed:
-        notes.append(f"more than {exchange_limit} distinct optimal exchanges; the first {exchange_limit} are "
-                     "listed (the per-discard table below is complete)")
-    complete = h == 0
     if size == rules.hand_size:
-        score = best_score(hand, rules, Situation("tsumo" if complete else "none", favourite=favourite)) \
-            if (complete or rules.scores_no_win) else None
         discards = discard_table(dm, hand, seen, favourite)
+        h = min((r.h for r in discards if r.h is not None), default=None)
+        if h == 0 or not any(hand.concealed):  # complete (or all called): nothing to exchange
+            h, exchanges, all_listed = distinct_exchanges(dm, hand, seen, exchange_limit)
+        elif h is not None and min(r.h for r in discards if r.h is not None) == 1 and not _needs_solver(dm, hand):
+            exchanges, all_listed = exchanges_from_table(dm, hand, discards), True
+        else:
+            h, exchanges, all_listed = distinct_exchanges(dm, hand, seen, exchange_limit)
         tenpai = next((r for r in discards if r.h == 1), None)
         top_waits = tenpai.waits if tenpai else ()
     else:
-        score = best_score(hand, rules, Situation("none", favourite=favourite)) if rules.scores_no_win else None
         h12, accept = acceptance(dm, hand, seen)
         discards = (DiscardRow(-1, h12, accept),)
         top_waits = waits(dm, hand, seen, favourite)
+        h, exchanges, all_listed = distinct_exchanges(dm, hand, seen, exchange_limit)
+    if not all_listed:
+        notes.append(f"more than {exchange_limit} distinct optimal exchanges: the first {exchange_limit} are listed; "
+                     "grouped by discard, the table below is complete")
+    complete = h == 0
+    if complete:
+        score = best_score(hand, rules, Situation("tsumo", favourite=favourite))
+    else:
+        score = best_score(hand, rules, Situation("none", favourite=favourite)) if rules.scores_no_win else None
     calls: tuple[CallOption, ...] = ()
     ron_wait = None
     if call_tile is not None:
@@ -213,3 +237,8 @@ def analyze(dm: DistanceModel, hand: Hand, *, seen: tuple[int, ...] = (), favour
     sora = sora_advice(dm, hand, waiting_room, seen) if waiting_room is not None else None
     return Analysis(size, units_present(hand, rules), complete, h, score, tuple(exchanges), all_listed, discards,
                     top_waits, calls, call_tile, ron_wait, sora, tuple(notes))
+
+
+def _needs_solver(dm: DistanceModel, hand: Hand) -> bool:
+    """Wildcard そら makes a target's tiles differ from its units' members; enumerate those directly."""
+    return dm.wildcard and hand.concealed[dm.rules.tiles.sora] > 0

@@ -19,6 +19,11 @@ from solver.hand import COPIES, Hand
 from solver.model import DistanceModel
 from solver.results import Exchange
 
+# With sum k fixed, enumeration solves are feasibility questions whose infeasibility proofs lean on
+# the LP; the full linearisation halves their time (bench/bench_analysis.py).
+ENUMERATION = {"linearization_level": 2}
+SWAPS = True
+
 
 @dataclass
 class Optimum:
@@ -47,7 +52,7 @@ def distinct_exchanges(dm: DistanceModel, hand: Hand, seen: tuple[int, ...] = ()
         return None, [], True
     model, found = optimum.model, []
     while True:
-        outcome = cpsat.solve(model)
+        outcome = cpsat.solve(model, **ENUMERATION)
         if not outcome.feasible:
             return optimum.h, sorted(found, key=lambda e: (e.out, e.into)), True
         if len(found) == limit:
@@ -69,37 +74,75 @@ def distinct_exchanges(dm: DistanceModel, hand: Hand, seen: tuple[int, ...] = ()
 
 def _swap_witnesses(dm: DistanceModel, hand: Hand, cap: list[int], kept_opt: int,
                     target: tuple[int, ...], found: set[int]) -> None:
-    """Grow `found` with the draws of optimal targets one unit swap away from `target`.
+    """Grow `found` with the draws of optimal targets a few unit swaps away from `target`.
 
-    Each swap replaces one unit copy by another unit of the same size; the new target is kept only
-    if it stays within the caps and keeps as many hand tiles as the optimum (checked here in plain
-    Python), so every kind added is backed by a verified optimal target.
+    Moves: one unit copy replaced by another unit of the same size; split into a unit one smaller
+    plus a one-member unit (詩花); a copy and a one-member unit merged into one unit. A new target is kept only if it stays within the caps and keeps as many hand tiles as the
+    optimum (checked here in plain Python), so every kind added is backed by a verified optimal target.
     """
     rules, held = dm.rules, hand.concealed
     by_size = dm.units_by_size
+    small = by_size.get(1, [])  # 詩花: wider moves cost more Python time than the solves they save
     queue = [target]
     while queue:
-        current = queue.pop()
+        current = list(queue.pop())
         counts = [0] * len(held)
         for u in current:
             for kind in rules.units[u].members:
                 counts[kind] += 1
+
+        def offer(removed: list[int], added: list[int], kept_base: int) -> None:
+            """Try current - removed + added; `counts` already has `removed` taken out."""
+            extra = [k for v in added for k in rules.units[v].members]
+            if not any(k not in found and counts[k] >= held[k] for k in extra):
+                return  # cannot draw a kind not yet found (skip before any arithmetic)
+            kept, fits, new = kept_base, True, []
+            for k in extra:
+                if counts[k] < held[k]:
+                    kept += 1
+                elif k not in found:
+                    new.append(k)
+                counts[k] += 1
+                fits = fits and counts[k] <= cap[k]
+            for k in extra:
+                counts[k] -= 1
+            if fits and kept == kept_opt and new:
+                found.update(new)
+                rest = list(current)
+                for u in removed:
+                    rest.remove(u)
+                queue.append(tuple(sorted(rest + added)))
+
+        def take(unit: int) -> int:
+            """Remove one copy of `unit` from counts; returns the kept tiles it took with it."""
+            lost = 0
+            for k in rules.units[unit].members:
+                counts[k] -= 1
+                lost += counts[k] < held[k]
+            return lost
+
+        def put(unit: int) -> None:
+            for k in rules.units[unit].members:
+                counts[k] += 1
+
+        kept_all = sum(min(h, c) for h, c in zip(held, counts))
         for j in set(current):
-            for kind in rules.units[j].members:
-                counts[kind] -= 1
-            kept = sum(min(h, c) for h, c in zip(held, counts))
-            for v in by_size[rules.units[j].size]:
-                members = rules.units[v].members
-                if v == j or any(counts[k] >= cap[k] for k in members):
+            size = rules.units[j].size
+            kept_j = kept_all - take(j)
+            for v in by_size[size]:
+                if v != j:
+                    offer([j], [v], kept_j)
+            for w in small:
+                for v in by_size.get(size - rules.units[w].size, []):
+                    offer([j], [v, w], kept_j)
+            for w in set(current) & set(small):
+                if w == j and current.count(j) < 2:
                     continue
-                if kept + sum(1 for k in members if counts[k] < held[k]) != kept_opt:
-                    continue
-                new = [k for k in members if counts[k] >= held[k] and k not in found]
-                if new:
-                    found.update(new)
-                    queue.append(tuple(sorted(current[:current.index(j)] + current[current.index(j) + 1:] + (v,))))
-            for kind in rules.units[j].members:
-                counts[kind] += 1
+                kept_jw = kept_j - take(w)
+                for v in by_size.get(size + rules.units[w].size, []):
+                    offer([j, w], [v], kept_jw)
+                put(w)
+            put(j)
 
 
 def accepted_kinds(dm: DistanceModel, hand: Hand, seen: tuple[int, ...] = ()) -> tuple[int | None, list[int]]:
@@ -118,15 +161,12 @@ def accepted_kinds(dm: DistanceModel, hand: Hand, seen: tuple[int, ...] = ()) ->
     found: set[int] = set()
     while True:
         # some target must draw a kind not yet found; every kind it draws is accepted
-        model = optimum.model.clone()
-        remaining = [t for t in dm.real if t not in found]
-        flags = [model.new_bool_var(f"a_{t}") for t in remaining]
-        for t, flag in zip(remaining, flags):
-            model.add(dm.into(t) >= 1).only_enforce_if(flag)
-        model.add_bool_or(flags)
-        outcome = cpsat.solve(model)
+        # e[t] >= 0, so "some remaining kind is drawn" is one linear row the LP can use (no booleans);
+        # each row implies the earlier ones (its set shrinks), so rows pile up on one model.
+        optimum.model.add(sum(dm.into(t) for t in dm.real if t not in found) >= 1)
+        outcome = cpsat.solve(optimum.model, **ENUMERATION)
         if not outcome.feasible:
             return optimum.h, sorted(found)
         found |= {t for t in dm.real if outcome.value(dm.into(t)) >= 1}
-        if not dm.wildcard:  # swaps reason about real tiles only
+        if SWAPS and not dm.wildcard:  # swaps reason about real tiles only
             _swap_witnesses(dm, hand, cap, kept_opt, dm.target(outcome.value), found)

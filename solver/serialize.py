@@ -43,3 +43,37 @@ def exchange_dict(exchange: Exchange, rules: RuleSet) -> dict[str, Any]:
 def distance_dict(result: DistanceResult, rules: RuleSet) -> dict[str, Any]:
     exchange = exchange_dict(result.exchange, rules) if result.exchange else None
     return {"h": result.h, "exchange": exchange, "sora_exchanges": result.sora_exchanges, "proof": result.proof}
+
+
+def wait_dict(wait, rules: RuleSet) -> dict[str, Any]:
+    return {"tile": rules.tiles.ids[wait.tile], "live": wait.live, "tsumo": wait.tsumo, "ron": wait.ron}
+
+
+def analysis_dict(analysis, hand, rules: RuleSet) -> dict[str, Any]:
+    """The `mj analyze --json` shape (documented in the README)."""
+    ids = rules.tiles.ids
+    rows = [{"tile": ids[r.tile] if r.tile >= 0 else None, "h": r.h, "live": r.live,
+             "accept": [{"tile": ids[a.tile], "live": a.live} for a in r.accept],
+             "waits": [wait_dict(w, rules) for w in r.waits]} for r in analysis.discards]
+    sora = None
+    if analysis.sora is not None:
+        sora = {"h_now": analysis.sora.h_now, "use_now": analysis.sora.use_now,
+                "options": [{"take": ids[o.take], "h": o.h} for o in analysis.sora.options]}
+    return {
+        "tiles": tile_ids(hand.tiles(), rules),
+        "called": [unit_dict(u, rules) for u in hand.called],
+        **present_dict(analysis.present, rules),
+        "hand_complete": analysis.complete,
+        "h": analysis.h,
+        "score": score_dict(analysis.score, rules) if analysis.score is not None else None,
+        "exchanges": [exchange_dict(e, rules) for e in analysis.exchanges],
+        "exchanges_complete": analysis.exchanges_complete,
+        "discards": rows,
+        "waits": [wait_dict(w, rules) for w in analysis.waits],
+        "call_tile": ids[analysis.call_tile] if analysis.call_tile is not None else None,
+        "calls": [{**unit_dict(c.unit, rules), "discard": ids[c.discard], "h": c.h, "lowers": c.lowers}
+                  for c in analysis.calls],
+        "ron": wait_dict(analysis.ron_on_call_tile, rules) if analysis.ron_on_call_tile else None,
+        "sora": sora,
+        "notes": list(analysis.notes),
+    }
