@@ -1,0 +1,188 @@
+"""Turn analysis against RULES.md section 6 and seed 000, and against a per-draw recomputation."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from typer.testing import CliRunner
+
+import cli
+from solver import Evaluator, Hand
+from solver.analysis import analyze, call_options, sora_advice
+from solver.distance import exchange_distance
+
+SEED_HAND = "真 雪歩 あずさ 可奈 歩 未来 まつり 美也 紗代子 海美 奈緒 美奈子 星梨花"
+# RULES.md section 6 (in ⇔ out)
+SEED_EXCHANGES = {("のり子", "星梨花"), ("やよい", "奈緒"), ("志保", "奈緒"), ("可奈", "奈緒"), ("詩花", "奈緒"),
+                  ("やよい", "紗代子"), ("志保", "紗代子"), ("可奈", "紗代子"), ("詩花", "紗代子"),
+                  ("亜利沙", "可奈"), ("美奈子", "可奈")}
+PUZZLE_BASE = "詩花 詩花 詩花 百合子 桃子 このみ やよい 真 伊織"
+
+
+@pytest.fixture(scope="module")
+def ev() -> Evaluator:
+    return Evaluator("2019-12")
+
+
+def names(ev: Evaluator, kinds) -> list[str]:
+    return [ev.tiles.name(k) for k in kinds]
+
+
+def test_seed_hand_has_exactly_the_eleven_exchanges(ev):
+    result = analyze(ev.distance_model, ev.hand(SEED_HAND))
+    assert result.h == 1 and result.exchanges_complete
+    got = {(names(ev, e.into)[0], names(ev, e.out)[0]) for e in result.exchanges}
+    assert got == SEED_EXCHANGES
+    for e in result.exchanges:  # each reaches a complete hand made of the units it names
+        full = ev.hand(SEED_HAND).remove(e.out[0]).add(e.into[0])
+        members = sorted(k for u in e.target for k in ev.rules.units[u].members)
+        assert members == full.tiles()
+
+
+def test_seed_hand_discards_keep_four_two_one_in_tiles(ev):
+    result = analyze(ev.distance_model, ev.hand(SEED_HAND))
+    rows = {ev.tiles.name(r.tile): r for r in result.discards}
+    assert {n for n, r in rows.items() if r.h == 1} == {"奈緒", "紗代子", "可奈", "星梨花"}
+    assert set(names(ev, [a.tile for a in rows["奈緒"].accept])) == {"やよい", "志保", "可奈", "詩花"}
+    assert set(names(ev, [a.tile for a in rows["紗代子"].accept])) == {"やよい", "志保", "可奈", "詩花"}
+    assert set(names(ev, [a.tile for a in rows["可奈"].accept])) == {"亜利沙", "美奈子"}
+    assert set(names(ev, [a.tile for a in rows["星梨花"].accept])) == {"のり子"}
+    assert all(r.h == 2 for n, r in rows.items() if n not in {"奈緒", "紗代子", "可奈", "星梨花"})
+    # sorted the way a player decides: lowest h, then most live tiles
+    keys = [(r.h, -r.live) for r in result.discards]
+    assert keys == sorted(keys)
+    # live = 3 - in hand - seen (the hand holds one 可奈; after discarding 奈緒 none is seen)
+    live = {ev.tiles.name(a.tile): a.live for a in rows["奈緒"].accept}
+    assert live == {"やよい": 3, "志保": 3, "可奈": 2, "詩花": 3}
+
+
+@pytest.mark.parametrize("extra, waits", [
+    ("未来 春香 千早", {"静香", "春香", "雪歩", "貴音"}),
+    ("春香 千早 静香", {"千早", "未来", "ジュリア"}),
+    ("春香 未来 静香", {"千早", "未来", "ジュリア"}),
+    ("千早 未来 静香", {"静香", "春香", "雪歩", "貴音"}),
+])
+def test_wait_puzzle(ev, extra, waits):
+    result = analyze(ev.distance_model, ev.hand(f"{PUZZLE_BASE} {extra}"))
+    assert result.h == 1
+    assert set(names(ev, [w.tile for w in result.waits])) == waits
+    for w in result.waits:  # every wait really completes the hand, with a positive tsumo score
+        assert ev.is_complete(ev.hand(f"{PUZZLE_BASE} {extra}").add(w.tile))
+        assert w.tsumo and w.tsumo > 0
+
+
+def test_puzzle_needs_kachou_fuugetsu(ev):
+    """花鳥風月 is not a unit under hitori-jong-2.1, so 貴音 is no wait there."""
+    hj = Evaluator("hitori-jong-2.1")
+    result = analyze(hj.distance_model, hj.hand(f"{PUZZLE_BASE} 未来 春香 千早"))
+    assert set(names(hj, [w.tile for w in result.waits])) == {"静香", "春香", "雪歩"}
+
+
+def test_acceptance_disappears_when_all_copies_are_seen(ev):
+    hand = ev.hand(f"{PUZZLE_BASE} 未来 春香 千早")
+    seen = ev.seen("静香 静香 静香")
+    result = analyze(ev.distance_model, hand, seen=seen)
+    accept = names(ev, [a.tile for a in result.discards[0].accept])
+    assert "静香" not in accept and set(accept) == {"春香", "雪歩", "貴音"}
+    # ... but the wait is still shown, as dead (D3)
+    dead = {ev.tiles.name(w.tile): w.live for w in result.waits}
+    assert dead["静香"] == 0 and dead["雪歩"] == 3
+
+
+def test_wait_on_a_fourth_copy_does_not_exist(ev):
+    # 3 詩花 held: a 4th 詩花 would complete 詩花×4 + ..., but there are only three copies
+    hand = ev.hand("詩花 詩花 詩花 春香 未来 千早 静香 翼 杏奈 百合子 桃子 このみ")
+    result = analyze(ev.distance_model, hand)
+    assert ev.tiles.shika not in [w.tile for w in result.waits]
+
+
+def test_ron_on_shika_is_no_win_but_tsumo_is(ev):
+    # ミリオンシグナル + Fate of the World + トライスタービジョン + FleurS: 12 tiles, waits on 詩花
+    hand = ev.hand("未来 静香 翼 春香 千早 美希 琴葉 恵美 エレナ 百合子 桃子 このみ")
+    result = analyze(ev.distance_model, hand)
+    shika = next(w for w in result.waits if w.tile == ev.tiles.shika)
+    assert shika.ron is None and shika.tsumo is not None
+
+
+def test_calls_that_do_not_lower_h_are_marked(ev):
+    # 12 tiles; 未来 discarded by another player: ミリオンシグナル [未来 静香 翼] can be called
+    hand = ev.hand("静香 翼 春香 千早 美希 百合子 海美 琴葉 エレナ 美也 伊織 紬")
+    options = call_options(ev.distance_model, hand, ev.tile("未来"), ())
+    assert options and all(ev.rules.units[o.unit].size >= 3 for o in options)
+    assert any(ev.rules.units[o.unit].name == "ミリオンシグナル" for o in options)
+    h_now = exchange_distance(ev.distance_model, hand).h
+    for o in options:
+        called = Hand(tuple(c - (k in ev.rules.units[o.unit].members and k != ev.tile("未来"))
+                            for k, c in enumerate(hand.concealed)), (o.unit,)).remove(o.discard)
+        seen = tuple(1 if k == o.discard else 0 for k in range(54))
+        assert o.h == exchange_distance(ev.distance_model, called, seen).h
+        assert o.lowers == (o.h < h_now)
+
+
+def test_two_member_units_cannot_be_called(ev):
+    hand = ev.hand("春香 千早 美希 百合子 海美 琴葉 エレナ 美也 伊織 紬 翼 静香")
+    # 未来 + 春香 is ハルカナミライ (2 members): not callable; 3+ member units only
+    for o in call_options(ev.distance_model, hand, ev.tile("未来"), ()):
+        assert ev.rules.units[o.unit].size >= 3
+
+
+def test_sora_fetch_lowers_h_with_the_right_tile(ev):
+    # そら + a hand one tile from complete: taking the missing tile from the waiting room wins
+    hand = ev.hand("そら 詩花 詩花 百合子 桃子 このみ やよい 真 伊織 未来 春香 千早")
+    advice = sora_advice(ev.distance_model, hand, [ev.tile("静香"), ev.tile("紬")], ())
+    assert advice.use_now and ev.tiles.name(advice.options[0].take) == "静香"
+    assert advice.options[0].h < advice.h_now
+    none = sora_advice(ev.distance_model, hand, [ev.tile("紬")], ())
+    assert not none.use_now
+
+
+def test_discard_table_matches_per_draw_recomputation(ev):
+    """Acceptance after each discard equals {t : h(hand - d + t) < h(hand - d)} computed one by one."""
+    rng = random.Random(11)
+    wall = [k for k in range(54) for _ in range(3)]
+    dm = ev.distance_model
+    for _ in range(3):
+        counts = [0] * 54
+        for k in rng.sample(wall, 13):
+            counts[k] += 1
+        hand = Hand(tuple(counts))
+        result = analyze(dm, hand, exchange_limit=5)
+        for row in result.discards[:4]:
+            rest = hand.remove(row.tile)
+            seen = tuple(1 if k == row.tile else 0 for k in range(54))
+            h12 = exchange_distance(dm, rest, seen).h
+            assert row.h == h12
+            expected = {t for t in range(54) if rest.concealed[t] + seen[t] < 3
+                        and exchange_distance(dm, rest.add(t), seen).h < h12}
+            assert {a.tile for a in row.accept} == expected
+
+
+def test_exchange_listing_is_cut_short_and_says_so(ev):
+    result = analyze(ev.distance_model, ev.hand("春香 美希 響 翼 琴葉 茜 ロコ 育 歩 千鶴 環 昴 紬"), exchange_limit=3)
+    assert len(result.exchanges) == 3 and not result.exchanges_complete
+    assert any("first 3" in note for note in result.notes)
+
+
+def test_analyze_json_shape():
+    result = CliRunner().invoke(cli.app, ["analyze", SEED_HAND, "--json"])
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    for key in ("tiles", "complete", "h", "score", "exchanges", "discards", "waits"):
+        assert key in data
+    assert data["h"] == 1 and len(data["exchanges"]) == 11
+    assert all(set(e) >= {"out", "in"} for e in data["exchanges"])
+    assert all(set(d) >= {"tile", "h", "accept"} for d in data["discards"])
+    assert all(set(a) == {"tile", "live"} for d in data["discards"] for a in d["accept"])
+    assert all(set(w) >= {"tile", "tsumo", "ron"} for w in data["waits"])
+    assert {e["in"][0] for e in data["exchanges"]} == {"noriko", "yayoi", "shiho", "kana", "shika", "arisa", "minako"}
+
+
+def test_analyze_cli_with_discard_and_waiting_room():
+    hand = "そら 詩花 詩花 百合子 桃子 このみ やよい 真 伊織 未来 春香 千早"
+    result = CliRunner().invoke(cli.app, ["analyze", hand, "--discard", "静香", "--waiting-room", "静香 紬", "--json"])
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["call_tile"] == "shizuka" and data["sora"]["use_now"] is True
+    assert data["sora"]["options"][0]["take"] == "shizuka"
