@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from solver.enumerate import accepted_kinds, distinct_exchanges
+from solver.enumerate import accepted_kinds, accepted_with_witnesses, distinct_exchanges
 from solver.hand import COPIES, Hand, Situation, check_hand
 from solver.model import DistanceModel
 from solver.present import UnitsPresent, units_present
@@ -98,9 +98,16 @@ def live_count(hand: Hand, rules: RuleSet, seen: tuple[int, ...], kind: int) -> 
     return max(0, COPIES - hand.concealed[kind] - called - (seen[kind] if seen else 0))
 
 
-def acceptance(dm: DistanceModel, hand: Hand, seen: tuple[int, ...]) -> tuple[int | None, tuple[Accept, ...]]:
-    """h of a 12-tile hand and the draws that lower it, most live copies first."""
-    h, kinds = accepted_kinds(dm, hand, seen)
+def acceptance(dm: DistanceModel, hand: Hand, seen: tuple[int, ...],
+               pool: list[tuple[int, ...]] | None = None) -> tuple[int | None, tuple[Accept, ...]]:
+    """h of a 12-tile hand and the draws that lower it, most live copies first.
+
+    `pool` holds optimal targets of related hands: offered as witnesses (each re-verified for this
+    hand), and grown with this hand's own.
+    """
+    h, kinds, targets = accepted_with_witnesses(dm, hand, seen, pool or ())
+    if pool is not None:
+        pool.extend(targets)
     rows = [Accept(t, live_count(hand, dm.rules, seen, t)) for t in kinds]
     return h, tuple(sorted(rows, key=lambda a: (-a.live, a.tile)))
 
@@ -124,13 +131,21 @@ def waits(dm: DistanceModel, hand: Hand, seen: tuple[int, ...], favourite: int |
     return tuple(sorted(found, key=lambda w: (-w.live, -(w.tsumo or 0), w.tile)))
 
 
-def discard_table(dm: DistanceModel, hand: Hand, seen: tuple[int, ...], favourite: int | None) -> tuple[DiscardRow, ...]:
-    """For a 13-tile hand: each distinct discard, the h after it and the draws that lower that h."""
+def discard_table(dm: DistanceModel, hand: Hand, seen: tuple[int, ...], favourite: int | None,
+                  targets: list[tuple[int, ...]] | None = None) -> tuple[DiscardRow, ...]:
+    """For a 13-tile hand: each distinct discard, the h after it and the draws that lower that h.
+
+    Optimal targets of the full hand are optimal after any discard (those that drop the discarded
+    tile keep h; if h rises by one, all of them), so they seed every row's witnesses.
+    """
     size = len(hand.concealed)
+    if targets is None:
+        _, _, targets = accepted_with_witnesses(dm, hand, seen)
+    pool = list(targets)
     rows = []
     for kind in sorted({k for k, n in enumerate(hand.concealed) if n}):
         rest, after = hand.remove(kind), _plus(seen, kind, size)
-        h, accept = acceptance(dm, rest, after)
+        h, accept = acceptance(dm, rest, after, pool)
         rows.append(DiscardRow(kind, h, accept, waits(dm, rest, after, favourite) if h == 1 else ()))
     return tuple(sorted(rows, key=lambda r: (r.h if r.h is not None else 99, -r.live, r.tile)))
 
@@ -203,14 +218,12 @@ def analyze(dm: DistanceModel, hand: Hand, *, seen: tuple[int, ...] = (), favour
     size = hand.size(rules)
     notes = []
     if size == rules.hand_size:
-        discards = discard_table(dm, hand, seen, favourite)
-        h = min((r.h for r in discards if r.h is not None), default=None)
-        if h == 0 or not any(hand.concealed):  # complete (or all called): nothing to exchange
-            h, exchanges, all_listed = distinct_exchanges(dm, hand, seen, exchange_limit)
-        elif h is not None and min(r.h for r in discards if r.h is not None) == 1 and not _needs_solver(dm, hand):
+        h, _, targets = accepted_with_witnesses(dm, hand, seen)
+        discards = discard_table(dm, hand, seen, favourite, targets)
+        if h == 1 and not _needs_solver(dm, hand):
             exchanges, all_listed = exchanges_from_table(dm, hand, discards), True
         else:
-            h, exchanges, all_listed = distinct_exchanges(dm, hand, seen, exchange_limit)
+            h, exchanges, all_listed = distinct_exchanges(dm, hand, seen, exchange_limit, targets)
         tenpai = next((r for r in discards if r.h == 1), None)
         top_waits = tenpai.waits if tenpai else ()
     else:

@@ -12,9 +12,11 @@ from solver.results import DistanceResult, Exchange
 
 def exchange_for(model: DistanceModel, hand: Hand, value) -> Exchange:
     """Read the target of a solved distance model as out-tiles, in-tiles and units."""
-    rules = model.rules
-    target = model.target(value)
-    sora_for = model.sora_for(value)
+    return target_exchange(model.rules, hand, model.target(value), model.sora_for(value))
+
+
+def target_exchange(rules, hand: Hand, target: tuple[int, ...], sora_for: tuple[int, ...] = ()) -> Exchange:
+    """The exchange that turns `hand` into the target made of these units (そら standing in for `sora_for`)."""
     wanted = Counter(k for u in target for k in rules.units[u].members)
     wanted.subtract(Counter(sora_for))
     if sora_for:
@@ -22,7 +24,7 @@ def exchange_for(model: DistanceModel, hand: Hand, value) -> Exchange:
     held = Counter({k: n for k, n in enumerate(hand.concealed) if n})
     out = tuple(sorted((held - wanted).elements()))
     into = tuple(sorted((wanted - held).elements()))
-    return Exchange(out, into, target, tuple(sorted(sora_for)))
+    return Exchange(out, into, tuple(sorted(target)), tuple(sorted(sora_for)))
 
 
 def exchange_distance(model: DistanceModel, hand: Hand, seen: tuple[int, ...] = (),

@@ -10,11 +10,11 @@ from a found one exactly when one of the found one's nonzero entries drops: one 
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, Iterable
 
 from solver import cpsat
-from solver.distance import exchange_for
+from solver.distance import exchange_for, target_exchange
 from solver.hand import COPIES, Hand
 from solver.model import DistanceModel
 from solver.results import Exchange
@@ -44,24 +44,22 @@ def fix_optimum(dm: DistanceModel, hand: Hand, seen: tuple[int, ...] = ()) -> Op
     return Optimum(model, dm.rules.hand_size - kept_called - outcome.objective)
 
 
-def distinct_exchanges(dm: DistanceModel, hand: Hand, seen: tuple[int, ...] = (),
-                       limit: int = 200) -> tuple[int | None, list[Exchange], bool]:
-    """(h, every distinct optimal exchange up to `limit`, whether the list is complete)."""
+def distinct_exchanges(dm: DistanceModel, hand: Hand, seen: tuple[int, ...] = (), limit: int = 200,
+                       known: Iterable[tuple[int, ...]] = ()) -> tuple[int | None, list[Exchange], bool]:
+    """(h, every distinct optimal exchange up to `limit`, whether the list is complete).
+
+    `known` are optimal targets already verified for this hand (e.g. acceptance witnesses): they
+    are listed and blocked up front, so the solver only finds the others and proves there are none left.
+    """
     optimum = fix_optimum(dm, hand, seen)
     if optimum is None:
         return None, [], True
-    model, found = optimum.model, []
-    while True:
-        outcome = cpsat.solve(model, **ENUMERATION)
-        if not outcome.feasible:
-            return optimum.h, sorted(found, key=lambda e: (e.out, e.into)), True
-        if len(found) == limit:
-            return optimum.h, sorted(found, key=lambda e: (e.out, e.into)), False
-        exchange = exchange_for(dm, hand, outcome.value)
-        found.append(exchange)
-        kept = Counter({k: n for k, n in enumerate(hand.concealed) if n}) - Counter(exchange.out)
+    model, found = optimum.model, {}
+    held = Counter({k: n for k, n in enumerate(hand.concealed) if n})
+
+    def block(exchange: Exchange) -> None:
         literals = []
-        for kind, n in kept.items():
+        for kind, n in (held - Counter(exchange.out)).items():
             literal = model.new_bool_var("")
             model.add(dm.k[kind] <= n - 1).only_enforce_if(literal)
             literals.append(literal)
@@ -71,102 +69,154 @@ def distinct_exchanges(dm: DistanceModel, hand: Hand, seen: tuple[int, ...] = ()
             literals.append(literal)
         model.add_bool_or(literals)
 
+    for target in known:
+        exchange = target_exchange(dm.rules, hand, target)
+        found.setdefault((exchange.out, exchange.into), exchange)
+    for exchange in found.values():
+        block(exchange)
+    while len(found) <= limit:
+        outcome = cpsat.solve(model, **ENUMERATION)
+        if not outcome.feasible:
+            break
+        exchange = exchange_for(dm, hand, outcome.value)
+        found[(exchange.out, exchange.into)] = exchange
+        block(exchange)
+    listed = sorted(found.values(), key=lambda e: (e.out, e.into))
+    return optimum.h, listed[:limit], len(listed) <= limit
 
-def _swap_witnesses(dm: DistanceModel, hand: Hand, cap: list[int], kept_opt: int,
-                    target: tuple[int, ...], found: set[int]) -> None:
-    """Grow `found` with the draws of optimal targets a few unit swaps away from `target`.
 
-    Moves: one unit copy replaced by another unit of the same size; split into a unit one smaller
-    plus a one-member unit (詩花); a copy and a one-member unit merged into one unit. A new target is kept only if it stays within the caps and keeps as many hand tiles as the
-    optimum (checked here in plain Python), so every kind added is backed by a verified optimal target.
-    """
-    rules, held = dm.rules, hand.concealed
-    by_size = dm.units_by_size
-    small = by_size.get(1, [])  # 詩花: wider moves cost more Python time than the solves they save
-    queue = [target]
-    while queue:
-        current = list(queue.pop())
-        counts = [0] * len(held)
-        for u in current:
-            for kind in rules.units[u].members:
+@dataclass
+class Witnesses:
+    """Optimal targets of one hand, each verified in plain Python, and the kinds they draw in."""
+
+    dm: DistanceModel
+    hand: Hand
+    cap: list[int]
+    kept_opt: int
+    draws: set[int] = field(default_factory=set)
+    targets: list[tuple[int, ...]] = field(default_factory=list)
+
+    def counts(self, target: tuple[int, ...]) -> list[int]:
+        counts = [0] * len(self.hand.concealed)
+        for u in target:
+            for kind in self.dm.rules.units[u].members:
                 counts[kind] += 1
+        return counts
 
-        def offer(removed: list[int], added: list[int], kept_base: int) -> None:
-            """Try current - removed + added; `counts` already has `removed` taken out."""
-            extra = [k for v in added for k in rules.units[v].members]
-            if not any(k not in found and counts[k] >= held[k] for k in extra):
-                return  # cannot draw a kind not yet found (skip before any arithmetic)
-            kept, fits, new = kept_base, True, []
-            for k in extra:
-                if counts[k] < held[k]:
-                    kept += 1
-                elif k not in found:
-                    new.append(k)
-                counts[k] += 1
-                fits = fits and counts[k] <= cap[k]
-            for k in extra:
-                counts[k] -= 1
-            if fits and kept == kept_opt and new:
-                found.update(new)
-                rest = list(current)
-                for u in removed:
-                    rest.remove(u)
-                queue.append(tuple(sorted(rest + added)))
+    def offer(self, target: tuple[int, ...]) -> bool:
+        """Keep `target` if it is within the caps and keeps the optimum; True if it draws a new kind."""
+        counts, held = self.counts(target), self.hand.concealed
+        if any(c > cap for c, cap in zip(counts, self.cap)):
+            return False
+        if sum(min(h, c) for h, c in zip(held, counts)) != self.kept_opt:
+            return False
+        new = {k for k, (h, c) in enumerate(zip(held, counts)) if c > h} - self.draws
+        if new:
+            self.draws |= new
+            self.targets.append(target)
+        return bool(new)
 
-        def take(unit: int) -> int:
-            """Remove one copy of `unit` from counts; returns the kept tiles it took with it."""
-            lost = 0
-            for k in rules.units[unit].members:
-                counts[k] -= 1
-                lost += counts[k] < held[k]
-            return lost
+    def swap_around(self, target: tuple[int, ...]) -> None:
+        """Offer targets a few unit swaps away from `target`, then around each one that drew a new kind.
 
-        def put(unit: int) -> None:
-            for k in rules.units[unit].members:
-                counts[k] += 1
+        Moves: a unit copy replaced by another unit of the same size; split into a unit one smaller
+        plus a one-member unit (詩花); merged with a one-member unit into a unit one larger.
+        """
+        rules, held, cap = self.dm.rules, self.hand.concealed, self.cap
+        by_size = self.dm.units_by_size
+        small = by_size.get(1, [])  # wider moves cost more Python time than the solves they save
+        queue = [target]
+        while queue:
+            current = queue.pop()
+            counts = self.counts(current)
+            kept_all = sum(min(h, c) for h, c in zip(held, counts))
 
-        kept_all = sum(min(h, c) for h, c in zip(held, counts))
-        for j in set(current):
-            size = rules.units[j].size
-            kept_j = kept_all - take(j)
-            for v in by_size[size]:
-                if v != j:
-                    offer([j], [v], kept_j)
-            for w in small:
-                for v in by_size.get(size - rules.units[w].size, []):
-                    offer([j], [v, w], kept_j)
-            for w in set(current) & set(small):
-                if w == j and current.count(j) < 2:
-                    continue
-                kept_jw = kept_j - take(w)
-                for v in by_size.get(size + rules.units[w].size, []):
-                    offer([j, w], [v], kept_jw)
-                put(w)
-            put(j)
+            def take(unit: int) -> int:
+                """Take one copy of `unit` out of counts; returns how many kept tiles it held."""
+                lost = 0
+                for k in rules.units[unit].members:
+                    counts[k] -= 1
+                    lost += counts[k] < held[k]
+                return lost
 
+            def put(unit: int) -> None:
+                for k in rules.units[unit].members:
+                    counts[k] += 1
+
+            def attempt(removed: list[int], added: list[int], kept: int) -> None:
+                """current - removed + added, with `removed` already taken out of counts."""
+                extra = [k for v in added for k in rules.units[v].members]
+                if all(k in self.draws or counts[k] < held[k] for k in extra):
+                    return  # draws nothing new: skip before any arithmetic
+                fits, new = True, set()
+                for k in extra:
+                    if counts[k] < held[k]:
+                        kept += 1
+                    elif k not in self.draws:
+                        new.add(k)
+                    counts[k] += 1
+                    fits = fits and counts[k] <= cap[k]
+                for k in extra:
+                    counts[k] -= 1
+                if fits and kept == self.kept_opt and new:
+                    rest = list(current)
+                    for u in removed:
+                        rest.remove(u)
+                    self.draws |= new
+                    self.targets.append(tuple(sorted(rest + added)))
+                    queue.append(self.targets[-1])
+
+            for j in set(current):
+                size = rules.units[j].size
+                kept_j = kept_all - take(j)
+                for v in by_size[size]:
+                    if v != j:
+                        attempt([j], [v], kept_j)
+                for w in small:
+                    for v in by_size.get(size - 1, []):
+                        attempt([j], [v, w], kept_j)
+                for w in set(current) & set(small):
+                    if w != j or current.count(j) > 1:
+                        kept_jw = kept_j - take(w)
+                        for v in by_size.get(size + 1, []):
+                            attempt([j, w], [v], kept_jw)
+                        put(w)
+                put(j)
 
 def accepted_kinds(dm: DistanceModel, hand: Hand, seen: tuple[int, ...] = ()) -> tuple[int | None, list[int]]:
-    """(h, the kinds t that some optimal target draws in): exactly the draws that lower h by one.
+    """(h, the kinds t that some optimal target draws in): exactly the draws that lower h by one."""
+    h, kinds, _ = accepted_with_witnesses(dm, hand, seen)
+    return h, kinds
 
-    Each solve asks for an optimal target drawing a kind not yet found; unit swaps around it find
-    more (verified in Python). The last solve proves that no other kind can be drawn.
+
+def accepted_with_witnesses(dm: DistanceModel, hand: Hand, seen: tuple[int, ...] = (),
+                            seeds: Iterable[tuple[int, ...]] = ()) -> tuple[int | None, list[int], list[tuple[int, ...]]]:
+    """(h, accepted kinds, verified optimal targets that draw them).
+
+    Seeds (targets of a related hand) and
+    unit swaps propose witnesses, each checked in plain Python; each solve asks for an optimal
+    target drawing a kind not yet found, and the last one proves that no other kind can be drawn.
     """
     optimum = fix_optimum(dm, hand, seen)
     if optimum is None:
-        return None, []
+        return None, [], []
     rules = dm.rules
     called = hand.called_counts(rules)
     cap = [max(0, COPIES - called[k] - (seen[k] if seen else 0)) for k in range(len(hand.concealed))]
     kept_opt = rules.hand_size - sum(rules.units[u].size for u in hand.called) - optimum.h
-    found: set[int] = set()
+    found = Witnesses(dm, hand, cap, kept_opt)
+    swaps = SWAPS and not dm.wildcard  # witnesses reason about real tiles only
+    for seed in seeds if swaps else ():
+        found.offer(seed)
     while True:
-        # some target must draw a kind not yet found; every kind it draws is accepted
         # e[t] >= 0, so "some remaining kind is drawn" is one linear row the LP can use (no booleans);
         # each row implies the earlier ones (its set shrinks), so rows pile up on one model.
-        optimum.model.add(sum(dm.into(t) for t in dm.real if t not in found) >= 1)
+        optimum.model.add(sum(dm.into(t) for t in dm.real if t not in found.draws) >= 1)
         outcome = cpsat.solve(optimum.model, **ENUMERATION)
         if not outcome.feasible:
-            return optimum.h, sorted(found)
-        found |= {t for t in dm.real if outcome.value(dm.into(t)) >= 1}
-        if SWAPS and not dm.wildcard:  # swaps reason about real tiles only
-            _swap_witnesses(dm, hand, cap, kept_opt, dm.target(outcome.value), found)
+            return optimum.h, sorted(found.draws), found.targets
+        target = dm.target(outcome.value)
+        if swaps and found.offer(target):
+            found.swap_around(target)
+        else:  # wildcard: the solver's own reading (そら slots are not real tiles)
+            found.draws |= {t for t in dm.real if outcome.value(dm.into(t)) >= 1}

@@ -198,9 +198,9 @@ def test_example():
 def test_example_json():
     result = mj("example", "--json")
     assert result.exit_code == 0
-    units, distance = (json.loads(line) for line in result.stdout.splitlines() if line.strip())
-    assert {u["name"] for u in units["complete"]} == SEED_COMPLETE
-    assert distance["h"] == 1
+    analysis = json.loads(result.stdout)
+    assert {u["name"] for u in analysis["complete"]} == SEED_COMPLETE
+    assert analysis["h"] == 1 and len(analysis["exchanges"]) == 11
 
 
 # --- help ----------------------------------------------------------------------------------------
