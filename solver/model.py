@@ -39,8 +39,9 @@ class DistanceModel:
         kinds = len(rules.tiles)
         sora = rules.tiles.sora
         self.wildcard = rules.sora_mode == "wildcard" and sora is not None
-        # x[u] = copies of unit u in the target's concealed part
-        self.x = [model.new_int_var(0, COPIES, f"x_{u.id}") for u in rules.units]
+        # x[u] = copies of unit u in the target's concealed part (with そら standing in: up to 3 more)
+        most = 2 * COPIES if self.wildcard else COPIES
+        self.x = [model.new_int_var(0, most, f"x_{u.id}") for u in rules.units]
         self.k: dict[int, Any] = {}  # k[i] = tiles of kind i kept from the hand
         self.s: dict[int, Any] = {}  # s[i] = そら tiles standing in for kind i (wildcard)
         self.cap_ct: dict[int, int] = {}  # constraint index of r[i] <= cap[i]
@@ -129,7 +130,7 @@ def build_score_model(rules: RuleSet, units: list[int], counts: Counter, *, won:
     """
     model = new_model()
     defs = [rules.units[u] for u in units]
-    x = [model.new_int_var(0, COPIES, f"x_{d.id}") for d in defs]
+    x = [model.new_int_var(0, COPIES + soras, f"x_{d.id}") for d in defs]  # そら may stand in a 4th copy
     kinds = sorted(set(counts) | {k for d in defs for k in d.members})
     s: dict[int, Any] = {}
     if soras:

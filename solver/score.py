@@ -53,15 +53,15 @@ def best_score(hand: Hand, rules: RuleSet, situation: Situation) -> ScoreResult:
     ron_tile = situation.winning_tile if situation.win == "ron" else None
     if ron_tile is not None and ron_tile == tiles.shika and not rules.spec.ron_on_shika:
         return ScoreResult(False, _complete(hand, rules), None, reason="a ron on 詩花 is not a win (D2)")
-    if ron_tile is not None and ron_tile == tiles.sora and rules.spec.ron_minus_member:
+    wildcard = rules.sora_mode == "wildcard" and tiles.sora is not None
+    if wildcard and ron_tile is not None and ron_tile == tiles.sora and rules.spec.ron_minus_member:
         raise MjError("a ron on そら as a wildcard is undefined when the ron unit scores one member fewer",
                       UNDEFINED_SCORE)
-
-    wildcard = rules.sora_mode == "wildcard" and tiles.sora is not None
     counts = Counter({k: n for k, n in enumerate(hand.concealed) if n})
     soras = counts.pop(tiles.sora, 0) if tiles.sora is not None else 0
     if won and soras and not wildcard:
         return ScoreResult(False, False, None, reason="そら is in no unit under this rule set")
+    dead_soras = 0 if wildcard else soras  # in no unit: left over when the hand did not win
     soras = soras if wildcard else 0
 
     fav = situation.favourite
@@ -104,8 +104,8 @@ def best_score(hand: Hand, rules: RuleSet, situation: Situation) -> ScoreResult:
             used = Counter(k for su in scored if not su.called for k in rules.units[su.unit].members
                            if k in part_counts and k not in su.sora_for)
             leftover += sorted((part_counts - used).elements())
-    if not won and soras:
-        leftover += [tiles.sora] * (soras - sum(len(su.sora_for) for su in scored))
+    if not won and (soras or dead_soras):
+        leftover += [tiles.sora] * (soras + dead_soras - sum(len(su.sora_for) for su in scored))
     total = sum(su.points for su in scored) + bonus
     return ScoreResult(won, won, total, tuple(scored), bonus, tuple(sorted(leftover)))
 
