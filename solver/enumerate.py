@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any, Iterable, Iterator
 
 from solver import cpsat
 from solver.distance import exchange_for, target_exchange
@@ -69,6 +69,8 @@ def distinct_exchanges(dm: DistanceModel, hand: Hand, seen: tuple[int, ...] = ()
             literals.append(literal)
         model.add_bool_or(literals)
 
+    if not dm.wildcard:  # swaps around the known targets may list enough without solving
+        known = witnesses(dm, hand, seen, optimum).distinct_targets(known, limit).values()
     for target in known:
         exchange = target_exchange(dm.rules, hand, target)
         found.setdefault((exchange.out, exchange.into), exchange)
@@ -105,22 +107,23 @@ class Witnesses:
 
     def offer(self, target: tuple[int, ...]) -> bool:
         """Keep `target` if it is within the caps and keeps the optimum; True if it draws a new kind."""
+        if not self.offer_quietly(target):
+            return False
         counts, held = self.counts(target), self.hand.concealed
-        if any(c > cap for c, cap in zip(counts, self.cap)):
-            return False
-        if sum(min(h, c) for h, c in zip(held, counts)) != self.kept_opt:
-            return False
         new = {k for k, (h, c) in enumerate(zip(held, counts)) if c > h} - self.draws
         if new:
             self.draws |= new
             self.targets.append(target)
         return bool(new)
 
-    def swap_around(self, target: tuple[int, ...]) -> None:
-        """Offer targets a few unit swaps away from `target`, then around each one that drew a new kind.
+    def neighbours(self, target: tuple[int, ...], useful) -> Iterator[tuple[int, ...]]:
+        """Optimal targets a few unit swaps from `target`, walking on from each useful one.
 
         Moves: a unit copy replaced by another unit of the same size; split into a unit one smaller
-        plus a one-member unit (詩花); merged with a one-member unit into a unit one larger.
+        plus a one-member unit (詩花); merged with a one-member unit into a unit one larger. Each
+        candidate is checked in plain Python (caps, and keeping as many hand tiles as the optimum);
+        `useful(added_kinds, counts)` says whether a verified one is worth yielding and walking from
+        (`added_kinds=None` asks whether a move is worth checking at all).
         """
         rules, held, cap = self.dm.rules, self.hand.concealed, self.cap
         by_size = self.dm.units_by_size
@@ -143,45 +146,91 @@ class Witnesses:
                 for k in rules.units[unit].members:
                     counts[k] += 1
 
-            def attempt(removed: list[int], added: list[int], kept: int) -> None:
-                """current - removed + added, with `removed` already taken out of counts."""
+            def attempt(removed: list[int], added: list[int], kept: int) -> tuple[int, ...] | None:
+                """current - removed + added (with `removed` already out of counts), if optimal and useful."""
                 extra = [k for v in added for k in rules.units[v].members]
-                if all(k in self.draws or counts[k] < held[k] for k in extra):
-                    return  # draws nothing new: skip before any arithmetic
-                fits, new = True, set()
+                if not useful(extra, None):
+                    return None  # skip before any arithmetic
+                fits = True
                 for k in extra:
-                    if counts[k] < held[k]:
-                        kept += 1
-                    elif k not in self.draws:
-                        new.add(k)
+                    kept += counts[k] < held[k]
                     counts[k] += 1
                     fits = fits and counts[k] <= cap[k]
+                keep = fits and kept == self.kept_opt and useful(extra, counts)
                 for k in extra:
                     counts[k] -= 1
-                if fits and kept == self.kept_opt and new:
-                    rest = list(current)
-                    for u in removed:
-                        rest.remove(u)
-                    self.draws |= new
-                    self.targets.append(tuple(sorted(rest + added)))
-                    queue.append(self.targets[-1])
+                if not keep:
+                    return None
+                rest = list(current)
+                for u in removed:
+                    rest.remove(u)
+                return tuple(sorted(rest + added))
 
             for j in set(current):
                 size = rules.units[j].size
                 kept_j = kept_all - take(j)
-                for v in by_size[size]:
-                    if v != j:
-                        attempt([j], [v], kept_j)
-                for w in small:
-                    for v in by_size.get(size - 1, []):
-                        attempt([j], [v, w], kept_j)
+                moves = [([j], [v], kept_j) for v in by_size[size] if v != j]
+                moves += [([j], [v, w], kept_j) for w in small for v in by_size.get(size - 1, [])]
+                for removed, added, kept in moves:
+                    found = attempt(removed, added, kept)
+                    if found:
+                        queue.append(found)
+                        yield found
                 for w in set(current) & set(small):
                     if w != j or current.count(j) > 1:
                         kept_jw = kept_j - take(w)
                         for v in by_size.get(size + 1, []):
-                            attempt([j, w], [v], kept_jw)
+                            found = attempt([j, w], [v], kept_jw)
+                            if found:
+                                queue.append(found)
+                                yield found
                         put(w)
                 put(j)
+
+    def swap_around(self, target: tuple[int, ...]) -> None:
+        """Add the draws of neighbouring optimal targets that draw a kind not yet found."""
+        held = self.hand.concealed
+
+        def new_draw(extra: list[int], counts: list[int] | None) -> bool:
+            if counts is None:
+                return any(k not in self.draws for k in extra)
+            return any(k not in self.draws and counts[k] > held[k] for k in extra)
+
+        for found in self.neighbours(target, new_draw):
+            counts = self.counts(found)
+            self.draws |= {k for k, (h, c) in enumerate(zip(held, counts)) if c > h}
+            self.targets.append(found)
+
+    def distinct_targets(self, seeds: Iterable[tuple[int, ...]], limit: int) -> dict[tuple[int, ...], tuple[int, ...]]:
+        """Up to `limit` optimal targets with distinct tile counts (so distinct exchanges), by swaps."""
+        found: dict[tuple[int, ...], tuple[int, ...]] = {}
+        for seed in seeds:
+            if self.offer_quietly(seed):
+                found.setdefault(tuple(self.counts(seed)), seed)
+
+        def new_counts(extra: list[int], counts: list[int] | None) -> bool:
+            return len(found) <= limit and (counts is None or tuple(counts) not in found)
+
+        for seed in list(found.values()):
+            for target in self.neighbours(seed, new_counts):
+                found.setdefault(tuple(self.counts(target)), target)
+                if len(found) > limit:
+                    return found
+        return found
+
+    def offer_quietly(self, target: tuple[int, ...]) -> bool:
+        """Whether `target` is within the caps and keeps the optimum."""
+        counts, held = self.counts(target), self.hand.concealed
+        return all(c <= cap for c, cap in zip(counts, self.cap)) and \
+            sum(min(h, c) for h, c in zip(held, counts)) == self.kept_opt
+
+
+def witnesses(dm: DistanceModel, hand: Hand, seen: tuple[int, ...], optimum: Optimum) -> Witnesses:
+    called = hand.called_counts(dm.rules)
+    cap = [max(0, COPIES - called[k] - (seen[k] if seen else 0)) for k in range(len(hand.concealed))]
+    kept_opt = dm.rules.hand_size - sum(dm.rules.units[u].size for u in hand.called) - optimum.h
+    return Witnesses(dm, hand, cap, kept_opt)
+
 
 def accepted_kinds(dm: DistanceModel, hand: Hand, seen: tuple[int, ...] = ()) -> tuple[int | None, list[int]]:
     """(h, the kinds t that some optimal target draws in): exactly the draws that lower h by one."""
@@ -200,11 +249,7 @@ def accepted_with_witnesses(dm: DistanceModel, hand: Hand, seen: tuple[int, ...]
     optimum = fix_optimum(dm, hand, seen)
     if optimum is None:
         return None, [], []
-    rules = dm.rules
-    called = hand.called_counts(rules)
-    cap = [max(0, COPIES - called[k] - (seen[k] if seen else 0)) for k in range(len(hand.concealed))]
-    kept_opt = rules.hand_size - sum(rules.units[u].size for u in hand.called) - optimum.h
-    found = Witnesses(dm, hand, cap, kept_opt)
+    found = witnesses(dm, hand, seen, optimum)
     swaps = SWAPS and not dm.wildcard  # witnesses reason about real tiles only
     for seed in seeds if swaps else ():
         found.offer(seed)
