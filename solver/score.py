@@ -30,7 +30,8 @@ def components(rules: RuleSet, units: list[int], counts: Counter, soras: int) ->
     graph.add_nodes_from(("k", k) for k in counts)
     for u in units:
         graph.add_edges_from((("u", u), ("k", k)) for k in rules.units[u].members)
-    if soras:
+    if soras:  # the そら node exists even alone, so a hand of only そら still gets judged
+        graph.add_node(("sora", 0))
         graph.add_edges_from((("sora", 0), node) for node in list(graph.nodes))
     parts = []
     for nodes in nx.connected_components(graph):
@@ -73,9 +74,10 @@ def best_score(hand: Hand, rules: RuleSet, situation: Situation) -> ScoreResult:
     leftover: list[int] = []
     bonus = rules.favourite_bonus if bonus_fixed else 0
     for part_units, part_counts in components(rules, units, counts, soras):
-        if not part_units:  # kinds no candidate unit holds
+        if not part_units:  # kinds (or そら) no candidate unit holds
             if won:
-                return ScoreResult(False, False, None, reason=_no_unit_reason(rules, part_counts))
+                held = part_counts or Counter({tiles.sora: soras})
+                return ScoreResult(False, False, None, reason=_no_unit_reason(rules, held))
             leftover += sorted(part_counts.elements())
             continue
         holds_ron = ron_tile is not None and ron_tile in part_counts
