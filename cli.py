@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from contextlib import contextmanager
 from enum import Enum
@@ -170,6 +171,84 @@ def example(json_: JsonOpt = False) -> None:
     Example: mj example
     """
     analyze(EXAMPLE_HAND, json_=json_)
+
+
+@app.command()
+def check(
+    file: Annotated[str, typer.Argument(help="Claims, one JSON object per line (docs/checker.md); '-' reads stdin.")],
+    json_: Annotated[bool, typer.Option("--json", help="Print a JSON report {\"claims\": [...], \"summary\": {...}}.")] = False,
+    workers: Annotated[int, typer.Option("--workers", "-j", min=1, help="Worker processes (default: every core).")]
+    = os.cpu_count() or 1,
+    output: Annotated[Optional[str], typer.Option(
+        "--output", "-o", help="Also write each result to this file as one JSON line as soon as it is known, "
+                               "then a last {\"summary\": ...} line (absent if the run was interrupted).")] = None,
+    rules: Annotated[str, typer.Option("--rules", "-r", help="Rule set for claims that name none.")] = DEFAULT_RULES,
+) -> None:
+    """Check other engines' answers (h, score, units, exchanges, waits, discard, complete) exactly.
+
+    Each claim is right, wrong (with the exact value and why) or invalid (with the parse error).
+    Prints the claims that are not right and a summary by field and reason; exits 0 only if every
+    claim is right, 1 otherwise, 2 on a usage error.
+
+    Example: mj check claims.jsonl --rules hitori-jong-2.1 --output results.jsonl
+    """
+    from contextlib import ExitStack
+
+    from render import check_line, check_summary_view
+    from solver.check import Summary, check_lines, count_lines, record, validate_rules
+
+    with errors():
+        validate_rules(rules)
+        try:
+            source = sys.stdin.buffer if file == "-" else open(file, "rb")
+            total = None if file == "-" else count_lines(file)
+            sink = open(output, "w", encoding="utf-8") if output else None
+        except OSError as exc:
+            raise MjError(f"cannot open {exc.filename}: {exc.strerror}") from None
+
+    summary = Summary()
+    checked = check_lines(source, workers, rules)
+    results = record(checked, sink) if sink else checked
+    say = typer.echo
+    with ExitStack() as stack:
+        if file != "-":
+            stack.callback(source.close)
+        if sink:
+            stack.callback(sink.close)
+        stack.callback(checked.close)  # first: stops the workers (also on Ctrl-C) before the input closes
+        advance = None
+        if sys.stderr.isatty():  # a progress bar on a terminal only
+            from rich.console import Console
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+            progress = stack.enter_context(Progress(
+                TextColumn("checking"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                console=Console(stderr=True), transient=True, redirect_stdout=False, redirect_stderr=False))
+            task = progress.add_task("check", total=total)
+            advance = lambda: progress.advance(task)  # noqa: E731
+            if sys.stdout.isatty():  # one terminal: print above the bar
+                say = lambda text: progress.console.print(text, markup=False, highlight=False, soft_wrap=True)  # noqa: E731
+        if json_:
+            say('{"claims": [')
+        for n, result in enumerate(results):
+            summary.add(result)
+            if json_:
+                say(("," if n else "") + json.dumps(result, ensure_ascii=False))
+            elif result["verdict"] != "correct":
+                say(check_line(result))
+            if advance:
+                advance()
+        report = summary.to_dict()
+        if sink:
+            sink.write(json.dumps({"summary": report}, ensure_ascii=False) + "\n")
+
+    if json_:
+        typer.echo('], "summary": ' + json.dumps(report, ensure_ascii=False) + "}")
+    else:
+        for part in check_summary_view(report):
+            show(part)
+    if not summary.all_correct:
+        raise typer.Exit(1)
 
 
 # --- catalogue ---------------------------------------------------------------------------------

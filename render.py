@@ -145,3 +145,35 @@ def analysis_view(analysis, hand, rules: RuleSet) -> list[Any]:
     for note in analysis.notes:
         out.append(Text(f"note: {note}", style="italic"))
     return out
+
+
+def check_line(result: dict[str, Any]) -> str:
+    """One line for a claim that is not right: where, what, and why."""
+    problems = [result["error"]] if "error" in result else list(result.get("problems", ()))
+    problems += [{**r, "text": f"{name}: {r['text']}"} for name, d in result.get("fields", {}).items()
+                 for r in d.get("reasons", ())]
+    return f"line {result['line']} {result['id']}: {result['verdict']}: " + "; ".join(p["text"] for p in problems)
+
+
+def check_summary_view(report: dict[str, Any]) -> list[Any]:
+    """Counts by verdict, by field, and by reason with an example each."""
+    from solver.check import LABELS
+
+    verdicts = report["verdicts"]
+    out: list[Any] = [Text(f"{report['claims']} claims: {verdicts['correct']} correct, {verdicts['wrong']} wrong, "
+                           f"{verdicts['invalid']} invalid")]
+    table = Table(title="By field")
+    for column in ("field", "correct", "wrong", "invalid"):
+        table.add_column(column, justify="left" if column == "field" else "right")
+    for name, counts in report["fields"].items():
+        table.add_row(name, *(str(counts[v]) for v in ("correct", "wrong", "invalid")))
+    out.append(table)
+    if report["reasons"]:
+        table = Table(title="Reasons")
+        for column in ("field", "reason", "count", "example"):
+            table.add_column(column, justify="right" if column == "count" else "left", overflow="fold")
+        for row in report["reasons"]:
+            table.add_row(row["field"], LABELS.get(row["code"], row["code"]), str(row["count"]),
+                          f"{row['example']['id']}: {row['example']['text']}")
+        out.append(table)
+    return out

@@ -40,8 +40,8 @@ class DistanceModel:
         sora = rules.tiles.sora
         self.wildcard = rules.sora_mode == "wildcard" and sora is not None
         # x[u] = copies of unit u in the target's concealed part (with そら standing in: up to 3 more)
-        most = 2 * COPIES if self.wildcard else COPIES
-        self.x = [model.new_int_var(0, most, f"x_{u.id}") for u in rules.units]
+        self.copies = COPIES
+        self.x = [model.new_int_var(0, self._unit_copies(), f"x_{u.id}") for u in rules.units]
         self.k: dict[int, Any] = {}  # k[i] = tiles of kind i kept from the hand
         self.s: dict[int, Any] = {}  # s[i] = そら tiles standing in for kind i (wildcard)
         self.cap_ct: dict[int, int] = {}  # constraint index of r[i] <= cap[i]
@@ -73,6 +73,10 @@ class DistanceModel:
         `copies` other than 3 is for explaining other engines' answers (e.g. ones that ignore the limit).
         """
         proto = self.model.proto
+        if copies != self.copies:  # rare: only to explain engines that ignore the limit
+            self.copies = copies
+            for var in self.x:
+                _set_upper(proto.variables[var.index].domain, self._unit_copies())
         called = hand.called_counts(self.rules)
         for kind, var in self.k.items():
             _set_upper(proto.variables[var.index].domain, hand.concealed[kind])
@@ -83,6 +87,10 @@ class DistanceModel:
         domain = proto.constraints[self.size_ct].linear.domain
         domain[0] = domain[1] = slots
         return slots
+
+    def _unit_copies(self) -> int:
+        """Most copies of one unit in a target: one per copy of a kind, and with そら standing in, as many again."""
+        return 2 * self.copies if self.wildcard else self.copies
 
     @property
     def units_by_size(self) -> dict[int, list[int]]:
