@@ -19,10 +19,7 @@ from solver.hand import COPIES, Hand
 from solver.model import DistanceModel
 from solver.results import Exchange
 
-# With sum k fixed, enumeration solves are feasibility questions whose infeasibility proofs lean on
-# the LP; the full linearisation halves their time (bench/bench_analysis.py).
-ENUMERATION = {"linearization_level": 2}
-SWAPS = True
+SWAPS = True  # unit-swap witnesses (bench/bench_analysis.py measures what they buy)
 
 
 @dataclass
@@ -69,20 +66,24 @@ def distinct_exchanges(dm: DistanceModel, hand: Hand, seen: tuple[int, ...] = ()
             literals.append(literal)
         model.add_bool_or(literals)
 
-    if not dm.wildcard:  # swaps around the known targets may list enough without solving
-        known = witnesses(dm, hand, seen, optimum).distinct_targets(known, limit).values()
-    for target in known:
-        exchange = target_exchange(dm.rules, hand, target)
-        found.setdefault((exchange.out, exchange.into), exchange)
-    for exchange in found.values():
-        block(exchange)
+    walker = witnesses(dm, hand, seen, optimum) if SWAPS and not dm.wildcard else None
+
+    def add(targets: Iterable[tuple[int, ...]], sora_for: tuple[int, ...] = ()) -> None:
+        """List and block the exchanges of these targets, and (by swaps) of their neighbours."""
+        if walker is not None:
+            targets = walker.distinct_targets(targets, limit - len(found)).values()
+        for target in targets:
+            exchange = target_exchange(dm.rules, hand, target, sora_for)
+            if (exchange.out, exchange.into) not in found:
+                found[(exchange.out, exchange.into)] = exchange
+                block(exchange)
+
+    add(known)
     while len(found) <= limit:
-        outcome = cpsat.solve(model, **ENUMERATION)
+        outcome = cpsat.solve(model)
         if not outcome.feasible:
             break
-        exchange = exchange_for(dm, hand, outcome.value)
-        found[(exchange.out, exchange.into)] = exchange
-        block(exchange)
+        add([dm.target(outcome.value)], dm.sora_for(outcome.value))
     listed = sorted(found.values(), key=lambda e: (e.out, e.into))
     return optimum.h, listed[:limit], len(listed) <= limit
 
@@ -257,7 +258,7 @@ def accepted_with_witnesses(dm: DistanceModel, hand: Hand, seen: tuple[int, ...]
         # e[t] >= 0, so "some remaining kind is drawn" is one linear row the LP can use (no booleans);
         # each row implies the earlier ones (its set shrinks), so rows pile up on one model.
         optimum.model.add(sum(dm.into(t) for t in dm.real if t not in found.draws) >= 1)
-        outcome = cpsat.solve(optimum.model, **ENUMERATION)
+        outcome = cpsat.solve(optimum.model)
         if not outcome.feasible:
             return optimum.h, sorted(found.draws), found.targets
         target = dm.target(outcome.value)
