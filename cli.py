@@ -195,7 +195,8 @@ def check(
     from contextlib import ExitStack
 
     from render import check_line, check_summary_view
-    from solver.check import Summary, check_lines, count_lines, record, validate_rules
+    from solver.batch import Summary, check_lines, count_lines, record
+    from solver.check import validate_rules
 
     with errors():
         validate_rules(rules)

@@ -7,22 +7,16 @@ and any of the claim fields below. ``check_claim`` returns a JSON-ready dict:
      "fields": {"waits": {"verdict": "wrong", "exact": [...],
                           "reasons": [{"code": "fourth_copy", "text": "needs a 4th 春香 ..."}]}}}
 
-``check_lines`` streams a file's lines through worker processes (ordered ``imap``, bounded window:
-constant memory) and yields results as they come; ``record`` writes each result as one flushed
-JSON line; ``Summary`` counts verdicts by field and by reason.
+Running many claims over worker processes, and their summary, is solver/batch.py.
 """
 
 from __future__ import annotations
 
 import difflib
 import json
-import multiprocessing
-import os
-import signal
-import threading
 from collections import Counter
-from collections.abc import Iterable, Iterator
-from typing import IO, Any
+from collections.abc import Iterable
+from typing import Any
 
 from solver import cpsat
 from solver.analysis import acceptance, waits
@@ -32,7 +26,7 @@ from solver.enumerate import fix_optimum
 from solver.errors import MjError
 from solver.hand import COPIES, Hand, Situation, check_hand, check_situation
 from solver.model import build_score_model
-from solver.notation import parse_hand, parse_tiles
+from solver.notation import hand_from_list, parse_hand, parse_tiles
 from solver.results import ScoreResult
 from solver.rules import DEFAULT_RULES, UnitDef
 from solver.score import candidate_units
@@ -151,20 +145,7 @@ def _hand(ev: Evaluator, value: Any) -> Hand:
         return parse_hand(value, ev.rules)
     if not isinstance(value, list):
         raise MjError("hand must be text in the CLI notation or a list of tiles")
-    counts, called = [0] * len(ev.tiles), []
-    for item in value:
-        if isinstance(item, str):
-            counts[ev.tiles.resolve(item)] += 1
-        elif isinstance(item, list) and all(isinstance(t, str) for t in item):
-            kinds = [ev.tiles.resolve(t) for t in item]
-            unit = ev.rules.by_members.get(frozenset(kinds))
-            if unit is None or len(set(kinds)) != len(kinds) or unit.size < 3:
-                raise MjError(f"called group [{_names(ev, kinds)}] is not a unit of 3 or more members under rule "
-                              f"set {ev.rules.name}", "ERR_NOT_A_UNIT")
-            called.append(unit.index)
-        else:
-            raise MjError(f"hand items must be tile names or lists of them (called units), not {item!r}")
-    return Hand(tuple(counts), tuple(sorted(called)))
+    return hand_from_list(value, ev.rules)
 
 
 class Context:
@@ -791,122 +772,3 @@ def _check(claim: dict[str, Any], result: dict[str, Any], default_rules: str) ->
     return result
 
 
-# --- batches -------------------------------------------------------------------------------------
-
-
-def _work(task: tuple[int, Any, str]) -> dict[str, Any]:
-    line_no, text, default_rules = task
-    return check_claim(text, line_no, default_rules)
-
-
-def _quiet_worker() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's: it stops the pool
-
-
-def _tasks(lines: Iterable[str | bytes], default_rules: str) -> Iterator[tuple[int, Any, str]]:
-    for line_no, text in enumerate(lines, start=1):
-        if text.strip():  # blank lines are skipped (they keep their number)
-            yield line_no, text, default_rules
-
-
-def check_lines(lines: Iterable[str | bytes], workers: int | None = None, default_rules: str = DEFAULT_RULES,
-                chunksize: int = 4) -> Iterator[dict[str, Any]]:
-    """Check JSON Lines claims, yielding one result per non-blank line, in input order, as they are ready.
-
-    workers None: every core. Lines are read lazily and at most a small window of them is in flight,
-    so memory does not grow with the input. Closing the generator stops the workers. Workers are
-    spawned (each builds its own models: CP-SAT models cannot be pickled), so a script calling this
-    with workers > 1 needs the usual ``if __name__ == "__main__":`` guard.
-    """
-    workers = workers or os.cpu_count() or 1
-    tasks = _tasks(lines, default_rules)
-    if workers <= 1:
-        for task in tasks:
-            yield _work(task)
-        return
-    window = threading.Semaphore(workers * chunksize * 4)
-    stop = threading.Event()
-
-    def feed() -> Iterator[tuple[int, Any, str]]:  # runs in the pool's task thread
-        for task in tasks:
-            while not window.acquire(timeout=0.1):
-                if stop.is_set():
-                    return
-            if stop.is_set():
-                return
-            yield task
-
-    # spawn: workers start clean (no CP-SAT state inherited) and build their own models
-    pool = multiprocessing.get_context("spawn").Pool(workers, initializer=_quiet_worker)
-    try:
-        for result in pool.imap(_work, feed(), chunksize):
-            window.release()
-            yield result
-        pool.close()
-        pool.join()
-    finally:
-        stop.set()
-        pool.terminate()
-
-
-def record(results: Iterable[dict[str, Any]], stream: IO[str]) -> Iterator[dict[str, Any]]:
-    """Write each result as one JSON line, flushed at once (an interrupted run keeps every line), and pass it on."""
-    for result in results:
-        stream.write(json.dumps(result, ensure_ascii=False) + "\n")
-        stream.flush()
-        yield result
-
-
-# --- summary ---------------------------------------------------------------------------------------
-
-
-class Summary:
-    """Counts by verdict, by field and verdict, and by field and reason code (with a first example)."""
-
-    def __init__(self) -> None:
-        self.claims = 0
-        self.verdicts: Counter[str] = Counter()
-        self.fields: dict[str, Counter[str]] = {}
-        self.reasons: dict[tuple[str, str], dict[str, Any]] = {}
-
-    def _reason(self, field: str, reason: dict[str, str], claim_id: Any) -> None:
-        key = (field, reason["code"])
-        if key not in self.reasons:
-            self.reasons[key] = {"field": field, "code": reason["code"],
-                                 "label": LABELS.get(reason["code"], reason["code"]),
-                                 "count": 0, "example": {"id": claim_id, "text": reason["text"]}}
-        self.reasons[key]["count"] += 1
-
-    def add(self, result: dict[str, Any]) -> dict[str, Any]:
-        self.claims += 1
-        self.verdicts[result["verdict"]] += 1
-        claim_id = result.get("id")
-        if "error" in result:
-            self._reason("claim", result["error"], claim_id)
-        for problem in result.get("problems", ()):
-            self._reason("claim", problem, claim_id)
-        for name, detail in result.get("fields", {}).items():
-            self.fields.setdefault(name, Counter())[detail["verdict"]] += 1
-            for reason in detail.get("reasons", ()):
-                self._reason(name, reason, claim_id)
-        return result
-
-    @property
-    def all_correct(self) -> bool:
-        return self.claims == self.verdicts["correct"]
-
-    def reason_rows(self) -> list[dict[str, Any]]:
-        order = {name: n for n, name in enumerate(("claim",) + CLAIM_FIELDS)}
-        return sorted(self.reasons.values(), key=lambda r: (order.get(r["field"], 99), -r["count"], r["code"]))
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"claims": self.claims, "verdicts": {v: self.verdicts[v] for v in VERDICTS},
-                "fields": {name: {v: c[v] for v in VERDICTS} for name, c in
-                           sorted(self.fields.items(), key=lambda kv: CLAIM_FIELDS.index(kv[0]))},
-                "reasons": self.reason_rows()}
-
-
-def count_lines(path: str) -> int:
-    """Lines in a file, read in blocks: a total for a progress bar, cheap next to checking them."""
-    with open(path, "rb") as handle:
-        return sum(block.count(b"\n") for block in iter(lambda: handle.read(1 << 20), b""))

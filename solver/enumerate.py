@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator
 
 from solver import cpsat
-from solver.distance import exchange_for, target_exchange
+from solver.distance import target_exchange
 from solver.hand import COPIES, Hand
 from solver.model import DistanceModel
 from solver.results import Exchange
@@ -124,69 +124,73 @@ class Witnesses:
         plus a one-member unit (詩花); merged with a one-member unit into a unit one larger. Each
         candidate is checked in plain Python (caps, and keeping as many hand tiles as the optimum);
         `useful(added_kinds, counts)` says whether a verified one is worth yielding and walking from
-        (`added_kinds=None` asks whether a move is worth checking at all).
+        (`counts=None` asks whether a move is worth checking at all).
         """
-        rules, held, cap = self.dm.rules, self.hand.concealed, self.cap
-        by_size = self.dm.units_by_size
-        small = by_size.get(1, [])  # wider moves cost more Python time than the solves they save
         queue = [target]
         while queue:
-            current = queue.pop()
-            counts = self.counts(current)
-            kept_all = sum(min(h, c) for h, c in zip(held, counts))
+            for found in self._moves(queue.pop(), useful):
+                queue.append(found)
+                yield found
 
-            def take(unit: int) -> int:
-                """Take one copy of `unit` out of counts; returns how many kept tiles it held."""
-                lost = 0
-                for k in rules.units[unit].members:
+    def _moves(self, current: tuple[int, ...], useful) -> Iterator[tuple[int, ...]]:
+        units, by_size = self.dm.rules.units, self.dm.units_by_size
+        small = by_size.get(1, [])  # wider moves cost more Python time than the solves they save
+        counts = self.counts(current)
+        kept_all = sum(min(h, c) for h, c in zip(self.hand.concealed, counts))
+        for j in set(current):
+            size = units[j].size
+            kept_j = kept_all - self._take(counts, j)
+            moves = [([j], [v], kept_j) for v in by_size[size] if v != j]
+            moves += [([j], [v, w], kept_j) for w in small for v in by_size.get(size - 1, [])]
+            for w in set(current) & set(small):
+                if w != j or current.count(j) > 1:
+                    kept_jw = kept_j - self._take(counts, w)
+                    moves += [([j, w], [v], kept_jw) for v in by_size.get(size + 1, [])]
+                    self._put(counts, w)  # the merge moves below take w out again themselves
+            for removed, added, kept in moves:
+                extra = [k for m in removed[1:] for k in units[m].members]
+                for k in extra:  # a merge move: w is out of counts while it is tried
                     counts[k] -= 1
-                    lost += counts[k] < held[k]
-                return lost
-
-            def put(unit: int) -> None:
-                for k in rules.units[unit].members:
-                    counts[k] += 1
-
-            def attempt(removed: list[int], added: list[int], kept: int) -> tuple[int, ...] | None:
-                """current - removed + added (with `removed` already out of counts), if optimal and useful."""
-                extra = [k for v in added for k in rules.units[v].members]
-                if not useful(extra, None):
-                    return None  # skip before any arithmetic
-                fits = True
+                found = self._attempt(current, counts, removed, added, kept, useful)
                 for k in extra:
-                    kept += counts[k] < held[k]
                     counts[k] += 1
-                    fits = fits and counts[k] <= cap[k]
-                keep = fits and kept == self.kept_opt and useful(extra, counts)
-                for k in extra:
-                    counts[k] -= 1
-                if not keep:
-                    return None
-                rest = list(current)
-                for u in removed:
-                    rest.remove(u)
-                return tuple(sorted(rest + added))
+                if found:
+                    yield found
+            self._put(counts, j)
 
-            for j in set(current):
-                size = rules.units[j].size
-                kept_j = kept_all - take(j)
-                moves = [([j], [v], kept_j) for v in by_size[size] if v != j]
-                moves += [([j], [v, w], kept_j) for w in small for v in by_size.get(size - 1, [])]
-                for removed, added, kept in moves:
-                    found = attempt(removed, added, kept)
-                    if found:
-                        queue.append(found)
-                        yield found
-                for w in set(current) & set(small):
-                    if w != j or current.count(j) > 1:
-                        kept_jw = kept_j - take(w)
-                        for v in by_size.get(size + 1, []):
-                            found = attempt([j, w], [v], kept_jw)
-                            if found:
-                                queue.append(found)
-                                yield found
-                        put(w)
-                put(j)
+    def _take(self, counts: list[int], unit: int) -> int:
+        """Take one copy of `unit` out of counts; returns how many kept tiles it held."""
+        lost = 0
+        for k in self.dm.rules.units[unit].members:
+            counts[k] -= 1
+            lost += counts[k] < self.hand.concealed[k]
+        return lost
+
+    def _put(self, counts: list[int], unit: int) -> None:
+        for k in self.dm.rules.units[unit].members:
+            counts[k] += 1
+
+    def _attempt(self, current: tuple[int, ...], counts: list[int], removed: list[int], added: list[int],
+                 kept: int, useful) -> tuple[int, ...] | None:
+        """current - removed + added (`removed` already out of counts), if it is optimal and useful."""
+        held, cap = self.hand.concealed, self.cap
+        extra = [k for v in added for k in self.dm.rules.units[v].members]
+        if not useful(extra, None):
+            return None  # skip before any arithmetic
+        fits = True
+        for k in extra:
+            kept += counts[k] < held[k]
+            counts[k] += 1
+            fits = fits and counts[k] <= cap[k]
+        keep = fits and kept == self.kept_opt and useful(extra, counts)
+        for k in extra:
+            counts[k] -= 1
+        if not keep:
+            return None
+        rest = list(current)
+        for u in removed:
+            rest.remove(u)
+        return tuple(sorted(rest + added))
 
     def swap_around(self, target: tuple[int, ...]) -> None:
         """Add the draws of neighbouring optimal targets that draw a kind not yet found."""

@@ -34,23 +34,38 @@ def parse_hand(text: str, rules: RuleSet) -> Hand:
         depth += (ch in _OPEN) - (ch in _CLOSE)
         if depth not in (0, 1):
             raise MjError(f"unbalanced or nested brackets in '{text.strip()}'", BAD_BRACKET)
-    called: list[int] = []
-    for group in _GROUP.findall(text):
-        kinds = parse_tiles(group, rules)
-        names = " ".join(rules.tiles.name(k) for k in kinds)
-        unit = rules.by_members.get(frozenset(kinds))
-        if unit is None or len(set(kinds)) != len(kinds):
-            raise MjError(f"called group [{names}] is not a unit under rule set {rules.name}", NOT_A_UNIT)
-        if unit.size < 3:
-            raise MjError(f"called group [{names}] ({unit.name}) has {unit.size} members; only units of 3 or more "
-                          "can be called", NOT_A_UNIT)
-        called.append(unit.index)
+    called = [called_unit(parse_tiles(group, rules), rules) for group in _GROUP.findall(text)]
     rest = _GROUP.sub(" ", text)
     if any(ch in rest for ch in _OPEN + _CLOSE):
         raise MjError(f"unbalanced or nested brackets in '{text.strip()}'", BAD_BRACKET)
     counts = [0] * len(rules.tiles)
     for kind in parse_tiles(rest, rules):
         counts[kind] += 1
+    return Hand(tuple(counts), tuple(sorted(called)))
+
+
+def called_unit(kinds: list[int], rules: RuleSet) -> int:
+    """The index of the unit a called group forms; it must be a unit of 3 or more members."""
+    names = " ".join(rules.tiles.name(k) for k in kinds)
+    unit = rules.by_members.get(frozenset(kinds))
+    if unit is None or len(set(kinds)) != len(kinds):
+        raise MjError(f"called group [{names}] is not a unit under rule set {rules.name}", NOT_A_UNIT)
+    if unit.size < 3:
+        raise MjError(f"called group [{names}] ({unit.name}) has {unit.size} members; only units of 3 or more "
+                      "can be called", NOT_A_UNIT)
+    return unit.index
+
+
+def hand_from_list(items: list, rules: RuleSet) -> Hand:
+    """A hand given as a list of tile names, where a nested list is a called unit (JSON input)."""
+    counts, called = [0] * len(rules.tiles), []
+    for item in items:
+        if isinstance(item, str):
+            counts[rules.tiles.resolve(item)] += 1
+        elif isinstance(item, list) and all(isinstance(t, str) for t in item):
+            called.append(called_unit([rules.tiles.resolve(t) for t in item], rules))
+        else:
+            raise MjError(f"hand items must be tile names or lists of them (called units), not {item!r}")
     return Hand(tuple(counts), tuple(sorted(called)))
 
 

@@ -24,7 +24,8 @@ import cli
 from catalogue import Catalogue, Idol, RuleSpec, Unit
 from solver import Evaluator
 from solver import check
-from solver.check import CLAIM_FIELDS, LABELS, Summary, check_claim, check_lines, record
+from solver.batch import Summary, check_lines, record
+from solver.check import CLAIM_FIELDS, LABELS, check_claim
 
 DATA = Path(__file__).parent / "data"
 ROOT = Path(__file__).parent.parent
@@ -313,7 +314,7 @@ def test_record_writes_one_flushed_line_per_result():
 
 KILL_SCRIPT = """
 import sys
-from solver.check import check_lines, record
+from solver.batch import check_lines, record
 if __name__ == "__main__":
     with open(sys.argv[1], "rb") as source, open(sys.argv[2], "w", encoding="utf-8") as sink:
         for _ in record(check_lines(source, workers=1), sink):
