@@ -126,12 +126,13 @@ def h(hand: HandArg, seen: SeenOpt = "", rules: RulesOpt = DEFAULT_RULES, json_:
 
     with errors():
         ev = evaluator(rules, catalogue, as_of)
-        result = ev.h(hand, seen)
+        parsed = ev.hand(hand)
+        result = ev.h(parsed, seen)
         if json_:
             return emit_json({"rules": ev.rules.name, **distance_dict(result, ev.rules)})
         from render import distance_view
 
-        show(distance_view(result, ev.rules))
+        show(distance_view(result, ev.rules, parsed.called))
 
 
 @app.command()

@@ -68,7 +68,7 @@ def score_view(result: ScoreResult, rules: RuleSet) -> Any:
     return table
 
 
-def distance_view(result: DistanceResult, rules: RuleSet) -> Any:
+def distance_view(result: DistanceResult, rules: RuleSet, called: tuple[int, ...] = ()) -> Any:
     if result.h is None:
         return Text("no complete hand can be reached (every target needs tiles that are not left)")
     ex = result.exchange
@@ -82,9 +82,9 @@ def distance_view(result: DistanceResult, rules: RuleSet) -> Any:
     if result.sora_exchanges:
         lines.append(f"\n({result.sora_exchanges} of them そら, taken from the waiting room at will)")
     lines.append("\nreaches: ")
-    for n, u in enumerate(ex.target):
+    for n, u in enumerate(called + ex.target):
         lines.append("  " if n else "")
-        lines.append_text(unit_label(u, rules))
+        lines.append_text(Text.assemble("called ", unit_label(u, rules)) if n < len(called) else unit_label(u, rules))
     return lines
 
 
@@ -125,8 +125,10 @@ def analysis_view(analysis, hand, rules: RuleSet) -> list[Any]:
                           str(w.tsumo), "no win" if w.ron is None else str(w.ron))
         out.append(table)
     if analysis.call_tile is not None:
-        if analysis.ron_on_call_tile:
-            out.append(Text(f"Ron on it: {analysis.ron_on_call_tile.ron} points"))
+        ron = analysis.ron_on_call_tile
+        if ron is not None:
+            out.append(Text(f"Ron on it: {ron.ron} points" if ron.ron is not None
+                            else "It completes the hand, but a ron on it is not a win (D2)"))
         table = Table(title=f"Calls on {rules.tiles.name(analysis.call_tile)} (h now {analysis.h})")
         for column in ("unit", "discard", "h after", "verdict"):
             table.add_column(column)
