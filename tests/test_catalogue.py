@@ -6,6 +6,7 @@ published facts about the idols, not from the project's own output.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import textwrap
 from collections import Counter
@@ -114,10 +115,21 @@ def test_full_kana_facts(cat, idol_id, full_kana):
 # --- unit counts per rule set ------------------------------------------------------------------
 
 
+# sha256 of Hitori-Jong 2.1.0's 155 member sets (short names, each set sorted, one per line, lines
+# sorted), computed once from the engine's shipped unit list of 2019-11-24 when the catalogue was authored.
+HITORI_JONG_21_DIGEST = "da0a1f9ec987cccd9b84914016638c06d5cbf3ebe978b81ca42aab14cd662dc5"
+
+
 def test_hitori_jong_has_exactly_155(cat):
     rules = build_rules(cat, "hitori-jong-2.1")
     assert len(rules.units) == 155
     assert len(member_sets(rules)) == 155
+
+
+def test_hitori_jong_member_sets_are_the_reference_list(cat):
+    rules = build_rules(cat, "hitori-jong-2.1")
+    canon = "\n".join(sorted(" ".join(sorted(rules.tiles.name(k) for k in u.members)) for u in rules.units))
+    assert hashlib.sha256(canon.encode()).hexdigest() == HITORI_JONG_21_DIGEST
 
 
 def test_2019_12_is_hitori_jong_plus_two(cat):
