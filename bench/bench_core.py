@@ -14,7 +14,7 @@ What is timed, per hand (time.perf_counter around one call, GC paused during the
             10 hands with a 10 s limit a solve, a capped time counting as a lower bound '>=');
             "presolve off" is the same rebuilt model with cp_model_presolve=False, on every hand.
   oracle    the brute-force reference in tests/oracle.py.
-Methods take turns in chunks of 20 hands (order rotated per chunk; see run_series), so a slow spell
+Methods take turns in chunks of 20 hands (order rotated per chunk; see timing.run_series), so a slow spell
 of this shared machine hits all of them alike. Every ratio is a baseline's median over the project's
 median on the SAME hands (slow baselines run on a prefix of the hand list), measured in this run.
 Speed targets are only reported (MET/MISSED); the exit status is 1 only when answers disagree.
@@ -23,22 +23,24 @@ Speed targets are only reported (MET/MISSED); the exit status is 1 only when ans
 from __future__ import annotations
 
 import argparse
-import gc
-import json
 import os
-import platform
 import random
 import sys
 import time
 from pathlib import Path
 from typing import Any, Callable
 
-ROOT = Path(__file__).resolve().parent.parent
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(HERE))  # timing.py, shared with bench_analysis.py
+
+from timing import (COPIES, HEAD, cells, clocked, environment, exit_status, fmt_ms,  # noqa: E402
+                    one_off_line, option, parse, parser, printers, random_deals, row, run_series, setup,
+                    spread, timed, verdict, write_json)
 
 RULES = "2019-12"
-COPIES = 3
 TARGET_MEDIAN_MS = 2.0  # issue: h under 2 ms median per hand
 TARGET_RATIO = 4.0  # issue: at least 4 times faster than the naive model
 
@@ -58,43 +60,21 @@ class Censored(Exception):
 
 # --- statistics and formatting -------------------------------------------------------------------
 
-def quantile(values: list[float], q: float) -> float:
-    """Linear-interpolated quantile (q in [0, 1]) of a non-empty list."""
-    xs = sorted(values)
-    pos = (len(xs) - 1) * q
-    lo = int(pos)
-    hi = min(lo + 1, len(xs) - 1)
-    return xs[lo] + (xs[hi] - xs[lo]) * (pos - lo)
-
-
 def summary(times: list[float], censored: list[bool]) -> dict:
     """n, median/p90/max in ms; a statistic is only a lower bound when a censored time enters it."""
+    s = spread(times)
     if not times:
-        return {"n": 0}
+        return s
     pairs = sorted(zip(times, censored))
-    vals = [t for t, _ in pairs]
 
     def lower(q: float) -> bool:
-        pos = (len(vals) - 1) * q
-        lo, hi = int(pos), min(int(pos) + 1, len(vals) - 1)
+        pos = (len(pairs) - 1) * q
+        lo, hi = int(pos), min(int(pos) + 1, len(pairs) - 1)
         return pairs[lo][1] or (pos > lo and pairs[hi][1])
 
-    return {"n": len(vals), "median_ms": quantile(vals, 0.5) * 1e3, "p90_ms": quantile(vals, 0.9) * 1e3,
-            "max_ms": vals[-1] * 1e3, "median_lower_bound": lower(0.5), "p90_lower_bound": lower(0.9),
-            "max_lower_bound": pairs[-1][1], "censored": sum(censored)}
-
-
-def fmt_ms(ms: float | None, lower: bool = False) -> str:
-    if ms is None:
-        return "-"
-    pre = ">=" if lower else ""
-    if ms >= 1000:
-        return f"{pre}{ms / 1000:.2f} s"
-    if ms >= 100:
-        return f"{pre}{ms:.0f} ms"
-    if ms >= 10:
-        return f"{pre}{ms:.1f} ms"
-    return f"{pre}{ms:.2f} ms"
+    s.update(median_lower_bound=lower(0.5), p90_lower_bound=lower(0.9), max_lower_bound=pairs[-1][1],
+             censored=sum(censored))
+    return s
 
 
 def fmt_ratio(r: float | None, lower: bool = False) -> str:
@@ -104,19 +84,7 @@ def fmt_ratio(r: float | None, lower: bool = False) -> str:
 
 
 # --- hands -----------------------------------------------------------------------------------------
-
-def random_deals(seed: object, n: int, kinds: int, hand_size: int) -> list[list[int]]:
-    """n random hand_size-tile deals from the full wall (3 copies of every kind), as count vectors."""
-    rng = random.Random(seed)
-    wall = [k for k in range(kinds) for _ in range(COPIES)]
-    hands = []
-    for _ in range(n):
-        counts = [0] * kinds
-        for k in rng.sample(wall, hand_size):
-            counts[k] += 1
-        hands.append(counts)
-    return hands
-
+# (the random deals are timing.random_deals, the same as bench_analysis.py's)
 
 def complete_hands(seed: object, n: int, units: list[tuple[int, ...]], kinds: int,
                    hand_size: int) -> list[list[int]]:
@@ -197,61 +165,7 @@ class Naive:
         return self._solve(model, presolve, limit)
 
 
-# --- the timing loop -------------------------------------------------------------------------------
-
-def timed(fn: Callable[[], Any]) -> tuple[float, Any, bool]:
-    """(seconds, answer, censored) of one call, with the garbage collector paused during it."""
-    gc.disable()
-    try:
-        start = time.perf_counter()
-        try:
-            answer, censored = fn(), False
-        except Censored:
-            answer, censored = None, True
-        elapsed = time.perf_counter() - start
-    finally:
-        gc.enable()
-    return elapsed, answer, censored
-
-
-def run_series(hands: list, methods: dict[str, tuple[Callable[[Any], Any], int]], *, chunk: int,
-               warm_hand: Any, budget: dict[str, float], progress: Callable[[str], None], title: str) -> dict:
-    """Time each method on its first `count` hands, in chunks of `chunk` hands.
-
-    Within a chunk each method runs back to back over the chunk's hands after one untimed call on
-    `warm_hand` (as a caller evaluating many hands in a row would: the brute-force oracle evicts the
-    other methods' data from the caches, so timing hand by hand alternately would charge them for
-    it); the methods take turns chunk by chunk, order rotated, so a slow spell of this shared machine
-    hits all of them alike. A method whose total time passes its budget stops early (its n says so).
-    Every method's hands are a prefix of `hands`, so answers line up by index.
-    """
-    names = list(methods)
-    out = {name: {"times": [], "censored": [], "answers": []} for name in names}
-    spent = dict.fromkeys(names, 0.0)
-    last = time.monotonic()
-    for number, first in enumerate(range(0, len(hands), chunk)):
-        shift = number % len(names)
-        for name in names[shift:] + names[:shift]:
-            fn, count = methods[name]
-            todo = range(first, min(first + chunk, count, len(hands)))
-            if not todo or spent[name] > budget.get(name, float("inf")):
-                continue
-            if name not in budget:  # methods with a budget are the slow ones; a warm call would not help
-                fn(warm_hand)
-            rec = out[name]
-            for i in todo:
-                if spent[name] > budget.get(name, float("inf")):
-                    break
-                elapsed, answer, censored = timed(lambda: fn(hands[i]))
-                spent[name] += elapsed
-                rec["times"].append(elapsed)
-                rec["censored"].append(censored)
-                rec["answers"].append(answer)
-        if time.monotonic() - last > 10:
-            last = time.monotonic()
-            progress(f"  {title}: {min(first + chunk, len(hands))}/{len(hands)} hands")
-    return out
-
+# --- checks and tables ---------------------------------------------------------------------------
 
 def compare(series: dict, names: list[str]) -> dict:
     """Hands where two methods both gave an exact answer and disagree (first few kept as examples)."""
@@ -275,7 +189,7 @@ def table(series: dict, labels: dict[str, str], heading: str,
     """Rows of median/p90/max and the ratio of each baseline's median to the project's on the same hands."""
     stats = {}
     proj = series[PROJECT]
-    lines = [f"  {heading:<34}{'median':>10}{'p90':>10}{'max':>10}   ratio vs project"]
+    lines = [row(heading, HEAD, "ratio vs project", width=34, cell=10)]
     for name, rec in series.items():
         s = summary(rec["times"], rec["censored"])
         if s["n"] == 0:
@@ -292,9 +206,7 @@ def table(series: dict, labels: dict[str, str], heading: str,
         s.update(ratio=ratio, ratio_lower_bound=ratio_lower)
         stats[name] = s
         note = notes.get(name, "")
-        lines.append(f"  {labels[name]:<34}{fmt_ms(s['median_ms'], s['median_lower_bound']):>10}"
-                     f"{fmt_ms(s['p90_ms'], s['p90_lower_bound']):>10}{fmt_ms(s['max_ms'], s['max_lower_bound']):>10}"
-                     f"   {ratio_text}{note}")
+        lines.append(row(labels[name], cells(s), f"{ratio_text}{note}", width=34, cell=10))
     return lines, stats
 
 
@@ -304,10 +216,6 @@ def report_disagreements(checks: dict, say: Callable[[str], None]) -> int:
         for ex in check["examples"]:
             say(f"    DISAGREE on hand {ex['hand']}: " + ", ".join(f"{k} {v}" for k, v in ex.items() if k != "hand"))
     return sum(c["disagreements"] for c in checks.values())
-
-
-def verdict(ok: bool) -> str:
-    return "MET" if ok else "MISSED"
 
 
 def target_lines(stats: dict, what: str, informational: bool) -> tuple[list[str], dict]:
@@ -335,63 +243,28 @@ def target_lines(stats: dict, what: str, informational: bool) -> tuple[list[str]
 # --- main ------------------------------------------------------------------------------------------
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--hands", type=int, help="hands timed for the project, naive presolve-off and the oracle "
-                                              "(default 200, --quick 40)")
-    ap.add_argument("--seed", type=int, default=2019, help="seed of the hand set (default 2019)")
-    ap.add_argument("--quick", action="store_true", help="a smoke run: fewer hands, shorter limits")
-    ap.add_argument("--naive-default-hands", type=int,
-                    help="hands for the slow naive model with presolve on (default 10, --quick 3)")
-    ap.add_argument("--naive-limit", type=float,
-                    help="time limit per naive default-parameter h solve in seconds; a solve that hits it "
-                         "counts as that time, a lower bound (default 10, --quick 3)")
-    ap.add_argument("--naive-budget", type=float,
-                    help="stop timing the naive default-parameter h model once it has used this many seconds "
-                         "in all (default 90, --quick 10)")
+    ap = parser(__doc__, (200, 40), "hands timed for the project, naive presolve-off and the oracle",
+                "a smoke run: fewer hands, shorter limits")
+    option(ap, "--naive-default-hands", int, 10, 3, "hands for the slow naive model with presolve on")
+    option(ap, "--naive-limit", float, 10.0, 3.0, "time limit per naive default-parameter h solve in seconds; a "
+           "solve that hits it counts as that time, a lower bound")
+    option(ap, "--naive-budget", float, 90.0, 10.0, "stop timing the naive default-parameter h model once it has "
+           "used this many seconds in all")
     ap.add_argument("--oracle-hands", type=int, help="hands for the brute-force oracle (default: all)")
-    ap.add_argument("--chunk", type=int, default=20,
-                    help="hands each method times back to back before the next method's turn (default 20)")
-    ap.add_argument("--json", metavar="PATH", help="also write the results as JSON to PATH ('-': stdout, and "
-                                                   "the table goes to stderr)")
-    args = ap.parse_args(argv)
-    args.hands = args.hands if args.hands is not None else (40 if args.quick else 200)
-    args.naive_default_hands = min(args.hands, args.naive_default_hands if args.naive_default_hands is not None
-                                   else (3 if args.quick else 10))
-    args.naive_limit = args.naive_limit if args.naive_limit is not None else (3.0 if args.quick else 10.0)
-    args.naive_budget = args.naive_budget if args.naive_budget is not None else (10.0 if args.quick else 90.0)
+    args = parse(ap, argv, chunk=20)
+    args.naive_default_hands = min(args.hands, args.naive_default_hands)
     args.oracle_hands = min(args.hands, args.oracle_hands if args.oracle_hands is not None else args.hands)
-    if args.hands < 1 or args.chunk < 1:
-        ap.error("--hands and --chunk must be at least 1")
     return args
 
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    out = sys.stderr if args.json == "-" else sys.stdout
-
-    def say(line: str = "") -> None:
-        print(line, file=out, flush=True)
-
-    def progress(line: str) -> None:
-        print(line, file=sys.stderr, flush=True)
+    say, progress = printers(args.json)
 
     run_start = time.perf_counter()
-    # --- one-off costs, each measured once --------------------------------------------------------
-    one_off = {}
-    t = time.perf_counter()
-    from ortools.sat.python import cp_model  # noqa: F401  (the project imports it lazily)
-    one_off["import_ortools_ms"] = (time.perf_counter() - t) * 1e3
-    import ortools
-
-    t = time.perf_counter()
-    from solver import Evaluator, Hand
-    ev = Evaluator(RULES)
-    one_off["evaluator_ms"] = (time.perf_counter() - t) * 1e3
-    t = time.perf_counter()
-    ev.distance_model  # noqa: B018  builds the h template once per rule set
-    one_off["h_template_build_ms"] = (time.perf_counter() - t) * 1e3
+    one_off, ev, ortools_version = setup(RULES)  # one-off costs, each measured once
     import oracle
+    from solver import Hand
 
     rules = ev.rules
     kinds, hand_size = len(rules.tiles), rules.hand_size
@@ -427,23 +300,19 @@ def main(argv: list[str] | None = None) -> int:
     warm = random_deals(f"{args.seed}:warm-up", 3, kinds, hand_size)
     warm_wins = complete_hands(f"{args.seed}:warm-up", 3, units, kinds, hand_size)
 
-    t = time.perf_counter()
-    project_h(warm[0])
-    one_off["first_h_solve_ms"] = (time.perf_counter() - t) * 1e3
-    t = time.perf_counter()
-    ev.score(Hand(tuple(warm_wins[0])), "tsumo")
-    one_off["first_score_ms"] = (time.perf_counter() - t) * 1e3
+    with clocked(one_off, "first_h_solve_ms"):
+        project_h(warm[0])
+    with clocked(one_off, "first_score_ms"):
+        ev.score(Hand(tuple(warm_wins[0])), "tsumo")
     for c, w in zip(warm, warm_wins):  # warm-up, not timed
         project_h(c), naive.h(c, presolve=False), oracle_h(c)
         project_score("tsumo")(w), project_score("none")(c), oracle_score(True)(w)
         naive.score(w, True, presolve=True), naive.score(c, False, presolve=False)
-    timed(lambda: naive.h(warm[0], presolve=True, limit=min(1.0, args.naive_limit)))  # may stop at its limit
+    timed(lambda: naive.h(warm[0], presolve=True, limit=min(1.0, args.naive_limit)), (Censored,))  # may hit its limit
 
     say(f"bench_core: rule set {RULES}, {len(units)} units, {kinds} kinds; seed {args.seed}; "
-        f"python {platform.python_version()}, ortools {ortools.__version__}, {os.cpu_count()} cpus")
-    say(f"one-off: import ortools {fmt_ms(one_off['import_ortools_ms'])}, Evaluator {fmt_ms(one_off['evaluator_ms'])}, "
-        f"h template build {fmt_ms(one_off['h_template_build_ms'])}, first h solve "
-        f"{fmt_ms(one_off['first_h_solve_ms'])}, first score {fmt_ms(one_off['first_score_ms'])} (not in the tables)")
+        f"{environment(ortools_version)}")
+    say(one_off_line(one_off, ("first h solve", "first_h_solve_ms"), ("first score", "first_score_ms")))
 
     limit = args.naive_limit
     results: dict[str, Any] = {"config": {"rules": RULES, "seed": args.seed, "hands": args.hands,
@@ -451,7 +320,7 @@ def main(argv: list[str] | None = None) -> int:
                                           "naive_limit_s": limit,
                                           "naive_budget_s": args.naive_budget, "oracle_hands": args.oracle_hands,
                                           "quick": args.quick, "chunk": args.chunk, "cpus": os.cpu_count(),
-                                          "ortools": ortools.__version__},
+                                          "ortools": ortools_version},
                                "one_off": one_off}
     disagreements = 0
 
@@ -463,7 +332,8 @@ def main(argv: list[str] | None = None) -> int:
         NAIVE_OFF: (lambda c: naive.h(c, presolve=False), args.hands),
         NAIVE_DEFAULT: (lambda c: naive.h(c, presolve=True, limit=limit), args.naive_default_hands),
         ORACLE: (oracle_h, args.oracle_hands),
-    }, chunk=args.chunk, warm_hand=warm[1], budget={NAIVE_DEFAULT: budget}, progress=progress, title="h")
+    }, chunk=args.chunk, warm_hand=warm[1], budget={NAIVE_DEFAULT: budget}, censor=(Censored,), every=10,
+        progress=lambda done, _: progress(f"  h: {done}/{len(deals)} hands"))
     cen = sum(h_series[NAIVE_DEFAULT]["censored"])
     done = len(h_series[NAIVE_DEFAULT]["times"])
     notes = {NAIVE_DEFAULT: f"  [only the first {done} hands (too slow for all); {cen} hit the {limit:g} s limit"
@@ -490,8 +360,8 @@ def main(argv: list[str] | None = None) -> int:
             NAIVE_OFF: (lambda c, won=won: naive.score(c, won, presolve=False), args.hands),
             NAIVE_DEFAULT: (lambda c, won=won: naive.score(c, won, presolve=True), args.hands),
             ORACLE: (oracle_score(won), args.oracle_hands),
-        }, chunk=args.chunk, warm_hand=(warm_wins if won else warm)[1], budget={}, progress=progress,
-            title=f"score {win}")
+        }, chunk=args.chunk, warm_hand=(warm_wins if won else warm)[1], budget={}, censor=(Censored,), every=10,
+            progress=lambda done, _, win=win, n=len(hands): progress(f"  score {win}: {done}/{n} hands"))
         lines, stats = table(series, SCORE_LABELS, f"score {win} ({RULES}, {len(hands)} hands)", {})
         checks = compare(series, [NAIVE_OFF, NAIVE_DEFAULT, ORACLE])
         t_lines, targets = target_lines(stats, f"score {win}", informational=True)
@@ -510,16 +380,8 @@ def main(argv: list[str] | None = None) -> int:
     say()
     say(f"total {disagreements} disagreement(s); run took {wall:.0f} s. Times are per hand, one call each; "
         f"ratios compare medians on the same hands from this run.")
-    if args.json:
-        text = json.dumps(results, indent=2, sort_keys=True)
-        if args.json == "-":
-            print(text)
-        else:
-            Path(args.json).write_text(text + "\n", encoding="utf-8")
-    if disagreements:
-        say("FAIL: answers disagree (see above)")
-        return 1
-    return 0
+    write_json(results, args.json)
+    return exit_status(disagreements, say)
 
 
 if __name__ == "__main__":
