@@ -333,6 +333,10 @@ def catalogue_check(files: Annotated[list[str], typer.Argument(help="Catalogue T
 
     Example: mj catalogue check my-units.toml
     """
+    with errors():
+        missing = [path for path in files if not os.path.isfile(path)]
+        if missing:
+            raise MjError(f"no such catalogue file: {missing[0]}")
     report = {path: check_file(path) for path in files}
     if json_:
         emit_json({"files": [{"file": f, "problems": p, "ok": not p} for f, p in report.items()]})
@@ -347,10 +351,21 @@ def catalogue_check(files: Annotated[list[str], typer.Argument(help="Catalogue T
 
 def main() -> None:  # console script entry point
     try:
-        app()
+        code = app(standalone_mode=False)
     except KeyboardInterrupt:
         typer.echo("interrupted", err=True)
         sys.exit(130)
+    except Exception as exc:
+        # typer's usage errors (bad option value, missing argument): one line too, exit 2. Its click is
+        # private to typer, so recognise them by their interface rather than their class.
+        if not (hasattr(exc, "format_message") and hasattr(exc, "exit_code")):
+            raise
+        if type(exc).__name__ == "NoArgsIsHelpError":  # bare `mj` or `mj catalogue`: the help itself
+            typer.echo(exc.format_message())
+            sys.exit(0)
+        typer.echo(f"error: {' '.join(exc.format_message().split())} (see mj --help)", err=True)
+        sys.exit(2)
+    sys.exit(code if isinstance(code, int) else 0)
 
 
 if __name__ == "__main__":

@@ -82,7 +82,7 @@ class TileSet:
         raise MjError(f"unknown tile '{name}'{self._suggestion(key)}", UNKNOWN_TILE)
 
     def _suggestion(self, key: str) -> str:
-        close = difflib.get_close_matches(key, list(self._lookup), n=6, cutoff=0.5)
+        close = difflib.get_close_matches(key, list(self._lookup), n=6, cutoff=0.0)  # always the nearest
         names: list[str] = []
         for form in close:
             idol = self.idols[self._lookup[form]]

@@ -6,6 +6,8 @@ Expected values come from RULES.md (sections 4.1 and 6) and the catalogue's fact
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from collections import Counter
 
 import pytest
@@ -351,3 +353,25 @@ def test_ron_on_a_tile_in_hand_is_fine():
     assert result.stderr == ""
     assert result.exit_code in (0, 1)  # 1: the hand does not split into units, so no score
     assert json.loads(result.stdout)["rules"] == "2019-12"
+
+
+# --- the console script itself (usage errors from typer are one line too) -------------------------
+
+
+def run_script(*args: str) -> subprocess.CompletedProcess:
+    code = "import sys, cli; sys.argv = ['mj', *sys.argv[1:]]; cli.main()"
+    return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=60)
+
+
+@pytest.mark.parametrize("args", [("h",), ("h", SEED_HAND, "--bogus"),
+                                  ("analyze", SEED_HAND, "--max-exchanges", "0"), ("nosuchcommand",)])
+def test_console_script_usage_errors_are_one_line(args):
+    result = run_script(*args)
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error:") and "Traceback" not in result.stderr
+
+
+def test_console_script_without_arguments_shows_help():
+    result = run_script()
+    assert result.returncode == 0 and "analyze" in result.stdout and not result.stderr
