@@ -418,9 +418,11 @@ def test_check_several_files_reports_each(tmp_path, runner):
 
 
 def test_check_missing_file(tmp_path, runner):
+    """A file that is not there is bad input (exit 2, one line), not a catalogue with problems (exit 1)."""
     result = runner.invoke(cli.app, ["catalogue", "check", str(tmp_path / "nope.toml")])
-    assert result.exit_code == 1
-    assert "Traceback" not in result.output
+    assert result.exit_code == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error:") and "nope.toml" in lines[0]
 
 
 def test_replacing_a_builtin_unit_id_is_allowed(tmp_path):
