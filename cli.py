@@ -147,16 +147,12 @@ def analyze(hand: HandArg, seen: SeenOpt = "",
 
     Example: mj analyze "真 雪歩 あずさ 可奈 歩 未来 まつり 美也 紗代子 海美 奈緒 美奈子 星梨花"
     """
-    from solver.analysis import analyze as run_analysis
-    from solver.notation import parse_tiles
     from solver.serialize import analysis_dict
 
     with errors():
         ev = evaluator(rules, catalogue, as_of)
         parsed = ev.hand(hand)
-        room = parse_tiles(waiting_room, ev.rules) if waiting_room is not None else None
-        result = run_analysis(ev.distance_model, parsed, seen=ev.seen(seen), favourite=ev.tile(favorite),
-                              call_tile=ev.tile(discard), waiting_room=room, exchange_limit=max_exchanges)
+        result = ev.analyze(parsed, seen, favorite, discard, waiting_room, max_exchanges)
         if json_:
             return emit_json({"rules": ev.rules.name, **analysis_dict(result, parsed, ev.rules)})
         from render import analysis_view

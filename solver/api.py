@@ -13,6 +13,7 @@ import datetime as dt
 from collections.abc import Iterable
 
 from catalogue import Catalogue, CatalogueError, load_catalogue
+from solver.analysis import Analysis, analyze
 from solver.distance import exchange_distance
 from solver.errors import BAD_CATALOGUE, MjError
 from solver.hand import COPIES, Hand, Situation, check_hand
@@ -79,6 +80,17 @@ class Evaluator:
     def h(self, hand: HandLike, seen: str | Iterable[TileLike] = ()) -> DistanceResult:
         """The exchange distance h and one optimal exchange."""
         return exchange_distance(self.distance_model, self.hand(hand), self.seen(seen))
+
+    def analyze(self, hand: HandLike, seen: str | Iterable[TileLike] = (), favourite: TileLike | None = None,
+                discard: TileLike | None = None, waiting_room: str | Iterable[TileLike] | None = None,
+                max_exchanges: int = 20) -> Analysis:
+        """The full turn analysis (solver.analysis.analyze) with names accepted for every tile."""
+        room = None
+        if waiting_room is not None:
+            room = parse_tiles(waiting_room, self.rules) if isinstance(waiting_room, str) \
+                else [self.tile(t) for t in waiting_room]
+        return analyze(self.distance_model, self.hand(hand), seen=self.seen(seen), favourite=self.tile(favourite),
+                       call_tile=self.tile(discard), waiting_room=room, exchange_limit=max_exchanges)
 
     def is_complete(self, hand: HandLike) -> bool:
         return is_complete(self.hand(hand), self.rules)
