@@ -29,7 +29,7 @@ from solver.model import build_score_model
 from solver.notation import hand_from_list, parse_hand, parse_tiles
 from solver.results import ScoreResult
 from solver.rules import DEFAULT_RULES, UnitDef
-from solver.score import candidate_units
+from solver.score import candidate_units, decomposition_total
 from solver.serialize import tile_ids
 from solver.tiles import normalise
 
@@ -447,16 +447,8 @@ def check_units(ctx: Context, claimed: Any) -> dict[str, Any]:
         for su in result.units]}
     if reasons:
         return _field(reasons, **detail)
-    fav = ctx.favourite
-    points = [rules.points(rules.units[u].size, won=won, called=True, has_favourite=fav in rules.units[u].members)
-              for u in ctx.hand.called]
-    points += [rules.points(d.size, won=won, has_favourite=fav in d.members) for d in concealed]
-    if ctx.win == "ron" and rules.spec.ron_minus_member:
-        losses = [rules.points(d.size, won=True, has_favourite=fav in d.members)
-                  - rules.points(d.size, won=True, holds_ron=True, has_favourite=fav in d.members)
-                  for d in concealed if ctx.winning_tile in d.members]
-        points.append(-min(losses) if losses else 0)
-    total = sum(points) + (rules.favourite_bonus if fav is not None and any(fav in d.members for d in defs) else 0)
+    total = decomposition_total(rules, ctx.hand.called, [d.index for d in concealed], won=won,
+                                ron_tile=ctx.winning_tile if ctx.win == "ron" else None, favourite=ctx.favourite)
     detail["claimed_total"] = total
     if total < result.total:
         reasons.append(_reason("not_highest", f"decomposition valid but not the highest: it scores {total}, the best "

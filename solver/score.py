@@ -8,6 +8,7 @@ candidate unit proves at once that the tiles do not split (won) or stay over (no
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 
 import networkx as nx
 
@@ -109,7 +110,30 @@ def best_score(hand: Hand, rules: RuleSet, situation: Situation) -> ScoreResult:
     if not won and (soras or dead_soras):
         leftover += [tiles.sora] * (soras + dead_soras - sum(len(su.sora_for) for su in scored))
     total = sum(su.points for su in scored) + bonus
+    concealed = [su.unit for su in scored if not su.called]
+    if total != decomposition_total(rules, hand.called, concealed, won=won, ron_tile=ron_tile, favourite=fav):
+        raise AssertionError(f"the model's score {total} disagrees with its decomposition's")  # a bug, never input
     return ScoreResult(won, won, total, tuple(scored), bonus, tuple(sorted(leftover)))
+
+
+def decomposition_total(rules: RuleSet, called: Iterable[int], units: Iterable[int], *, won: bool,
+                        ron_tile: int | None = None, favourite: int | None = None) -> int:
+    """Plain-Python score of one decomposition, the ron tile in whichever unit loses least (D1).
+
+    Independent of the CP-SAT model: best_score checks its answer against it, and the checker scores
+    a claimed decomposition with it.
+    """
+    called_defs = [rules.units[u] for u in called]
+    defs = [rules.units[u] for u in units]
+    total = sum(rules.points(d.size, won=won, called=True, has_favourite=favourite in d.members) for d in called_defs)
+    total += sum(rules.points(d.size, won=won, has_favourite=favourite in d.members) for d in defs)
+    if won and ron_tile is not None and rules.spec.ron_minus_member:
+        total -= min((rules.points(d.size, won=True, has_favourite=favourite in d.members)
+                      - rules.points(d.size, won=True, holds_ron=True, has_favourite=favourite in d.members)
+                      for d in defs if ron_tile in d.members), default=0)
+    if favourite is not None and any(favourite in d.members for d in called_defs + defs):
+        total += rules.favourite_bonus
+    return total
 
 
 def _no_unit_reason(rules: RuleSet, counts: Counter) -> str:
