@@ -186,3 +186,36 @@ def test_analyze_cli_with_discard_and_waiting_room():
     data = json.loads(result.stdout)
     assert data["call_tile"] == "shizuka" and data["sora"]["use_now"] is True
     assert data["sora"]["options"][0]["take"] == "shizuka"
+
+
+@pytest.mark.parametrize("rules", ["2019-12", "hitori-jong-2.1", "2019-10"])
+def test_discard_rows_with_calls_seen_and_sora_match_recomputation(rules):
+    """As above, with a called unit, そら in hand (fetch, dead, wildcard) and tiles seen elsewhere."""
+    ev = Evaluator(rules)
+    dm, table = ev.distance_model, ev.rules
+    rng = random.Random(rules)
+    called = rng.choice([u for u in table.units if 3 <= u.size <= 4])
+    wall = [k for k in range(54) for _ in range(3)]
+    for k in called.members:
+        wall.remove(k)
+    wall.remove(ev.tiles.sora)
+    counts = [0] * 54
+    counts[ev.tiles.sora] = 1
+    for k in rng.sample(wall, 12 - called.size):
+        counts[k] += 1
+    hand = Hand(tuple(counts), (called.index,))
+    totals = hand.totals(table)
+    seen = [0] * 54
+    for k in rng.sample([k for k in range(54) if totals[k] < 3], 5):
+        seen[k] = 3 - totals[k] if rng.random() < 0.4 else 1  # some kinds fully seen
+    result = analyze(dm, hand, seen=tuple(seen), exchange_limit=3)
+    for row in result.discards[:3]:
+        rest = hand.remove(row.tile)
+        after = list(seen)
+        after[row.tile] += 1
+        after = tuple(after)
+        h12 = exchange_distance(dm, rest, after).h
+        assert row.h == h12
+        expected = {t for t in range(54) if rest.totals(table)[t] + after[t] < 3
+                    and exchange_distance(dm, rest.add(t), after).h < h12}
+        assert {a.tile for a in row.accept} == expected
