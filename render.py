@@ -79,6 +79,8 @@ def distance_view(result: DistanceResult, rules: RuleSet, called: tuple[int, ...
         lines.append_text(Text.assemble("draw: ", tiles_text(ex.into, rules)))
     else:
         lines.append("complete as it is")
+    if ex.sora_for:
+        lines.append(f"\n(そら stands in for {' '.join(rules.tiles.name(k) for k in ex.sora_for)})")
     if result.sora_exchanges:
         lines.append(f"\n({result.sora_exchanges} of them そら, taken from the waiting room at will)")
     lines.append("\nreaches: ")
@@ -105,6 +107,8 @@ def analysis_view(analysis, hand, rules: RuleSet) -> list[Any]:
             table.add_column(column)
         for e in analysis.exchanges:
             reaches = Text(" / ").join([Text(rules.units[u].name) for u in e.target])
+            if e.sora_for:
+                reaches.append(f" (そら as {' '.join(rules.tiles.name(k) for k in e.sora_for)})")
             table.add_row(tiles_text(e.into, rules), tiles_text(e.out, rules), reaches)
         out.append(table)
     title = "Per discard: h after it and the draws that lower it" if analysis.size == rules.hand_size \
