@@ -425,3 +425,48 @@ def test_cli_killed_keeps_complete_lines(tmp_path):
         proc.kill()
         proc.wait()
     assert_complete_prefix(out, source, len(source))
+
+
+# --- round trip: the checker accepts the project's own answers and rejects perturbed ones -----------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from solver import Evaluator  # noqa: E402
+from solver.analysis import waits as exact_waits  # noqa: E402
+
+ROUND_TRIP = Evaluator("hitori-jong-2.1")
+
+
+def _tenpai_hand(rng) -> list[str] | None:
+    """12 tiles one short of units picked at random (so the hand is usually one tile from winning)."""
+    rules, tiles = ROUND_TRIP.rules, []
+    while len(tiles) < 13:
+        unit = rng.choice([u for u in rules.units if u.size <= 13 - len(tiles)])
+        tiles += list(unit.members)
+    if any(tiles.count(k) > 3 for k in tiles):
+        return None
+    tiles.remove(rng.choice(tiles))
+    return [ROUND_TRIP.tiles.ids[k] for k in tiles]
+
+
+@settings(deadline=None, derandomize=True, max_examples=12)
+@given(st.randoms(use_true_random=False))
+def test_round_trip_h_and_waits(rng):
+    hand = _tenpai_hand(rng)
+    if hand is None:
+        return
+    parsed = ROUND_TRIP.hand(" ".join(hand))
+    h = ROUND_TRIP.h(parsed).h
+    found = exact_waits(ROUND_TRIP.distance_model, parsed, (), None)
+    claim = {"rules": "hitori-jong-2.1", "hand": hand, "h": h,
+             "waits": [{"tile": ROUND_TRIP.tiles.ids[w.tile], "score": w.tsumo} for w in found]}
+    assert check_claim(claim)["verdict"] == "correct"
+    wrong_h = check_claim({**claim, "h": h + 1})
+    assert wrong_h["verdict"] == "wrong" and wrong_h["fields"]["h"]["reasons"][0]["code"].startswith("h_")
+    if found:
+        fewer = check_claim({**claim, "waits": claim["waits"][1:]})
+        assert [r["code"] for r in fewer["fields"]["waits"]["reasons"]] == ["misses_wait"]
+        off = [dict(w) for w in claim["waits"]]
+        off[0]["score"] += 1000
+        assert [r["code"] for r in check_claim({**claim, "waits": off})["fields"]["waits"]["reasons"]] == ["wait_score"]
