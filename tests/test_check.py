@@ -18,12 +18,14 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 import cli
 from catalogue import Catalogue, Idol, RuleSpec, Unit
-from solver import Evaluator
-from solver import check
+from solver import Evaluator, check
+from solver.analysis import waits as exact_waits
 from solver.batch import Summary, check_lines, record
 from solver.check import CLAIM_FIELDS, LABELS, check_claim
 
@@ -428,12 +430,6 @@ def test_cli_killed_keeps_complete_lines(tmp_path):
 
 
 # --- round trip: the checker accepts the project's own answers and rejects perturbed ones -----------
-
-from hypothesis import given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
-
-from solver import Evaluator  # noqa: E402
-from solver.analysis import waits as exact_waits  # noqa: E402
 
 ROUND_TRIP = Evaluator("hitori-jong-2.1")
 
