@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from solver.cpsat import new_model
@@ -92,7 +93,7 @@ class DistanceModel:
         """Most copies of one unit in a target: one per copy of a kind, and with そら standing in, as many again."""
         return 2 * self.copies if self.wildcard else self.copies
 
-    @property
+    @cached_property
     def units_by_size(self) -> dict[int, list[int]]:
         table: dict[int, list[int]] = {}
         for unit in self.rules.units:
@@ -102,9 +103,6 @@ class DistanceModel:
     def into(self, kind: int) -> Any:
         """e[i] = r[i] - k[i]: tiles of kind i drawn in (exact at an optimum, where k[i] = min(c[i], r[i]))."""
         return self.real[kind] - self.k[kind]
-
-    def kept(self, value: Any) -> dict[int, int]:
-        return {kind: value(var) for kind, var in self.k.items() if value(var)}
 
     def target(self, value: Any) -> tuple[int, ...]:
         return tuple(u for u, var in enumerate(self.x) for _ in range(value(var)))
