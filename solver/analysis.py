@@ -98,14 +98,14 @@ def live_count(hand: Hand, rules: RuleSet, seen: tuple[int, ...], kind: int) -> 
     return max(0, COPIES - hand.concealed[kind] - called - (seen[kind] if seen else 0))
 
 
-def acceptance(dm: DistanceModel, hand: Hand, seen: tuple[int, ...],
-               pool: list[tuple[int, ...]] | None = None) -> tuple[int | None, tuple[Accept, ...]]:
+def acceptance(dm: DistanceModel, hand: Hand, seen: tuple[int, ...], pool: list[tuple[int, ...]] | None = None,
+               kept_bound: int | None = None) -> tuple[int | None, tuple[Accept, ...]]:
     """h of a 12-tile hand and the draws that lower it, most live copies first.
 
     `pool` holds optimal targets of related hands: offered as witnesses (each re-verified for this
-    hand), and grown with this hand's own.
+    hand), and grown with this hand's own; `kept_bound` bounds the tiles a target can keep.
     """
-    h, kinds, targets = accepted_with_witnesses(dm, hand, seen, pool or ())
+    h, kinds, targets = accepted_with_witnesses(dm, hand, seen, pool or (), kept_bound)
     if pool is not None:
         pool.extend(targets)
     rows = [Accept(t, live_count(hand, dm.rules, seen, t)) for t in kinds]
@@ -132,20 +132,26 @@ def waits(dm: DistanceModel, hand: Hand, seen: tuple[int, ...], favourite: int |
 
 
 def discard_table(dm: DistanceModel, hand: Hand, seen: tuple[int, ...], favourite: int | None,
-                  targets: list[tuple[int, ...]] | None = None) -> tuple[DiscardRow, ...]:
+                  known: tuple[int | None, list[tuple[int, ...]]] | None = None) -> tuple[DiscardRow, ...]:
     """For a 13-tile hand: each distinct discard, the h after it and the draws that lower that h.
 
     Optimal targets of the full hand are optimal after any discard (those that drop the discarded
-    tile keep h; if h rises by one, all of them), so they seed every row's witnesses.
+    tile keep h; if h rises by one, all of them), so they seed every row's witnesses. `known` is the
+    full hand's (h, verified optimal targets) when the caller has them.
     """
     size = len(hand.concealed)
-    if targets is None:
-        _, _, targets = accepted_with_witnesses(dm, hand, seen)
+    if known is None:
+        h13, _, targets = accepted_with_witnesses(dm, hand, seen)
+    else:
+        h13, targets = known
     pool = list(targets)
+    # a discard never lets a target keep more tiles than the full hand's optimum did
+    slots = dm.rules.hand_size - sum(dm.rules.units[u].size for u in hand.called)
+    bound = None if h13 is None else slots - h13
     rows = []
     for kind in sorted({k for k, n in enumerate(hand.concealed) if n}):
         rest, after = hand.remove(kind), _plus(seen, kind, size)
-        h, accept = acceptance(dm, rest, after, pool)
+        h, accept = acceptance(dm, rest, after, pool, bound)
         rows.append(DiscardRow(kind, h, accept, waits(dm, rest, after, favourite) if h == 1 else ()))
     return tuple(sorted(rows, key=lambda r: (r.h if r.h is not None else 99, -r.live, r.tile)))
 
@@ -219,7 +225,7 @@ def analyze(dm: DistanceModel, hand: Hand, *, seen: tuple[int, ...] = (), favour
     notes = []
     if size == rules.hand_size:
         h, _, targets = accepted_with_witnesses(dm, hand, seen)
-        discards = discard_table(dm, hand, seen, favourite, targets)
+        discards = discard_table(dm, hand, seen, favourite, (h, targets))
         if h == 1 and not _needs_solver(dm, hand):
             exchanges, all_listed = exchanges_from_table(dm, hand, discards), True
         else:

@@ -28,17 +28,23 @@ class Optimum:
     h: int
 
 
-def fix_optimum(dm: DistanceModel, hand: Hand, seen: tuple[int, ...] = ()) -> Optimum | None:
-    """None when no complete hand can be reached at all."""
+def fix_optimum(dm: DistanceModel, hand: Hand, seen: tuple[int, ...] = (), kept: int | None = None) -> Optimum | None:
+    """None when no complete hand can be reached at all.
+
+    `kept`: the optimum when it is already proven (an upper bound met by a verified target), which
+    saves the optimisation solve.
+    """
     dm.configure(hand, seen)
-    outcome = cpsat.solve(dm.model)
-    if not outcome.feasible:
-        return None
+    if kept is None:
+        outcome = cpsat.solve(dm.model)
+        if not outcome.feasible:
+            return None
+        kept = outcome.objective
     model = dm.model.clone()
-    model.add(sum(dm.k.values()) == outcome.objective)
+    model.add(sum(dm.k.values()) == kept)
     model.clear_objective()
     kept_called = sum(dm.rules.units[u].size for u in hand.called)
-    return Optimum(model, dm.rules.hand_size - kept_called - outcome.objective)
+    return Optimum(model, dm.rules.hand_size - kept_called - kept)
 
 
 def distinct_exchanges(dm: DistanceModel, hand: Hand, seen: tuple[int, ...] = (), limit: int = 200,
@@ -230,11 +236,14 @@ class Witnesses:
             sum(min(h, c) for h, c in zip(held, counts)) == self.kept_opt
 
 
-def witnesses(dm: DistanceModel, hand: Hand, seen: tuple[int, ...], optimum: Optimum) -> Witnesses:
+def _caps(dm: DistanceModel, hand: Hand, seen: tuple[int, ...]) -> list[int]:
     called = hand.called_counts(dm.rules)
-    cap = [max(0, COPIES - called[k] - (seen[k] if seen else 0)) for k in range(len(hand.concealed))]
+    return [max(0, COPIES - called[k] - (seen[k] if seen else 0)) for k in range(len(hand.concealed))]
+
+
+def witnesses(dm: DistanceModel, hand: Hand, seen: tuple[int, ...], optimum: Optimum) -> Witnesses:
     kept_opt = dm.rules.hand_size - sum(dm.rules.units[u].size for u in hand.called) - optimum.h
-    return Witnesses(dm, hand, cap, kept_opt)
+    return Witnesses(dm, hand, _caps(dm, hand, seen), kept_opt)
 
 
 def accepted_kinds(dm: DistanceModel, hand: Hand, seen: tuple[int, ...] = ()) -> tuple[int | None, list[int]]:
@@ -244,19 +253,26 @@ def accepted_kinds(dm: DistanceModel, hand: Hand, seen: tuple[int, ...] = ()) ->
 
 
 def accepted_with_witnesses(dm: DistanceModel, hand: Hand, seen: tuple[int, ...] = (),
-                            seeds: Iterable[tuple[int, ...]] = ()) -> tuple[int | None, list[int], list[tuple[int, ...]]]:
+                            seeds: Iterable[tuple[int, ...]] = (),
+                            kept_bound: int | None = None) -> tuple[int | None, list[int], list[tuple[int, ...]]]:
     """(h, accepted kinds, verified optimal targets that draw them).
 
-    Seeds (targets of a related hand) and
-    unit swaps propose witnesses, each checked in plain Python; each solve asks for an optimal
-    target drawing a kind not yet found, and the last one proves that no other kind can be drawn.
+    Seeds (targets of a related hand) and unit swaps propose witnesses, each checked in plain
+    Python; each solve asks for an optimal target drawing a kind not yet found, and the last one
+    proves that no other kind can be drawn. `kept_bound` is an upper bound on the tiles any target
+    keeps (after a discard: the full hand's optimum); a seed that meets it proves the optimum.
     """
-    optimum = fix_optimum(dm, hand, seen)
+    swaps = SWAPS and not dm.wildcard  # witnesses reason about real tiles only
+    seeds = list(seeds) if swaps else []
+    proven = None
+    if kept_bound is not None and seeds:
+        probe = Witnesses(dm, hand, _caps(dm, hand, seen), kept_bound)
+        proven = kept_bound if any(probe.offer_quietly(seed) for seed in seeds) else None
+    optimum = fix_optimum(dm, hand, seen, proven)
     if optimum is None:
         return None, [], []
     found = witnesses(dm, hand, seen, optimum)
-    swaps = SWAPS and not dm.wildcard  # witnesses reason about real tiles only
-    for seed in seeds if swaps else ():
+    for seed in seeds:
         found.offer(seed)
     while True:
         # e[t] >= 0, so "some remaining kind is drawn" is one linear row the LP can use (no booleans);
