@@ -22,7 +22,7 @@ from solver import cpsat
 from solver.analysis import acceptance, waits
 from solver.api import Evaluator
 from solver.distance import exchange_distance, exchange_for
-from solver.enumerate import fix_optimum
+from solver.enumerate import distinct_exchanges
 from solver.errors import MjError
 from solver.hand import COPIES, Hand, Situation, check_hand, check_situation
 from solver.model import build_score_model
@@ -462,42 +462,6 @@ def _exchange_item(ctx: Context, item: Any) -> tuple[list[int], list[int]]:
     return sorted(_kinds(ctx.ev, item["out"], "out")), sorted(_kinds(ctx.ev, item["in"], "in"))
 
 
-def _missing_exchanges(ctx: Context, found: list[tuple[list[int], list[int]]], limit: int):
-    """Optimal exchanges other than `found` (each an optimal exchange), up to `limit`: (list, all listed)."""
-    dm, hand = ctx.dm, ctx.hand
-    optimum = fix_optimum(dm, hand, ctx.seen)
-    if optimum is None:
-        return [], True
-    model = optimum.model
-
-    def block(out: list[int], into: list[int]) -> None:
-        kept = Counter({k: n for k, n in enumerate(hand.concealed) if n}) - Counter(out)
-        literals = []
-        for kind, n in kept.items():
-            literal = model.new_bool_var("")
-            model.add(dm.k[kind] <= n - 1).only_enforce_if(literal)
-            literals.append(literal)
-        for kind, n in Counter(into).items():
-            literal = model.new_bool_var("")
-            model.add(dm.into(kind) <= n - 1).only_enforce_if(literal)
-            literals.append(literal)
-        model.add_bool_or(literals)
-
-    for out, into in found:
-        block(out, into)
-    missing = []
-    while True:
-        outcome = cpsat.solve(model)
-        if not outcome.feasible:
-            return missing, True
-        if len(missing) == limit:
-            return missing, False
-        exchange = exchange_for(dm, hand, outcome.value)
-        missing.append((list(exchange.out), list(exchange.into)))
-        block(list(exchange.out), list(exchange.into))
-        missing.sort()
-
-
 def check_exchanges(ctx: Context, claimed: Any) -> dict[str, Any]:
     if not isinstance(claimed, list):
         raise _Invalid("exchanges must be a list of {\"out\": tiles, \"in\": tiles}")
@@ -542,7 +506,8 @@ def check_exchanges(ctx: Context, claimed: Any) -> dict[str, Any]:
             reasons.append(_reason("exchange_not_optimal", f"{label}: exchanges {len(out)} tiles, h is {h}"))
             continue
         optimal.append((out, into))
-    missing, all_listed = _missing_exchanges(ctx, optimal, MISSING_LISTED)
+    _, others, all_listed = distinct_exchanges(ctx.dm, hand, ctx.seen, MISSING_LISTED, exclude=optimal)
+    missing = [(list(e.out), list(e.into)) for e in others]
     if missing:
         shown = "; ".join(f"{_names(ev, o)} → {_names(ev, i)}" for o, i in missing[:5])
         more = "" if len(missing) <= 5 else f"; … ({len(missing) - 5} more listed in exact)"

@@ -48,11 +48,15 @@ def fix_optimum(dm: DistanceModel, hand: Hand, seen: tuple[int, ...] = (), kept:
 
 
 def distinct_exchanges(dm: DistanceModel, hand: Hand, seen: tuple[int, ...] = (), limit: int = 200,
-                       known: Iterable[tuple[int, ...]] = ()) -> tuple[int | None, list[Exchange], bool]:
+                       known: Iterable[tuple[int, ...]] = (),
+                       exclude: Iterable[tuple[tuple[int, ...], tuple[int, ...]]] = ()
+                       ) -> tuple[int | None, list[Exchange], bool]:
     """(h, every distinct optimal exchange up to `limit`, whether the list is complete).
 
     `known` are optimal targets already verified for this hand (e.g. acceptance witnesses): they
     are listed and blocked up front, so the solver only finds the others and proves there are none left.
+    `exclude` are optimal exchanges, as sorted (out, in) kinds, to block without listing (e.g. the ones
+    an engine claimed, so that only those it missed are listed).
     """
     optimum = fix_optimum(dm, hand, seen)
     if optimum is None:
@@ -80,10 +84,14 @@ def distinct_exchanges(dm: DistanceModel, hand: Hand, seen: tuple[int, ...] = ()
             targets = walker.distinct_targets(targets, limit - len(found)).values()
         for target in targets:
             exchange = target_exchange(dm.rules, hand, target, sora_for)
-            if (exchange.out, exchange.into) not in found:
-                found[(exchange.out, exchange.into)] = exchange
+            key = (exchange.out, exchange.into)
+            if key not in found and key not in excluded:
+                found[key] = exchange
                 block(exchange)
 
+    excluded = {(tuple(sorted(out)), tuple(sorted(into))) for out, into in exclude}
+    for out, into in excluded:
+        block(Exchange(out, into, ()))
     add(known)
     while len(found) <= limit:
         outcome = cpsat.solve(model)
