@@ -87,7 +87,8 @@ class Analysis:
     notes: tuple[str, ...] = field(default=())
 
 
-def _plus(seen: tuple[int, ...], kind: int, size: int) -> tuple[int, ...]:
+def seen_plus(seen: tuple[int, ...], kind: int, size: int) -> tuple[int, ...]:
+    """Seen counts with one more `kind` (e.g. a discard, which lies in the waiting room: D9)."""
     counts = list(seen) if seen else [0] * size
     counts[kind] += 1
     return tuple(counts)
@@ -150,7 +151,7 @@ def discard_table(dm: DistanceModel, hand: Hand, seen: tuple[int, ...], favourit
     bound = None if h13 is None else slots - h13
     rows = []
     for kind in sorted({k for k, n in enumerate(hand.concealed) if n}):
-        rest, after = hand.remove(kind), _plus(seen, kind, size)
+        rest, after = hand.remove(kind), seen_plus(seen, kind, size)
         h, accept = acceptance(dm, rest, after, pool, bound)
         rows.append(DiscardRow(kind, h, accept, waits(dm, rest, after, favourite) if h == 1 else ()))
     return tuple(sorted(rows, key=lambda r: (r.h if r.h is not None else 99, -r.live, r.tile)))
@@ -173,7 +174,7 @@ def call_options(dm: DistanceModel, hand: Hand, tile: int, seen: tuple[int, ...]
         called = Hand(tuple(concealed), tuple(sorted(hand.called + (u,))))
         for kind in sorted({k for k, n in enumerate(concealed) if n}):
             rest = called.remove(kind)
-            h_after, _ = accepted_kinds(dm, rest, _plus(seen, kind, len(concealed)))
+            h_after, _ = accepted_kinds(dm, rest, seen_plus(seen, kind, len(concealed)))
             lowers = h_after is not None and (h_now is None or h_after < h_now)
             options.append(CallOption(u, kind, h_after, lowers))
     return tuple(sorted(options, key=lambda o: (o.h if o.h is not None else 99, o.unit, o.discard)))
@@ -191,7 +192,7 @@ def sora_advice(dm: DistanceModel, hand: Hand, room: list[int], seen: tuple[int,
         if taken.totals(dm.rules)[kind] > COPIES:
             continue
         # そら goes to the waiting room; the taken tile leaves it
-        after = list(_plus(seen, sora, len(hand.concealed)))
+        after = list(seen_plus(seen, sora, len(hand.concealed)))
         after[kind] = max(0, after[kind] - 1)
         h_after, _ = accepted_kinds(dm, taken, tuple(after))
         options.append(SoraOption(kind, h_after))

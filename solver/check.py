@@ -19,7 +19,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from solver import cpsat
-from solver.analysis import acceptance, waits
+from solver.analysis import acceptance, seen_plus, waits
 from solver.api import Evaluator
 from solver.distance import exchange_distance, exchange_for
 from solver.enumerate import distinct_exchanges
@@ -611,9 +611,7 @@ def check_discard(ctx: Context, claimed: Any) -> dict[str, Any]:
     claimed_h = _int(claimed.get("h"), "the discard's h", none_ok=True) if "h" in claimed else None
 
     def after(kind: int) -> tuple[Hand, tuple[int, ...]]:
-        seen = list(ctx.seen) if ctx.seen else [0] * len(ev.tiles)
-        seen[kind] += 1  # a discarded tile lies in the waiting room: seen
-        return hand.remove(kind), tuple(seen)
+        return hand.remove(kind), seen_plus(ctx.seen, kind, len(ev.tiles))
 
     rest, seen_after = after(tile)
     h_after, accept = acceptance(ctx.dm, rest, seen_after)
