@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from catalogue import Catalogue, CatalogueError, load_catalogue
 from solver.analysis import Analysis, analyze
 from solver.distance import exchange_distance
-from solver.errors import BAD_CATALOGUE, MjError
+from solver.errors import BAD_CATALOGUE, FOURTH_COPY, MjError
 from solver.hand import COPIES, Hand, Situation, check_hand
 from solver.model import DistanceModel
 from solver.notation import parse_hand, parse_tiles
@@ -59,7 +59,7 @@ class Evaluator:
         for kind in kinds:
             counts[kind] += 1
             if counts[kind] > COPIES:
-                raise MjError(f"more than {COPIES} {self.tiles.name(kind)} seen", "ERR_FOURTH_COPY")
+                raise MjError(f"more than {COPIES} {self.tiles.name(kind)} seen", FOURTH_COPY)
         return tuple(counts) if kinds else ()
 
     @property

@@ -23,7 +23,7 @@ from solver.analysis import acceptance, seen_plus, waits
 from solver.api import Evaluator
 from solver.distance import exchange_distance, exchange_for
 from solver.enumerate import distinct_exchanges
-from solver.errors import MjError
+from solver.errors import HAND_SIZE, MjError
 from solver.hand import COPIES, Hand, Situation, check_hand, check_situation
 from solver.model import build_score_model
 from solver.notation import hand_from_list, parse_hand, parse_tiles
@@ -163,8 +163,6 @@ class Context:
         if len(fav) == 2 and fav[0] != fav[1]:
             raise MjError("favorite and favourite disagree")
         self.favourite = self._tile(fav[0], "favorite") if fav and fav[0] is not None else None
-        if self.favourite is not None and self.favourite == ev.tiles.sora:
-            raise MjError("the favourite may be any kind but そら", "ERR_BAD_FAVOURITE")
         seen = obj.get("seen", [])
         if not isinstance(seen, (str, list)) or (isinstance(seen, list) and not all(isinstance(t, str) for t in seen)):
             raise MjError("seen must be tile names as text or a list of strings")
@@ -178,11 +176,9 @@ class Context:
             raise MjError(f"win must be tsumo, ron or none, not {self.win!r}")
         if self.win != "none" and not self.full:
             raise MjError(f"a {self.win} win needs a {ev.rules.hand_size}-tile hand, this one has {self.size}",
-                          "ERR_HAND_SIZE")
+                          HAND_SIZE)
         wt = obj.get("winning_tile")
         self.winning_tile = self._tile(wt, "winning_tile") if wt is not None else None
-        if self.win == "ron" and self.winning_tile is None:
-            raise MjError("a ron win needs the winning_tile", "ERR_BAD_WINNING_TILE")
         check_situation(self.hand, ev.rules, Situation(self.win, self.winning_tile, self.favourite))
         self._h: Any = None
 

@@ -81,7 +81,7 @@ def check_situation(hand: Hand, rules: RuleSet, situation: Situation) -> None:
         raise MjError("the favourite may be any kind but そら", BAD_FAVOURITE)
     if situation.win == "ron":
         if situation.winning_tile is None:
-            raise MjError("a ron win needs the winning tile (--ron TILE)", BAD_WINNING_TILE)
+            raise MjError("a ron win needs the winning tile", BAD_WINNING_TILE)
         if hand.concealed[situation.winning_tile] == 0:
             raise MjError(f"the ron tile {tiles.name(situation.winning_tile)} is not among the concealed tiles",
                           BAD_WINNING_TILE)
