@@ -259,18 +259,13 @@ def catalogue_idols(json_: JsonOpt = False, catalogue: CatalogueOpt = None) -> N
     Example: mj catalogue idols --json
     """
     with errors():
-        cat = open_catalogue(catalogue or ())
-        rows = [vars(i) | {"romaji": list(i.romaji), "other_names": list(i.other_names)} for i in cat.idols]
+        rows = [vars(i) | {"romaji": list(i.romaji), "other_names": list(i.other_names)}
+                for i in open_catalogue(catalogue or ()).idols]
         if json_:
             return emit_json(rows)
-        from rich.table import Table
+        from render import rows_view
 
-        table = Table(title=f"{len(rows)} tile kinds")
-        for column in ("id", "name", "kana", "full_name", "attribute"):
-            table.add_column(column)
-        for row in rows:
-            table.add_row(*(row[c] for c in ("id", "name", "kana", "full_name", "attribute")))
-        show(table)
+        show(rows_view(f"{len(rows)} tile kinds", rows, ("id", "name", "kana", "full_name", "attribute")))
 
 
 @catalogue_app.command("units")
@@ -284,20 +279,13 @@ def catalogue_units(rules: RulesOpt = DEFAULT_RULES, json_: JsonOpt = False, cat
 
     with errors():
         ev = evaluator(rules, catalogue, as_of)
-        rows = [unit_dict(u.index, ev.rules) | {"aliases": list(u.aliases), "since": str(u.since or "") or None}
-                for u in ev.rules.units]
         if json_:
+            rows = [unit_dict(u.index, ev.rules) | {"aliases": list(u.aliases), "since": str(u.since or "") or None}
+                    for u in ev.rules.units]
             return emit_json({"rules": ev.rules.name, "as_of": str(ev.rules.as_of or "") or None, "units": rows})
-        from rich.table import Table
+        from render import units_view
 
-        from render import tiles_text
-
-        table = Table(title=f"{len(rows)} units under {ev.rules.name}")
-        for column in ("id", "name", "size", "members"):
-            table.add_column(column)
-        for u in ev.rules.units:
-            table.add_row(u.id, u.name, str(u.size), tiles_text(u.members, ev.rules))
-        show(table)
+        show(units_view(ev.rules))
 
 
 @catalogue_app.command("rules")
@@ -307,19 +295,13 @@ def catalogue_rules(json_: JsonOpt = False, catalogue: CatalogueOpt = None) -> N
     Example: mj catalogue rules
     """
     with errors():
-        cat = open_catalogue(catalogue or ())
         rows = [{k: (str(v) if k == "as_of" and v else list(v) if isinstance(v, tuple) else v)
-                 for k, v in vars(spec).items()} for spec in cat.rules.values()]
+                 for k, v in vars(spec).items()} for spec in open_catalogue(catalogue or ()).rules.values()]
         if json_:
             return emit_json(rows)
-        from rich.table import Table
+        from render import rows_view
 
-        table = Table(title="Rule sets")
-        for column in ("name", "sora", "called", "no_win", "favourite", "description"):
-            table.add_column(column)
-        for row in rows:
-            table.add_row(*(str(row[c]) for c in ("name", "sora", "called", "no_win", "favourite", "description")))
-        show(table)
+        show(rows_view("Rule sets", rows, ("name", "sora", "called", "no_win", "favourite", "description")))
 
 
 @catalogue_app.command("check")

@@ -183,3 +183,21 @@ def check_summary_view(report: dict[str, Any]) -> list[Any]:
                           f"{row['example']['id']}: {row['example']['text']}")
         out.append(table)
     return out
+
+
+def rows_view(title: str, rows: list[dict[str, Any]], columns: tuple[str, ...]) -> Table:
+    table = Table(title=title)
+    for column in columns:
+        table.add_column(column)
+    for row in rows:
+        table.add_row(*(str(row[c]) for c in columns))
+    return table
+
+
+def units_view(rules: RuleSet) -> Table:
+    table = Table(title=f"{len(rules.units)} units under {rules.name}")
+    for column in ("id", "name", "size", "members"):
+        table.add_column(column)
+    for u in rules.units:
+        table.add_row(u.id, u.name, str(u.size), tiles_text(u.members, rules))
+    return table
