@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from solver.distance import exchange_distance
 from solver.enumerate import accepted_kinds, accepted_with_witnesses, distinct_exchanges
 from solver.hand import COPIES, Hand, Situation, check_hand
 from solver.model import DistanceModel
@@ -113,14 +114,15 @@ def acceptance(dm: DistanceModel, hand: Hand, seen: tuple[int, ...], pool: list[
     return h, tuple(sorted(rows, key=lambda a: (-a.live, a.tile)))
 
 
-def waits(dm: DistanceModel, hand: Hand, seen: tuple[int, ...], favourite: int | None) -> tuple[Wait, ...]:
+def waits(dm: DistanceModel, hand: Hand, seen: tuple[int, ...], favourite: int | None,
+          unseen: tuple[int | None, list[int]] | None = None) -> tuple[Wait, ...]:
     """Every tile that completes a hand one tile from winning, with tsumo and ron scores.
 
     Waits are found without the seen tiles (physics only) so a wait whose copies are all visible is
-    shown as dead (live 0), not hidden (D3).
+    shown as dead (live 0), not hidden (D3). `unseen`: (h, accepted kinds) already found without seen tiles.
     """
     rules = dm.rules
-    h, kinds = accepted_kinds(dm, hand, ())
+    h, kinds = unseen if unseen is not None else accepted_kinds(dm, hand, ())
     if h != 1:
         return ()
     found = []
@@ -161,7 +163,7 @@ def call_options(dm: DistanceModel, hand: Hand, tile: int, seen: tuple[int, ...]
     """For a 12-tile hand and another player's discard: every unit it can be called into (3+ members,
     every other member held), each discard afterwards, and whether that lowers h."""
     rules = dm.rules
-    h_now, _ = accepted_kinds(dm, hand, seen)
+    h_now = exchange_distance(dm, hand, seen).h
     options = []
     for u in rules.units_of_kind[tile]:
         unit = rules.units[u]
@@ -174,7 +176,7 @@ def call_options(dm: DistanceModel, hand: Hand, tile: int, seen: tuple[int, ...]
         called = Hand(tuple(concealed), tuple(sorted(hand.called + (u,))))
         for kind in sorted({k for k, n in enumerate(concealed) if n}):
             rest = called.remove(kind)
-            h_after, _ = accepted_kinds(dm, rest, seen_plus(seen, kind, len(concealed)))
+            h_after = exchange_distance(dm, rest, seen_plus(seen, kind, len(concealed))).h
             lowers = h_after is not None and (h_now is None or h_after < h_now)
             options.append(CallOption(u, kind, h_after, lowers))
     return tuple(sorted(options, key=lambda o: (o.h if o.h is not None else 99, o.unit, o.discard)))
@@ -185,7 +187,7 @@ def sora_advice(dm: DistanceModel, hand: Hand, room: list[int], seen: tuple[int,
     sora = dm.rules.tiles.sora
     if sora is None or hand.concealed[sora] == 0:
         return None
-    h_now, _ = accepted_kinds(dm, hand, seen)
+    h_now = exchange_distance(dm, hand, seen).h
     options = []
     for kind in sorted(set(room) - {sora}):
         taken = hand.remove(sora).add(kind)
@@ -194,7 +196,7 @@ def sora_advice(dm: DistanceModel, hand: Hand, room: list[int], seen: tuple[int,
         # そら goes to the waiting room; the taken tile leaves it
         after = list(seen_plus(seen, sora, len(hand.concealed)))
         after[kind] = max(0, after[kind] - 1)
-        h_after, _ = accepted_kinds(dm, taken, tuple(after))
+        h_after = exchange_distance(dm, taken, tuple(after)).h
         options.append(SoraOption(kind, h_after))
     options.sort(key=lambda o: (o.h if o.h is not None else 99, o.take))
     return SoraAdvice(h_now, tuple(options))
@@ -236,7 +238,8 @@ def analyze(dm: DistanceModel, hand: Hand, *, seen: tuple[int, ...] = (), favour
     else:
         h12, accept = acceptance(dm, hand, seen)
         discards = (DiscardRow(-1, h12, accept),)
-        top_waits = waits(dm, hand, seen, favourite)
+        # with no tile seen, the acceptance just found is the physics-only one the waits need
+        top_waits = waits(dm, hand, seen, favourite, None if seen else (h12, [a.tile for a in accept]))
         h, exchanges, all_listed = distinct_exchanges(dm, hand, seen, exchange_limit)
     if not all_listed:
         notes.append(f"more than {exchange_limit} distinct optimal exchanges: the first {exchange_limit} are listed; "
