@@ -1,7 +1,8 @@
 """Exact enumeration over the optimal targets of the distance model.
 
 Both routines fix sum k = optimum on a clone of the re-targeted template, then either block each
-distinct exchange found or ask for as many not-yet-seen in-tile kinds as possible at once.
+distinct exchange found or ask for an optimal target that draws a kind not yet found. Candidate
+targets found by unit swaps are verified in plain Python and spare most of those solves.
 Blocking uses the answer's own variables only (k and e = r - k), so decompositions of the same
 target are never counted twice. Because sum k and sum e are fixed at an optimum, a vector differs
 from a found one exactly when one of the found one's nonzero entries drops: one literal per entry.
@@ -120,12 +121,15 @@ class Witnesses:
                 counts[kind] += 1
         return counts
 
+    def drawn(self, target: tuple[int, ...]) -> set[int]:
+        """The kinds `target` draws in (holds more of than the hand)."""
+        return {k for k, (h, c) in enumerate(zip(self.hand.concealed, self.counts(target))) if c > h}
+
     def offer(self, target: tuple[int, ...]) -> bool:
         """Keep `target` if it is within the caps and keeps the optimum; True if it draws a new kind."""
         if not self.offer_quietly(target):
             return False
-        counts, held = self.counts(target), self.hand.concealed
-        new = {k for k, (h, c) in enumerate(zip(held, counts)) if c > h} - self.draws
+        new = self.drawn(target) - self.draws
         if new:
             self.draws |= new
             self.targets.append(target)
@@ -216,8 +220,7 @@ class Witnesses:
             return any(k not in self.draws and counts[k] > held[k] for k in extra)
 
         for found in self.neighbours(target, new_draw):
-            counts = self.counts(found)
-            self.draws |= {k for k, (h, c) in enumerate(zip(held, counts)) if c > h}
+            self.draws |= self.drawn(found)
             self.targets.append(found)
 
     def distinct_targets(self, seeds: Iterable[tuple[int, ...]], limit: int) -> dict[tuple[int, ...], tuple[int, ...]]:
@@ -292,5 +295,5 @@ def accepted_with_witnesses(dm: DistanceModel, hand: Hand, seen: tuple[int, ...]
         target = dm.target(outcome.value)
         if swaps and found.offer(target):
             found.swap_around(target)
-        else:  # wildcard: the solver's own reading (そら slots are not real tiles)
+        else:  # wildcard (そら slots are not real tiles): the solver's own reading
             found.draws |= {t for t in dm.real if outcome.value(dm.into(t)) >= 1}
