@@ -25,11 +25,10 @@ from solver.distance import exchange_distance, exchange_for
 from solver.enumerate import distinct_exchanges
 from solver.errors import HAND_SIZE, MjError
 from solver.hand import COPIES, Hand, Situation, check_hand, check_situation
-from solver.model import build_score_model
 from solver.notation import hand_from_list, parse_hand, parse_tiles
 from solver.results import ScoreResult
 from solver.rules import DEFAULT_RULES, UnitDef
-from solver.score import candidate_units, decomposition_total
+from solver.score import best_score, decomposition_total
 from solver.serialize import tile_ids
 from solver.tiles import normalise
 
@@ -273,22 +272,8 @@ def _explain_h(ctx: Context, claimed: int, exact: int | None) -> dict[str, str]:
 
 def _score_past_limit(ctx: Context, hand: Hand) -> int | None:
     """Tsumo score of a hand holding a 4th copy if the 3-copy limit is ignored (None: it does not split)."""
-    rules, fav = ctx.rules, ctx.favourite
-    counts = Counter({k: n for k, n in enumerate(hand.concealed) if n})
-    if rules.tiles.sora is not None and counts.get(rules.tiles.sora):
-        return None
-    built = build_score_model(rules, candidate_units(rules, counts, 0), counts, won=True, soras=0, ron_tile=None,
-                              favourite=fav, bonus_open=not any(fav in rules.units[u].members for u in hand.called))
-    for var in built.x:
-        built.model.proto.variables[var.index].domain[1] = COPIES + 1
-    outcome = cpsat.solve(built.model)
-    if not outcome.feasible:
-        return None
-    called = [rules.units[u] for u in hand.called]
-    fixed = sum(rules.points(d.size, won=True, called=True, has_favourite=fav in d.members) for d in called)
-    if fav is not None and any(fav in d.members for d in called):
-        fixed += rules.favourite_bonus
-    return outcome.objective + fixed
+    result = best_score(hand, ctx.rules, Situation("tsumo", favourite=ctx.favourite), copies=COPIES + 1)
+    return result.total if result.won else None
 
 
 def _fourth_copy_text(ctx: Context, kind: int, claimed_score: int | None) -> str:

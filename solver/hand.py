@@ -58,8 +58,11 @@ class Situation:
 
 
 def check_hand(hand: Hand, rules: RuleSet, sizes: tuple[int, ...] | None = None,
-               seen: tuple[int, ...] = ()) -> None:
-    """Physical checks: tile count, and no kind beyond 3 copies counting calls and seen tiles."""
+               seen: tuple[int, ...] = (), copies: int = COPIES) -> None:
+    """Physical checks: tile count, and no kind beyond 3 copies counting calls and seen tiles.
+
+    `copies` other than 3 is for explaining other engines' answers (e.g. ones that ignore the limit).
+    """
     sizes = sizes or (rules.hand_size - 1, rules.hand_size)
     size = hand.size(rules)
     if size not in sizes:
@@ -67,11 +70,11 @@ def check_hand(hand: Hand, rules: RuleSet, sizes: tuple[int, ...] | None = None,
         raise MjError(f"a hand holds {want} tiles, this one {size}", HAND_SIZE)
     names = rules.tiles
     for kind, count in enumerate(hand.totals(rules)):
-        if count > COPIES:
-            raise MjError(f"{count} copies of {names.name(kind)}: there are only {COPIES}", FOURTH_COPY)
+        if count > copies:
+            raise MjError(f"{count} copies of {names.name(kind)}: there are only {copies}", FOURTH_COPY)
         visible = seen[kind] if seen else 0
-        if count + visible > COPIES:
-            raise MjError(f"{count} {names.name(kind)} in hand and {visible} seen: there are only {COPIES}",
+        if count + visible > copies:
+            raise MjError(f"{count} {names.name(kind)} in hand and {visible} seen: there are only {copies}",
                           FOURTH_COPY)
 
 

@@ -124,7 +124,8 @@ class ScoreModel:
 
 
 def build_score_model(rules: RuleSet, units: list[int], counts: Counter, *, won: bool, soras: int,
-                      ron_tile: int | None, favourite: int | None, bonus_open: bool) -> ScoreModel:
+                      ron_tile: int | None, favourite: int | None, bonus_open: bool,
+                      copies: int = COPIES) -> ScoreModel:
     """Exact cover (won) or packing (not won) of `counts` by copies of `units`, maximising points.
 
     won:     sum_j m[j,i] x[j] = c[i] + s[i]  for every kind i of the component
@@ -136,7 +137,7 @@ def build_score_model(rules: RuleSet, units: list[int], counts: Counter, *, won:
     """
     model = new_model()
     defs = [rules.units[u] for u in units]
-    x = [model.new_int_var(0, COPIES + soras, f"x_{d.id}") for d in defs]  # そら may stand in a 4th copy
+    x = [model.new_int_var(0, copies + soras, f"x_{d.id}") for d in defs]  # そら may stand in a 4th copy
     kinds = sorted(set(counts) | {k for d in defs for k in d.members})
     s: dict[int, Any] = {}
     if soras:

@@ -14,7 +14,7 @@ import networkx as nx
 
 from solver import cpsat
 from solver.errors import HAND_SIZE, UNDEFINED_SCORE, MjError
-from solver.hand import Hand, Situation, check_hand, check_situation
+from solver.hand import COPIES, Hand, Situation, check_hand, check_situation
 from solver.model import build_score_model
 from solver.results import ScoredUnit, ScoreResult
 from solver.rules import RuleSet
@@ -42,9 +42,12 @@ def components(rules: RuleSet, units: list[int], counts: Counter, soras: int) ->
     return parts
 
 
-def best_score(hand: Hand, rules: RuleSet, situation: Situation) -> ScoreResult:
-    """The score under `rules`: the best over decompositions and over the ron tile's unit (D1)."""
-    check_hand(hand, rules, seen=situation.seen)
+def best_score(hand: Hand, rules: RuleSet, situation: Situation, copies: int = COPIES) -> ScoreResult:
+    """The score under `rules`: the best over decompositions and over the ron tile's unit (D1).
+
+    `copies` other than 3 is for explaining other engines' answers (e.g. ones that ignore the limit).
+    """
+    check_hand(hand, rules, seen=situation.seen, copies=copies)
     check_situation(hand, rules, situation)
     won = situation.win != "none"
     tiles = rules.tiles
@@ -84,7 +87,7 @@ def best_score(hand: Hand, rules: RuleSet, situation: Situation) -> ScoreResult:
         holds_ron = ron_tile is not None and ron_tile in part_counts
         built = build_score_model(rules, part_units, part_counts, won=won, soras=soras,
                                   ron_tile=ron_tile if holds_ron else None, favourite=fav,
-                                  bonus_open=not bonus_fixed)
+                                  bonus_open=not bonus_fixed, copies=copies)
         outcome = cpsat.solve(built.model)
         if not outcome.feasible:
             return ScoreResult(False, False, None, reason="the tiles do not split exactly into units")
