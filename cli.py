@@ -13,8 +13,8 @@ import typer
 
 from catalogue import CatalogueError, check_file
 from solver.api import Evaluator, open_catalogue
-from solver.errors import MjError
-from solver.rules import DEFAULT_RULES, parse_date
+from solver.core.errors import MjError
+from solver.core.rules import DEFAULT_RULES, parse_date
 
 EXAMPLE_HAND = "真 雪歩 あずさ 可奈 歩 未来 まつり 美也 紗代子 海美 奈緒 美奈子 星梨花"
 
@@ -192,8 +192,8 @@ def check(
     from contextlib import ExitStack
 
     from render import check_line, check_summary_view
-    from solver.batch import Summary, check_lines, count_lines, record
-    from solver.check import validate_rules
+    from solver.checking.batch import Summary, check_lines, count_lines, record
+    from solver.checking.check import validate_rules
 
     with errors():
         validate_rules(rules)
@@ -217,7 +217,13 @@ def check(
         advance = None
         if sys.stderr.isatty():  # a progress bar on a terminal only
             from rich.console import Console
-            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                Progress,
+                TextColumn,
+                TimeRemainingColumn,
+            )
 
             progress = stack.enter_context(Progress(
                 TextColumn("checking"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),

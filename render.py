@@ -9,9 +9,9 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from solver.present import UnitsPresent
-from solver.results import DistanceResult, ScoreResult
-from solver.rules import RuleSet
+from solver.core.present import UnitsPresent
+from solver.core.results import DistanceResult, ScoreResult
+from solver.core.rules import RuleSet
 
 ATTRIBUTE_STYLE = {"Princess": "bold #ff5b8c", "Fairy": "bold #3b7bff", "Angel": "bold #e6b422",
                    "Extra": "bold white", "Sora": "italic"}
@@ -163,7 +163,7 @@ def check_line(result: dict[str, Any]) -> str:
 
 def check_summary_view(report: dict[str, Any]) -> list[Any]:
     """Counts by verdict, by field, and by reason with an example each."""
-    from solver.check import LABELS
+    from solver.checking.check import LABELS
 
     verdicts = report["verdicts"]
     out: list[Any] = [Text(f"{report['claims']} claims: {verdicts['correct']} correct, {verdicts['wrong']} wrong, "

@@ -8,14 +8,14 @@ What is timed, per hand (time.perf_counter around one call, GC paused during the
   analyze        solver.analysis.analyze(dm, hand) with its defaults (first 20 exchanges): the exchange
                  list, the per-discard acceptance table, waits and score; dm is
                  Evaluator("2019-12").distance_model, built once. Its time is split by wrapping the
-                 helpers solver.analysis calls by name (discard_table, distinct_exchanges, ...; see
+                 helpers solver.analysis.turn calls by name (discard_table, distinct_exchanges, ...; see
                  Split), in memory for this run only.
   discard_table  solver.analysis.discard_table(dm, hand, (), None) called on its own (first --table-hands).
   naive          "one solve per discard x draw": for each distinct discard d, h12 = h(hand - d) and, for
                  every kind t with a copy left, h(hand - d + t), each one solve of the project's own h
-                 template (solver.distance.exchange_distance, seen = one copy of d); t is accepted iff
+                 template (solver.core.distance.exchange_distance, seen = one copy of d); t is accepted iff
                  h(hand - d + t) < h12. About 700 solves a hand, so only the first --naive-hands hands.
-  SWAPS=False    discard_table with solver.enumerate.SWAPS = False (no unit-swap witnesses), on the
+  SWAPS=False    discard_table with solver.core.enumerate.SWAPS = False (no unit-swap witnesses), on the
                  first --swaps-hands hands.
 Methods take turns in chunks of --chunk hands (order rotated per chunk), so a slow spell of this shared
 machine hits all of them alike; the baselines run on a prefix of the hand list, so they share chunks with
@@ -39,9 +39,29 @@ ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(HERE))  # timing.py, shared with bench_core.py
 
-from timing import (COPIES, HEAD, cells, clocked, environment, exit_status, fmt_ms,  # noqa: E402
-                    load, one_off_line, option, parse, parser, printers, quantile, random_deals, row,
-                    run_series, setup, spread, verdict, write_json)
+from timing import (  # noqa: E402
+    COPIES,
+    HEAD,
+    cells,
+    clocked,
+    environment,
+    exit_status,
+    fmt_ms,
+    load,
+    one_off_line,
+    option,
+    parse,
+    parser,
+    printers,
+    quantile,
+    random_deals,
+    row,
+    run_series,
+    setup,
+    spread,
+    verdict,
+    write_json,
+)
 
 RULES = "2019-12"
 TARGET_MEDIAN_S = 0.2  # issue: full analysis, median under 0.2 s on this 2-core machine
@@ -71,7 +91,7 @@ def fmt_ratio(r: float) -> str:
 # (the hands are timing.random_deals, the same as bench_core.py's; the timing loop is timing.run_series)
 
 class Split:
-    """Wraps helpers that solver.analysis calls by module-level name, so each analyze() call reports
+    """Wraps helpers that solver.analysis.turn calls by module-level name, so each analyze() call reports
     where its time went.
 
     analyze() looks these names up in its own module at call time, so replacing the module attributes
@@ -156,7 +176,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap = parser(__doc__, (200, 20), "hands for analyze", "a smoke run: fewer hands everywhere")
     option(ap, "--naive-hands", int, 15, 3, "hands (a prefix) for the naive one-solve-per-discard-x-draw "
            "baseline, about 700 solves each")
-    option(ap, "--swaps-hands", int, 20, 3, "hands (a prefix) for discard_table with solver.enumerate.SWAPS = False")
+    option(ap, "--swaps-hands", int, 20, 3, "hands (a prefix) for discard_table with solver.core.enumerate.SWAPS = False")
     ap.add_argument("--table-hands", type=int,
                     help="hands (a prefix) for discard_table called on its own, at least the baselines' "
                          "hands (default: all); analyze's own time split covers the table on every hand")
@@ -178,11 +198,11 @@ def main(argv: list[str] | None = None) -> int:
     run_start = time.perf_counter()
     load_start = load()
     # one-off costs, each measured once (the solver modules' imports count with the Evaluator)
-    one_off, ev, ortools_version = setup(RULES, ("solver.analysis", "solver.enumerate", "solver.distance"))
-    import solver.analysis as analysis_mod
-    import solver.enumerate as enumerate_mod
+    one_off, ev, ortools_version = setup(RULES, ("solver.analysis.turn", "solver.core.enumerate", "solver.core.distance"))
+    import solver.analysis.turn as analysis_mod
+    import solver.core.enumerate as enumerate_mod
     from solver import Hand
-    from solver.distance import exchange_distance
+    from solver.core.distance import exchange_distance
     dm = ev.distance_model
     rules = ev.rules
     kinds, hand_size = len(rules.tiles), rules.hand_size
@@ -236,7 +256,7 @@ def main(argv: list[str] | None = None) -> int:
         return rows, solves
 
     if args.swaps_hands and not hasattr(enumerate_mod, "SWAPS"):
-        say("  (SWAPS=False row skipped: solver.enumerate.SWAPS no longer exists)")
+        say("  (SWAPS=False row skipped: solver.core.enumerate.SWAPS no longer exists)")
         args.swaps_hands = 0
 
     deals = [Hand(tuple(c)) for c in random_deals(args.seed, args.hands, kinds, hand_size)]

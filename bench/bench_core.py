@@ -36,9 +36,28 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(HERE))  # timing.py, shared with bench_analysis.py
 
-from timing import (COPIES, HEAD, cells, clocked, environment, exit_status, fmt_ms,  # noqa: E402
-                    one_off_line, option, parse, parser, printers, random_deals, row, run_series, setup,
-                    spread, timed, verdict, write_json)
+from timing import (  # noqa: E402
+    COPIES,
+    HEAD,
+    cells,
+    clocked,
+    environment,
+    exit_status,
+    fmt_ms,
+    one_off_line,
+    option,
+    parse,
+    parser,
+    printers,
+    random_deals,
+    row,
+    run_series,
+    setup,
+    spread,
+    timed,
+    verdict,
+    write_json,
+)
 
 RULES = "2019-12"
 TARGET_MEDIAN_MS = 2.0  # issue: h under 2 ms median per hand
@@ -264,6 +283,7 @@ def main(argv: list[str] | None = None) -> int:
     run_start = time.perf_counter()
     one_off, ev, ortools_version = setup(RULES)  # one-off costs, each measured once
     import oracle
+
     from solver import Hand
 
     rules = ev.rules

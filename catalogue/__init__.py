@@ -1,5 +1,13 @@
 """The Milli-Jong catalogue: tile kinds, units and rule sets as data, plus their loader."""
 
-from catalogue.loader import Catalogue, CatalogueError, Idol, RuleSpec, Unit, check_file, load_catalogue
+from catalogue.loader import (
+    Catalogue,
+    CatalogueError,
+    Idol,
+    RuleSpec,
+    Unit,
+    check_file,
+    load_catalogue,
+)
 
 __all__ = ["Catalogue", "CatalogueError", "Idol", "RuleSpec", "Unit", "check_file", "load_catalogue"]

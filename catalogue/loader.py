@@ -54,7 +54,7 @@ class Unit:
 
 @dataclass(frozen=True)
 class RuleSpec:
-    """A rule set as written in the data; ``solver.rules`` turns it into a solvable RuleSet."""
+    """A rule set as written in the data; ``solver.core.rules`` turns it into a solvable RuleSet."""
 
     name: str
     description: str

@@ -13,16 +13,16 @@ import datetime as dt
 from collections.abc import Iterable
 
 from catalogue import Catalogue, CatalogueError, load_catalogue
-from solver.analysis import Analysis, analyze
-from solver.distance import exchange_distance
-from solver.errors import BAD_CATALOGUE, FOURTH_COPY, MjError
-from solver.hand import COPIES, Hand, Situation, check_hand
-from solver.model import DistanceModel
-from solver.notation import parse_hand, parse_tiles
-from solver.present import UnitsPresent, units_present
-from solver.results import DistanceResult, ScoreResult
-from solver.rules import DEFAULT_RULES, RuleSet, build_rules
-from solver.score import best_score, is_complete
+from solver.analysis.turn import Analysis, analyze
+from solver.core.distance import exchange_distance
+from solver.core.errors import BAD_CATALOGUE, FOURTH_COPY, MjError
+from solver.core.hand import COPIES, Hand, Situation, check_hand
+from solver.core.model import DistanceModel
+from solver.core.notation import parse_hand, parse_tiles
+from solver.core.present import UnitsPresent, units_present
+from solver.core.results import DistanceResult, ScoreResult
+from solver.core.rules import DEFAULT_RULES, RuleSet, build_rules
+from solver.core.score import best_score, is_complete
 
 TileLike = int | str
 HandLike = Hand | str

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from solver.present import PresentUnit, UnitsPresent
-from solver.results import DistanceResult, Exchange, ScoreResult
-from solver.rules import RuleSet
+from solver.core.present import PresentUnit, UnitsPresent
+from solver.core.results import DistanceResult, Exchange, ScoreResult
+from solver.core.rules import RuleSet
 
 
 def tile_ids(kinds, rules: RuleSet) -> list[str]:

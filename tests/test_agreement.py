@@ -10,21 +10,31 @@ from __future__ import annotations
 
 from collections import Counter
 
+import oracle
 import pytest
 from hypothesis import assume, event, given, settings
 from hypothesis import strategies as st
+from synthetic import (
+    BASE_SETTINGS,
+    COPIES,
+    Deal,
+    Game,
+    concealed_kinds,
+    deals,
+    favourites,
+    games,
+    oracle_cap,
+    seen_counts,
+)
 
-import oracle
 from solver import Evaluator, Hand, MjError
-from synthetic import (BASE_SETTINGS, COPIES, Deal, Game, concealed_kinds, deals, favourites, games,
-                       oracle_cap, seen_counts)
 
 try:  # still changing: test lightly if present
-    from solver.enumerate import accepted_kinds, distinct_exchanges
+    from solver.core.enumerate import accepted_kinds, distinct_exchanges
 except ImportError:  # pragma: no cover
     accepted_kinds = distinct_exchanges = None
 
-needs_enumerate = pytest.mark.skipif(accepted_kinds is None, reason="solver.enumerate not available")
+needs_enumerate = pytest.mark.skipif(accepted_kinds is None, reason="solver.core.enumerate not available")
 
 MODE_PARAMS = {"fetch": "2019-12", "dead": "hitori-jong-2.1", "wildcard": "2019-10"}
 

@@ -10,8 +10,8 @@ from typer.testing import CliRunner
 
 import cli
 from solver import Evaluator, Hand
-from solver.analysis import analyze, call_options, sora_advice
-from solver.distance import exchange_distance
+from solver.analysis.turn import analyze, call_options, sora_advice
+from solver.core.distance import exchange_distance
 
 SEED_HAND = "真 雪歩 あずさ 可奈 歩 未来 まつり 美也 紗代子 海美 奈緒 美奈子 星梨花"
 # RULES.md section 6 (in ⇔ out)

@@ -19,8 +19,8 @@ from typer.testing import CliRunner
 import cli
 from catalogue import CatalogueError, check_file, load_catalogue
 from solver import Evaluator
-from solver.errors import MjError
-from solver.rules import build_rules
+from solver.core.errors import MjError
+from solver.core.rules import build_rules
 
 ROOT = Path(__file__).resolve().parent.parent
 SEED_HAND = "真 雪歩 あずさ 可奈 歩 未来 まつり 美也 紗代子 海美 奈緒 美奈子 星梨花"

@@ -24,10 +24,11 @@ from typer.testing import CliRunner
 
 import cli
 from catalogue import Catalogue, Idol, RuleSpec, Unit
-from solver import Evaluator, check
-from solver.analysis import waits as exact_waits
-from solver.batch import Summary, check_lines, record
-from solver.check import CLAIM_FIELDS, LABELS, check_claim
+from solver import Evaluator
+from solver.analysis.turn import waits as exact_waits
+from solver.checking import check
+from solver.checking.batch import Summary, check_lines, record
+from solver.checking.check import CLAIM_FIELDS, LABELS, check_claim
 
 DATA = Path(__file__).parent / "data"
 ROOT = Path(__file__).parent.parent
@@ -316,7 +317,7 @@ def test_record_writes_one_flushed_line_per_result():
 
 KILL_SCRIPT = """
 import sys
-from solver.batch import check_lines, record
+from solver.checking.batch import check_lines, record
 if __name__ == "__main__":
     with open(sys.argv[1], "rb") as source, open(sys.argv[2], "w", encoding="utf-8") as sink:
         for _ in record(check_lines(source, workers=1), sink):

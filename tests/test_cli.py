@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 
 import cli
 from catalogue import load_catalogue
-from solver.rules import build_rules
+from solver.core.rules import build_rules
 
 SEED_HAND = "真 雪歩 あずさ 可奈 歩 未来 まつり 美也 紗代子 海美 奈緒 美奈子 星梨花"
 SEED_IDS = {"makoto", "yukiho", "azusa", "kana", "ayumu", "mirai", "matsuri", "miya", "sayoko", "umi", "nao",

@@ -17,7 +17,7 @@ import pytest
 from solver import Evaluator, Hand, MjError
 
 try:  # may still be changing; only used lightly
-    from solver.enumerate import accepted_kinds
+    from solver.core.enumerate import accepted_kinds
 except ImportError:  # pragma: no cover
     accepted_kinds = None
 

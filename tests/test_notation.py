@@ -8,10 +8,10 @@ import pytest
 
 from catalogue import load_catalogue
 from solver import Evaluator
-from solver.errors import MjError
-from solver.hand import check_hand
-from solver.notation import parse_hand
-from solver.rules import build_rules
+from solver.core.errors import MjError
+from solver.core.hand import check_hand
+from solver.core.notation import parse_hand
+from solver.core.rules import build_rules
 
 CAT = load_catalogue()
 IDOLS = CAT.idols

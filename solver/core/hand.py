@@ -4,8 +4,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from solver.errors import BAD_FAVOURITE, BAD_WINNING_TILE, FOURTH_COPY, HAND_SIZE, MjError
-from solver.rules import RuleSet
+from solver.core.errors import (
+    BAD_FAVOURITE,
+    BAD_WINNING_TILE,
+    FOURTH_COPY,
+    HAND_SIZE,
+    MjError,
+)
+from solver.core.rules import RuleSet
 
 COPIES = 3  # physical copies of every kind (D3)
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections import Counter
 
-from solver import cpsat
-from solver.hand import COPIES, Hand, check_hand
-from solver.model import DistanceModel
-from solver.results import DistanceResult, Exchange
+from solver.core import cpsat
+from solver.core.hand import COPIES, Hand, check_hand
+from solver.core.model import DistanceModel
+from solver.core.results import DistanceResult, Exchange
 
 
 def exchange_for(model: DistanceModel, hand: Hand, value) -> Exchange:

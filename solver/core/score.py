@@ -12,12 +12,12 @@ from collections.abc import Iterable
 
 import networkx as nx
 
-from solver import cpsat
-from solver.errors import HAND_SIZE, UNDEFINED_SCORE, MjError
-from solver.hand import COPIES, Hand, Situation, check_hand, check_situation
-from solver.model import build_score_model
-from solver.results import ScoredUnit, ScoreResult
-from solver.rules import RuleSet
+from solver.core import cpsat
+from solver.core.errors import HAND_SIZE, UNDEFINED_SCORE, MjError
+from solver.core.hand import COPIES, Hand, Situation, check_hand, check_situation
+from solver.core.model import build_score_model
+from solver.core.results import ScoredUnit, ScoreResult
+from solver.core.rules import RuleSet
 
 
 def candidate_units(rules: RuleSet, counts: Counter, soras: int) -> list[int]:

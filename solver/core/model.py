@@ -11,9 +11,9 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from solver.cpsat import new_model
-from solver.hand import COPIES, Hand
-from solver.rules import RuleSet
+from solver.core.cpsat import new_model
+from solver.core.hand import COPIES, Hand
+from solver.core.rules import RuleSet
 
 INF = 1 << 20
 

@@ -9,14 +9,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from solver.distance import exchange_distance
-from solver.enumerate import accepted_kinds, accepted_with_witnesses, distinct_exchanges
-from solver.hand import COPIES, Hand, Situation, check_hand
-from solver.model import DistanceModel
-from solver.present import UnitsPresent, units_present
-from solver.results import Exchange, ScoreResult
-from solver.rules import RuleSet
-from solver.score import best_score
+from solver.core.distance import exchange_distance
+from solver.core.enumerate import (
+    accepted_kinds,
+    accepted_with_witnesses,
+    distinct_exchanges,
+)
+from solver.core.hand import COPIES, Hand, Situation, check_hand
+from solver.core.model import DistanceModel
+from solver.core.present import UnitsPresent, units_present
+from solver.core.results import Exchange, ScoreResult
+from solver.core.rules import RuleSet
+from solver.core.score import best_score
 
 
 @dataclass(frozen=True)

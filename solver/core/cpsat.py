@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from solver.errors import NOT_EXACT, MjError
+from solver.core.errors import NOT_EXACT, MjError
 
 # Presolve off: on these models CP-SAT's presolve costs 10-1000x the search itself (bench/).
 # One worker: thousands of tiny models, deterministic answers (parallelism belongs a level up).

@@ -1,7 +1,7 @@
 """Rule sets ready to solve: the units that count (as kind-index tuples) and the scoring formula.
 
 A RuleSet is frozen and holds no per-hand state; the situation of one hand lives in
-``solver.hand.Situation``.
+``solver.core.hand.Situation``.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from catalogue import Catalogue, RuleSpec
-from solver.errors import BAD_DATE, UNKNOWN_RULES, MjError
-from solver.tiles import TileSet
+from solver.core.errors import BAD_DATE, UNKNOWN_RULES, MjError
+from solver.core.tiles import TileSet
 
 DEFAULT_RULES = "2019-12"
 

@@ -16,8 +16,8 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 from typing import IO, Any
 
-from solver.check import CLAIM_FIELDS, LABELS, VERDICTS, check_claim
-from solver.rules import DEFAULT_RULES
+from solver.checking.check import CLAIM_FIELDS, LABELS, VERDICTS, check_claim
+from solver.core.rules import DEFAULT_RULES
 
 
 def _work(task: tuple[int, Any, str]) -> dict[str, Any]:
@@ -95,7 +95,7 @@ class Summary:
         self.fields: dict[str, Counter[str]] = {}
         self.reasons: dict[tuple[str, str], dict[str, Any]] = {}
 
-    def _reason(self, field: str, reason: dict[str, str], claim_id: Any) -> None:
+    def make_reason(self, field: str, reason: dict[str, str], claim_id: Any) -> None:
         key = (field, reason["code"])
         if key not in self.reasons:
             self.reasons[key] = {"field": field, "code": reason["code"],
@@ -108,13 +108,13 @@ class Summary:
         self.verdicts[result["verdict"]] += 1
         claim_id = result.get("id")
         if "error" in result:
-            self._reason("claim", result["error"], claim_id)
+            self.make_reason("claim", result["error"], claim_id)
         for problem in result.get("problems", ()):
-            self._reason("claim", problem, claim_id)
+            self.make_reason("claim", problem, claim_id)
         for name, detail in result.get("fields", {}).items():
             self.fields.setdefault(name, Counter())[detail["verdict"]] += 1
             for reason in detail.get("reasons", ()):
-                self._reason(name, reason, claim_id)
+                self.make_reason(name, reason, claim_id)
         return result
 
     @property

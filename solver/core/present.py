@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from solver.hand import Hand
-from solver.rules import RuleSet
+from solver.core.hand import Hand
+from solver.core.rules import RuleSet
 
 
 @dataclass(frozen=True)

@@ -14,11 +14,11 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator
 
-from solver import cpsat
-from solver.distance import target_exchange
-from solver.hand import COPIES, Hand
-from solver.model import DistanceModel
-from solver.results import Exchange
+from solver.core import cpsat
+from solver.core.distance import target_exchange
+from solver.core.hand import COPIES, Hand
+from solver.core.model import DistanceModel
+from solver.core.results import Exchange
 
 SWAPS = True  # unit-swap witnesses (bench/bench_analysis.py measures what they buy)
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from catalogue import Catalogue, Idol
-from solver.errors import UNKNOWN_TILE, MjError
+from solver.core.errors import UNKNOWN_TILE, MjError
 
 _KATAKANA_TO_HIRAGANA = {code: code - 0x60 for code in range(0x30A1, 0x30F7)}
 _IGNORED = str.maketrans("", "", " \u3000・·.-_'")

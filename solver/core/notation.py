@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import re
 
-from solver.errors import BAD_BRACKET, NOT_A_UNIT, MjError
-from solver.hand import Hand
-from solver.rules import RuleSet
+from solver.core.errors import BAD_BRACKET, NOT_A_UNIT, MjError
+from solver.core.hand import Hand
+from solver.core.rules import RuleSet
 
 _SEPARATORS = re.compile(r"[\s,、，;]+")
 _OPEN, _CLOSE = "[［【「(（", "]］】」)）"

@@ -1,0 +1,1 @@
+"""Analysis of a position: the turn (exchanges, acceptance, waits, calls, そら)."""

@@ -1,0 +1,1 @@
+"""Checking other engines' claims, one at a time (check) and in batches (batch)."""
