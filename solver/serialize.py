@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from solver.core.present import PresentUnit, UnitsPresent
@@ -77,3 +78,14 @@ def analysis_dict(analysis, hand, rules: RuleSet) -> dict[str, Any]:
         "sora": sora,
         "notes": list(analysis.notes),
     }
+
+
+def dumps(value: Any) -> str:
+    """JSON text that is always valid and always encodable: no NaN or Infinity (ValueError), and a lone
+    surrogate from the input written as a \\u escape instead of an unencodable character."""
+    text = json.dumps(value, ensure_ascii=False, allow_nan=False)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        text = json.dumps(value, allow_nan=False)
+    return text
