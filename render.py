@@ -257,7 +257,7 @@ def check_run_output(run, json_: bool) -> int:
     if stopped:
         print(run.stopped_text(), file=sys.stderr, flush=True)
         return stopped.exit_code
-    if not json_:
+    if not json_ and report["claims"]:
         for part in check_summary_view(report):
             console.print(part)
     if report["claims"] == 0:
