@@ -289,12 +289,12 @@ def catalogue_check(files: Annotated[list[str], typer.Argument(help="Catalogue T
         raise typer.Exit(1)
 
 
-def main() -> None:  # console script entry point
+def main(argv: Optional[list[str]] = None) -> None:  # console script entry point (argv: for tests)
     for stream in (sys.stdout, sys.stderr):  # whatever the locale, output never fails on a character
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="backslashreplace")
     try:
-        code = app(standalone_mode=False)
+        code = app(args=argv, standalone_mode=False)
     except KeyboardInterrupt as exc:
         typer.echo("interrupted", err=True)
         sys.exit(getattr(exc, "exit_code", 130))
