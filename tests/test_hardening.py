@@ -19,6 +19,7 @@ from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
 import pytest
+from test_check import wait_for_lines
 
 import cli
 from solver.api import open_catalogue
@@ -338,23 +339,13 @@ def start_check(claims: Path, out: Path, *extra: str, mark: str = "") -> subproc
                              *extra], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
 
 
-def wait_for_results(out: Path, n: int, proc: subprocess.Popen, timeout: float = 60) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if out.exists() and out.read_bytes().count(b"\n") >= n:
-            return
-        assert proc.poll() is None, proc.communicate()
-        time.sleep(0.02)
-    raise AssertionError(f"fewer than {n} results after {timeout} s")
-
-
 @pytest.mark.parametrize("sig, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
 def test_a_stopped_run_says_what_it_wrote_and_resume_completes_it(tmp_path, sig, code):
     lines = random_claims(150, seed=sig)
     claims, out, ref = tmp_path / "claims.jsonl", tmp_path / "out.jsonl", tmp_path / "ref.jsonl"
     claims.write_text("\n".join(lines) + "\n", encoding="utf-8")
     proc = start_check(claims, out, "--workers", "2")
-    wait_for_results(out, 3, proc)
+    wait_for_lines(out, 3, proc, timeout=60)
     proc.send_signal(sig)
     _, err = proc.communicate(timeout=60)
     err = err.decode()
@@ -384,7 +375,7 @@ def test_sigkill_of_the_parent_leaves_quiet_workers_that_exit(tmp_path):
     claims.write_text("\n".join(random_claims(200, seed=5)) + "\n", encoding="utf-8")
     mark = uuid.uuid4().hex
     proc = start_check(claims, out, "--workers", "2", mark=mark)
-    wait_for_results(out, 3, proc)
+    wait_for_lines(out, 3, proc, timeout=60)
     proc.kill()
     _, err = proc.communicate(timeout=30)
     deadline = time.monotonic() + 30

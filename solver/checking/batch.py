@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import IO, Any
 
 from solver.checking.check import CLAIM_FIELDS, LABELS, VERDICTS, failed
-from solver.checking.executors import WorkerLost, make_executor
+from solver.checking.executors import WorkerLost, completed, make_executor
 from solver.checking.intake import numbered_lines
 from solver.checking.worker import Task
 from solver.core.rules import DEFAULT_RULES
@@ -79,20 +79,12 @@ def run_ordered(tasks: Iterator[Task], executor: Any, stats: Stats | None = None
             elif len(chunk) > 1:  # find the claim that kills workers: the others still get checked
                 pending.extendleft(reversed([[[task], executor.submit([task]), 1] for task in chunk]))
             else:
-                pending.appendleft([chunk, _done([failed(chunk[0][0], "error", "worker_lost",
+                pending.appendleft([chunk, completed([failed(chunk[0][0], "error", "worker_lost",
                                                           f"the worker died on it {ATTEMPTS} times")]), ATTEMPTS])
             continue
         pending.popleft()
         yield from results
         refill()
-
-
-def _done(results: list[dict[str, Any]]) -> Any:
-    from concurrent.futures import Future
-
-    future: Future = Future()
-    future.set_result(results)
-    return future
 
 
 def check_lines(lines: IO[bytes] | Iterable[str | bytes], workers: int | None = None,
