@@ -255,6 +255,39 @@ def check(
         raise typer.Exit(1)
 
 
+@app.command()
+def generate(
+    kind: Annotated[str, typer.Argument(help="waits, exchanges, discard or traps (docs/generation.md).")],
+    count: Annotated[int, typer.Option("--count", "-n", min=0, help="How many positions.")] = 10,
+    seed: Annotated[int, typer.Option("--seed", help="Same seed, same file.")] = 0,
+    rules: RulesOpt = DEFAULT_RULES,
+    difficulty: Annotated[Optional[str], typer.Option(
+        "--difficulty", help="easy, medium, hard, any, or bounds on features such as 'waits>=3,depth>=1'.")] = None,
+    output: Annotated[Optional[str], typer.Option("--output", "-o", help="Write to this file instead of stdout.")]
+    = None,
+) -> None:
+    """Positions with proven answers, one JSON line each in the claims format of mj check.
+
+    Example: mj generate waits --count 20 --seed 7 --difficulty hard --output waits.jsonl
+    """
+    from solver.generation import dumps
+    from solver.generation import generate as positions
+
+    with errors():
+        ev = Evaluator(rules)
+        try:
+            sink = open(output, "w", encoding="utf-8") if output else sys.stdout
+        except OSError as exc:
+            raise MjError(f"cannot open {exc.filename}: {exc.strerror}") from None
+        try:
+            for found in positions(kind, count, seed, rules, difficulty, evaluator=ev):
+                sink.write(dumps(found) + "\n")
+                sink.flush()
+        finally:
+            if output:
+                sink.close()
+
+
 # --- catalogue ---------------------------------------------------------------------------------
 
 

@@ -52,32 +52,35 @@ def copy_limit(rng: random.Random, ev: Evaluator, level: Difficulty) -> dict[str
 
 
 def two_missing(rng: random.Random, ev: Evaluator, level: Difficulty) -> dict[str, Any] | None:
-    """A complete hand holding a unit of 5+ members, three or more of them replaced."""
+    """Three or more members of a unit of 5+ missing, the rest of the hand complete units and junk, and
+    every kind neither held nor in that unit seen (all 3 copies visible) so that detours through
+    small units are closed. Random deals never showed the shortcut (docs/generation.md)."""
     rules = ev.rules
-    big = [u.index for u in rules.units if u.size >= 5]
-    unit = rules.units[rng.choice(big)]
-    built = complete_hand(rng, rules, start=(unit.index,))
-    if built is None:
+    unit = rules.units[rng.choice([u.index for u in rules.units if u.size >= 5])]
+    missing = rng.randint(3, min(unit.size, 5))
+    rest = complete_hand(rng, rules, slots=rules.hand_size - unit.size)
+    if rest is None:
         return None
-    hand = built.hand
-    for k in rng.sample(unit.members, rng.randint(3, min(unit.size, 4))):
-        hand = hand.remove(k)
-    while hand.size(rules) < rules.hand_size:  # fill with tiles outside the unit
-        options = [k for k in range(len(rules.tiles)) if k not in unit.members and k != rules.tiles.sora
-                   and hand.totals(rules)[k] < COPIES]
-        hand = hand.add(rng.choice(options))
+    hand = rest.hand
+    for k in rng.sample(unit.members, unit.size - missing):
+        hand = hand.add(k)
+    while hand.size(rules) < rules.hand_size:  # junk outside the unit
+        held = hand.totals(rules)
+        hand = hand.add(rng.choice([k for k in range(len(rules.tiles)) if k not in unit.members
+                                    and k != rules.tiles.sora and held[k] < COPIES]))
+    held = hand.totals(rules)
+    if max(held) > COPIES:
+        return None
+    seen = tuple(0 if held[k] or k in unit.members else COPIES for k in range(len(rules.tiles)))
     dm = ev.distance_model
-    exact = exchange_distance(dm, hand).h
-    shortcut = shortcut_distance(dm, hand, two_missing_only=True).h
-    if exact is None or (shortcut is not None and shortcut <= exact):
-        return None
-    features = {"h": exact}
-    if not level.admits(features):
+    exact = exchange_distance(dm, hand, seen).h
+    shortcut = shortcut_distance(dm, hand, seen, two_missing_only=True).h
+    if exact is None or (shortcut is not None and shortcut <= exact) or not level.admits({"h": exact}):
         return None
     said = "no complete hand" if shortcut is None else f"h = {shortcut}"
-    note = (f"every optimal target needs a unit missing 3+ members of the hand (e.g. {unit.name}); "
-            f"with only units missing at most two members: {said}")
-    return position("traps", rules, hand, {"h": exact}, {"level": level.label, **features},
+    note = (f"built around {unit.name} with {missing} of its {unit.size} members missing; with only units "
+            f"missing at most two members of the hand: {said}")
+    return position("traps", rules, hand, {"h": exact}, {"level": level.label, "h": exact}, seen=seen,
                     shortcut="two_missing", note=note)
 
 
