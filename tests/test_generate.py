@@ -212,9 +212,9 @@ def test_check_rejects_each_answer_perturbed(positions):
 
 
 def test_same_seed_same_bytes_other_seed_other_positions():
-    first = [dumps(p) for p in suite("traps", 3, 5)]
-    assert first == [dumps(p) for p in suite("traps", 3, 5)]
-    assert first != [dumps(p) for p in suite("traps", 3, 6)]
+    first = [dumps(p) for p in suite("waits", 3, 5)]
+    assert first == [dumps(p) for p in suite("waits", 3, 5)]
+    assert first != [dumps(p) for p in suite("waits", 3, 6)]
 
 
 def test_difficulty_levels_bound_the_features(positions):
@@ -295,3 +295,25 @@ def test_cli_usage_errors(args, message):
     result = runner.invoke(app, args)
     assert result.exit_code == 2
     assert result.stderr.startswith("error: ") and message in result.stderr and len(result.stderr.splitlines()) == 1
+
+
+def test_each_trap_catches_the_shortcut_it_targets(positions):
+    """The engine model that takes a trap's shortcut is judged wrong there; the models of Hitori-Jong
+    2.1.0's two known shortcuts are also wrong on the other rule set's traps of the same label."""
+    from solver.generation.shortcuts import shortcut_answer
+
+    reasons = {"copy_limit": {"fourth_copy"}, "two_missing": {"h_two_missing", "h_value"}, "called_whole": {"not_a_wait"},
+               "sora_mode": {"h_value", "is_complete", "not_complete"}, "ron_shika": {"wait_ron"},
+               "call_not_lowering": {"h_value"}}
+    seen = set()
+    for pos in positions:
+        if pos["kind"] != "traps":
+            continue
+        label = pos["shortcut"]
+        answered = shortcut_answer(ev_for(pos["rules"]), pos, label)
+        result = check_claim(answered)
+        assert result["verdict"] == "wrong", (label, result)
+        codes = {r["code"] for f in result["fields"].values() for r in f.get("reasons", [])}
+        assert codes & reasons[label], (label, codes)
+        seen.add(label)
+    assert seen == set(reasons)
