@@ -19,7 +19,7 @@ from solver.generation.shapes import discard_json, exchanges_json, position, wai
 EXCHANGE_LIMIT = 24  # an `exchanges` puzzle lists at most this many (more is not a quiz)
 
 
-def tenpai(rng: random.Random, ev: Evaluator, built: Built) -> tuple[Hand, int]:
+def tenpai(rng: random.Random, built: Built) -> tuple[Hand, int]:
     """The constructed complete hand less one random concealed tile (which is then a wait)."""
     removed = rng.choice(built.hand.tiles())
     return built.hand.remove(removed), removed
@@ -84,7 +84,7 @@ def build_waits(rng: random.Random, ev: Evaluator, level: Difficulty) -> dict[st
         built = complete_hand(rng, rules)
         if built is None:
             return None
-        hand, removed = tenpai(rng, ev, built)
+        hand, removed = tenpai(rng, built)
     favourite = random_favourite(rng, rules, hand)
     found = prove_waits(ev, hand, favourite)
     if not found:

@@ -152,7 +152,7 @@ def call_not_lowering(rng: random.Random, ev: Evaluator, level: Difficulty) -> d
     built = complete_hand(rng, rules)
     if built is None:
         return None
-    hand = replace_tiles(rng, rules, tenpai(rng, ev, built)[0], rng.randint(0, 1))
+    hand = replace_tiles(rng, rules, tenpai(rng, built)[0], rng.randint(0, 1))
     options = sorted((u.index, x) for u in rules.units if u.size >= 3 for x in u.members
                      if all(hand.concealed[k] for k in u.members if k != x) and hand.totals(rules)[x] < COPIES)
     if not options:
@@ -160,7 +160,8 @@ def call_not_lowering(rng: random.Random, ev: Evaluator, level: Difficulty) -> d
     unit, x = rng.choice(options)
     concealed = list(hand.concealed)
     for k in rules.units[unit].members:
-        concealed[k] -= k != x
+        if k != x:  # the called tile comes from the discard, the others from the hand
+            concealed[k] -= 1
     after = Hand(tuple(concealed), tuple(sorted(hand.called + (unit,))))
     dm = ev.distance_model
     before, h = exchange_distance(dm, hand).h, exchange_distance(dm, after).h
