@@ -317,3 +317,19 @@ def test_each_trap_catches_the_shortcut_it_targets(positions):
         assert codes & reasons[label], (label, codes)
         seen.add(label)
     assert seen == set(reasons)
+
+
+def test_exchanges_at_h2_each_reach_a_complete_hand_by_the_oracle():
+    """At h = 2 the oracle cannot list every exchange quickly; it checks h and that each listed exchange
+    completes the hand within the copy limit (the list's completeness is the core's own proof)."""
+    for pos in suite("exchanges", 1, 22, "hard"):
+        r = Reading(pos)
+        assert pos["h"] == r.h() == 2
+        for e in pos["exchanges"]:
+            after = list(r.concealed)
+            for t in e["out"]:
+                after[r.tile(t)] -= 1
+            for t in e["in"]:
+                after[r.tile(t)] += 1
+            assert min(after) >= 0 and max(after) <= 3 and len(e["out"]) == 2
+            assert r.score(after, True) is not None
