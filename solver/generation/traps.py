@@ -54,7 +54,7 @@ def copy_limit(rng: random.Random, ev: Evaluator, level: Difficulty) -> dict[str
 def two_missing(rng: random.Random, ev: Evaluator, level: Difficulty) -> dict[str, Any] | None:
     """A large unit (9+ members where the rule set has one) with three members replaced by junk: kept when
     every target built from units missing at most two members of the hand is farther, also with the copy
-    limit lifted (so an engine taking both shortcuts still misses it). About 1 attempt in 40 is kept."""
+    limit lifted (so an engine taking both shortcuts still misses it). About 1 attempt in 60 is kept."""
     rules = ev.rules
     largest = max(u.size for u in rules.units)
     unit = rules.units[rng.choice([u.index for u in rules.units if u.size >= min(9, largest) and u.size >= 5])]
@@ -184,6 +184,8 @@ def labels(ev: Evaluator) -> list[str]:
     out = set(TRAPS)
     if rules.tiles.sora is None:
         out.discard("sora_mode")
+    if max(u.size for u in rules.units) < 5:
+        out.discard("two_missing")
     if rules.tiles.shika is None or rules.spec.ron_on_shika or not rules.units_of_kind[rules.tiles.shika]:
         out.discard("ron_shika")
     return sorted(out)
