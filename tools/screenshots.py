@@ -36,11 +36,12 @@ def main() -> int:
             for view, params in VIEWS.items():
                 page.goto(f"{url}?{urlencode(params)}")
                 page.wait_for_selector("#analysis:not([hidden]) #h-line")
-                if view == "score":
-                    page.wait_for_selector("#score-total")
-                    page.locator("#score-box").scroll_into_view_if_needed()
                 path = OUT / f"{view}-{width_name}.png"
-                page.screenshot(path=str(path), full_page=view == "analysis" and width_name == "desktop")
+                if view == "score":  # the score of the hand, line by line
+                    page.wait_for_selector("#score-total")
+                    page.locator("#score-box").screenshot(path=str(path))
+                else:
+                    page.screenshot(path=str(path), full_page=width_name == "desktop")
                 print(path)
             page.close()
     return 0

@@ -177,7 +177,10 @@ async function solve(text, size) {
     $("progress-text").textContent = `solving… ${((performance.now() - started) / 1000).toFixed(1)} s`;
   }, 150);
   const params = { hand: text, ...situation() };
-  const jobs = [api("analyze", params, controller.signal).then(drawAnalysis)];
+  const jobs = [api("analyze", params, controller.signal).then((answer) => {
+    drawAnalysis(answer);
+    $("analysis").dataset.hand = text;  // which hand the answers on screen are for
+  })];
   if (size === handSize) jobs.push(scoreHand(controller.signal));
   else $("score-box").hidden = true;
   try {
