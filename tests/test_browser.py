@@ -88,6 +88,16 @@ def test_example_1_scores_16000_and_the_link_keeps_it(page, chromium):
     shared.close()
 
 
+def test_example_2_twelve_tiles_no_win_scores_7000_from_a_link(chromium, url):
+    page = chromium.new_page()
+    page.set_default_timeout(WAIT_MS)
+    link = {"hand": "[可奈 志保 星梨花 海美] [翼 可憐 茜] 春香 千早 貴音 律子 百合子", "favourite": "yuriko", "win": "none"}
+    page.goto(f"{url}?{urlencode(link)}")
+    page.wait_for_selector("#score-total:text-is('7000')")
+    assert page.locator("#hand .group").count() == 2
+    page.close()
+
+
 def test_bad_notation_shows_the_cli_error(page):
     page.fill("#hand-text", "harka 千早")
     error = page.wait_for_selector("#hand-error:not([hidden])")

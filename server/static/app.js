@@ -160,14 +160,14 @@ async function update() {
   fillRonTiles();
   $("hand-count").textContent = `${parsed.size} of ${handSize} tiles`;
   if (parsed.size < handSize - 1) clearAnswers(`Add ${handSize - 1 - parsed.size} more tile(s) for the analysis.`);
-  else solve(text, parsed.size);
+  else solve(text);
 }
 function clearAnswers(message) {
   for (const id of ["analysis", "score-box", "plan-box"]) $(id).hidden = true;
   $("status").textContent = message;
 }
 
-async function solve(text, size) {
+async function solve(text) {
   const controller = new AbortController();
   solving = controller;
   const started = performance.now();
@@ -181,8 +181,7 @@ async function solve(text, size) {
     drawAnalysis(answer);
     $("analysis").dataset.hand = text;  // which hand the answers on screen are for
   })];
-  if (size === handSize) jobs.push(scoreHand(controller.signal));
-  else $("score-box").hidden = true;
+  jobs.push(scoreHand(controller.signal));  // 12 tiles: a win needs 13, but "no win" has a score
   try {
     await Promise.all(jobs);
     $("status").textContent = "";
