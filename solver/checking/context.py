@@ -13,7 +13,7 @@ from typing import Any
 
 from solver.api import Evaluator
 from solver.core.distance import exchange_distance, shortcut_distance
-from solver.core.errors import HAND_SIZE, MjError
+from solver.core.errors import HAND_SIZE, MjError, shown
 from solver.core.hand import COPIES, Hand, Situation, check_hand, check_situation
 from solver.core.notation import hand_from_list, parse_hand, parse_tiles
 from solver.core.results import ScoreResult
@@ -24,7 +24,7 @@ CONTEXT_FIELDS = ("id", "engine", "rules", "hand", "favorite", "favourite", "win
 # Written by `mj generate` beside the claims (docs/generation.md); read by nobody here, never judged.
 INFO_FIELDS = ("kind", "difficulty", "shortcut")
 KNOWN_FIELDS = CONTEXT_FIELDS + INFO_FIELDS + CLAIM_FIELDS
-VERDICTS = ("correct", "wrong", "invalid")
+VERDICTS = ("correct", "wrong", "invalid", "error")  # error: the checker failed on the claim
 MISSING_LISTED = 20  # exchanges: how many missing optimal exchanges are listed at most
 
 # Reason codes (stable, for the summary and for scripts) and their labels in the summary table.
@@ -33,10 +33,13 @@ LABELS = {
     "bad_json": "not valid JSON",
     "not_an_object": "not a JSON object",
     "bad_encoding": "not UTF-8",
+    "too_long": "line, number or hand over the size limit",
+    "too_deep": "nested too deeply",
     "unknown_field": "unknown field",
     "bad_context": "bad hand, rules or situation",
     "no_claim": "nothing claimed",
     "internal_error": "internal error",
+    "worker_lost": "worker died on it twice",
     # a field whose value cannot be read (verdict invalid)
     "bad_value": "unreadable claim value",
     # complete / h / score
@@ -111,7 +114,8 @@ def make_reason(code: str, text: str, error: MjError | None = None) -> dict[str,
 
 
 def as_json(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False)
+    """A claimed value repeated in a message: JSON, escaped and shortened."""
+    return shown(json.dumps(value, ensure_ascii=False))  # claims are bounded in size by intake.py
 
 
 def tile_names(ev: Evaluator, kinds: Iterable[int]) -> str:
@@ -161,7 +165,7 @@ class Context:
         default_win = "tsumo" if self.full else "none"
         self.win = obj.get("win", default_win)
         if self.win not in ("tsumo", "ron", "none"):
-            raise MjError(f"win must be tsumo, ron or none, not {self.win!r}")
+            raise MjError(f"win must be tsumo, ron or none, not {shown(self.win)}")
         if self.win != "none" and not self.full:
             raise MjError(f"a {self.win} win needs a {ev.rules.hand_size}-tile hand, this one has {self.size}",
                           HAND_SIZE)
