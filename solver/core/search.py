@@ -54,6 +54,11 @@ class TileSearch:
         # units holding each kind, largest first (a big unit keeps more, so good targets come early)
         self.units_with = tuple(tuple(sorted(us, key=lambda u: (-self.sizes[u], u))) for us in rules.units_of_kind)
         self.fill_order = tuple(sorted(range(len(self.members)), key=lambda u: (-self.sizes[u], u)))
+        # bit masks: kinds in some unit holding kind i; kinds in some unit of at most s members
+        self.reach_of = tuple(_mask({j for u in us for j in self.members[u]}) for us in rules.units_of_kind)
+        longest = max(self.sizes, default=0)
+        self.fill_reach = tuple(_mask({j for u, m in enumerate(self.members) if self.sizes[u] <= s for j in m})
+                                for s in range(max(longest, self.hand_size) + 1))
         self._h_cache: dict = {}
         self._fill_cache: dict = {}
 
@@ -117,13 +122,14 @@ class TileSearch:
         run.dfs(0, 0)
         return run.found
 
-    def accepted(self, hand: Hand, seen: tuple[int, ...] = (),
-                 copies: int = COPIES) -> tuple[int | None, list[int], list[tuple[int, ...]]]:
+    def accepted(self, hand: Hand, seen: tuple[int, ...] = (), copies: int = COPIES,
+                 limit: int | None = None) -> tuple[int | None, list[int], list[tuple[int, ...]]] | None:
         """(h, the kinds some optimal target draws in, one verified optimal target per new kind found).
 
         A kind is accepted exactly when some optimal target draws it; the draws of every optimal leaf
         (its placed units' beyond the hand, and whatever its fillers can draw) are collected, and the
-        search stops once every drawable kind is in.
+        search stops once every drawable kind is in. With `limit`, a search that would visit more nodes
+        than that gives up and returns None (the caller then asks the CP-SAT model).
         """
         first = self.best_leaf(hand, seen, copies)
         if first is None:
@@ -138,18 +144,29 @@ class TileSearch:
         targets: list[tuple[int, ...]] = []
         if self.wildcard and held[self.sora] < cap[self.sora]:
             found.add(self.sora)  # h > 0: some slot is drawn, and そら may take it
+        run = _Run(self, hand, cap, first.kept)
 
         def visit(leaf: Leaf) -> bool:
             new = real_draws(self, hand, cap, leaf) - found
             if new:
                 found.update(new)
                 targets.append(self.target(leaf, new))
-            return drawable <= found
+                run.want &= ~_mask(new)
+            return not run.want
 
-        visit(first)
-        if not drawable <= found:
-            self.leaves(hand, seen, first.kept, copies, visit)
+        run.want = _mask(drawable)
+        run.visit = visit
+        run.budget_nodes = limit
+        if not visit(first):
+            run.dfs(0, 0)
+        if run.gave_up:
+            return None
         return h, sorted(found), targets
+
+    def kept_best(self, hand: Hand, seen: tuple[int, ...] = (), copies: int = COPIES) -> int | None:
+        """max kept (the called tiles excluded, held そら included in wildcard mode): the CP-SAT model's z*."""
+        h = self.h(hand, seen, copies)
+        return None if h is None else self.slots(hand) - h
 
     def target(self, leaf: Leaf, wanted: set[int] | None = None) -> tuple[int, ...]:
         """A whole target for a leaf: its placed units plus fillers (drawing a wanted kind if one can)."""
@@ -248,7 +265,7 @@ class _Run:
         self.held = hand.concealed
         self.left = sum(self.rest)
         self.m = [0] * search.kinds  # copies of each kind in the placed units
-        self.free = cap  # cap_i - real copies placed
+        self.free = list(cap)  # cap_i - real copies placed
         self.dropped = [False] * search.kinds
         self.budget = cap[search.sora] if search.wildcard else 0
         self.slots = search.slots(hand)
@@ -260,6 +277,11 @@ class _Run:
         self.found: list[Leaf] = []
         self.visit = None
         self.stop = False
+        self.want = 0  # acceptance: drawable kinds not found yet (a subtree that reaches none is cut)
+        self.draws = [0] * search.kinds  # real copies drawn by the placed units
+        self.drawn_mask = 0
+        self.budget_nodes: int | None = None  # nodes left before giving up (None: no limit)
+        self.gave_up = False
         # wildcard: once real kept + held そら fill every slot, nothing is better
         self.enough = self.slots - (search.soras(hand) if search.wildcard else 0)
         self.order, self.weight = self._weights(search, hand)
@@ -278,6 +300,29 @@ class _Run:
                     best = min(best, share)
             weight[k] = best - 1e-9  # a hair under, so float error only weakens the bound
         return sorted(held, key=weight.__getitem__), weight
+
+    def reach(self, kind: int) -> int:
+        """Kinds this subtree's leaves can draw: drawn already, in units holding a held kind left, fillers'."""
+        reach_of, rest = self.s.reach_of, self.rest
+        mask = self.drawn_mask | self.s.fill_reach[max(0, self.slots - self.room(self.threshold - self.kept))]
+        for k in range(kind, self.s.kinds):
+            if rest[k]:
+                mask |= reach_of[k]
+        return mask
+
+    def room(self, need: int) -> int:
+        """Fewest slots that keeping `need` more held tiles takes (their weights, rounded down)."""
+        if need <= 0:
+            return 0
+        total, rest, weight = 0.0, self.rest, self.weight
+        for k in self.order:
+            n = min(rest[k], need)
+            if n:
+                total += n * weight[k]
+                need -= n
+                if not need:
+                    break
+        return int(total)
 
     def bound(self) -> int:
         """Most held tiles the remaining slots can still keep: sum of the kept tiles' weights <= slots."""
@@ -304,8 +349,15 @@ class _Run:
         if self.stop or self.kept + self.bound() <= self.best or \
                 (self.threshold is None and self.best >= self.enough):
             return
+        if self.want and not self.want & self.reach(kind):
+            return
+        if self.budget_nodes is not None:
+            self.budget_nodes -= 1
+            if self.budget_nodes < 0:
+                self.stop = self.gave_up = True
+                return
         s = self.s
-        members, sizes, m, free, dropped = s.members, s.sizes, self.m, self.free, self.dropped
+        members, sizes, m, free, dropped, draws = s.members, s.sizes, self.m, self.free, self.dropped, self.draws
         options = s.units_with[kind]
         for pos in range(start, len(options)):
             u = options[pos]
@@ -331,6 +383,9 @@ class _Run:
                 elif free[k] > 0:
                     free[k] -= 1
                     drawn.append(k)
+                    draws[k] += 1
+                    if draws[k] == 1:
+                        self.drawn_mask |= 1 << k
             gained = len(consumed)
             self.kept += gained
             self.left -= gained
@@ -350,6 +405,9 @@ class _Run:
                 free[k] += 1
             for k in drawn:
                 free[k] += 1
+                draws[k] -= 1
+                if draws[k] == 0:
+                    self.drawn_mask &= ~(1 << k)
             if self.stop or (self.best >= self.enough and self.threshold is None):
                 return
         # drop the remaining copies of this kind
@@ -379,6 +437,10 @@ class _Run:
             self.stop = self.visit(leaf)
         else:
             self.found.append(leaf)
+
+
+def _mask(kinds) -> int:
+    return sum(1 << k for k in set(kinds))
 
 
 def real_draws(search: TileSearch, hand: Hand, cap: list[int], leaf: Leaf) -> set[int]:
