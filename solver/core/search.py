@@ -59,12 +59,14 @@ class TileSearch:
         longest = max(self.sizes, default=0)
         self.fill_reach = tuple(_mask({j for u, m in enumerate(self.members) if self.sizes[u] <= s for j in m})
                                 for s in range(max(longest, self.hand_size) + 1))
+        self.unit_mask = tuple(_mask(m) for m in self.members)
         self._h_cache: dict = {}
         self._fill_cache: dict = {}
+        self._weight_cache: dict = {}
 
     def __getstate__(self):
         state = dict(self.__dict__)
-        state["_h_cache"], state["_fill_cache"] = {}, {}
+        state["_h_cache"], state["_fill_cache"], state["_weight_cache"] = {}, {}, {}
         return state
 
     # --- the hand's parameters --------------------------------------------------------------------
@@ -284,22 +286,37 @@ class _Run:
         self.gave_up = False
         # wildcard: once real kept + held そら fill every slot, nothing is better
         self.enough = self.slots - (search.soras(hand) if search.wildcard else 0)
-        self.order, self.weight = self._weights(search, hand)
+        self.rest_mask = _mask(k for k, n in enumerate(self.rest) if n)  # kinds still held
+        self.dropped_mask = 0
 
-    def _weights(self, search: TileSearch, hand: Hand) -> tuple[list[int], list[float]]:
-        """w_i = min over units u holding i of |u| / |u ∩ held kinds|: slots a kept tile of kind i costs
-        at least, its share of its unit's draws included. Kinds sorted by it, for the bound."""
-        held = {k for k, n in enumerate(self.rest) if n}
-        weight = [0.0] * search.kinds
-        for k in held:
-            best = float(self.slots + 1)
-            for u in search.units_with[k]:
-                size = search.sizes[u]
-                if size <= self.slots:
-                    share = size / sum(1 for j in search.members[u] if j in held)
-                    best = min(best, share)
-            weight[k] = best - 1e-9  # a hair under, so float error only weakens the bound
-        return sorted(held, key=weight.__getitem__), weight
+    def weights(self) -> list[tuple[float, int]]:
+        """(w_i, i) for the kinds still held, cheapest first: w_i = min over units u holding i that the
+        path may still place of |u| / |u ∩ kinds still held|, the fewest slots a kept tile of kind i
+        takes, its share of its unit's draws included. Memoised by (held kinds, dropped kinds, slots)."""
+        key = (self.rest_mask, self.dropped_mask, self.slots)
+        cache = self.s._weight_cache
+        found = cache.get(key)
+        if found is None:
+            s, rest_mask, dropped_mask, slots = self.s, self.rest_mask, self.dropped_mask, self.slots
+            found = []
+            kind, mask = 0, rest_mask
+            while mask:
+                if mask & 1:
+                    best = float(slots + 1)
+                    for u in s.units_with[kind]:
+                        um = s.unit_mask[u]
+                        if s.sizes[u] <= slots and not um & dropped_mask:
+                            share = s.sizes[u] / (um & rest_mask).bit_count()
+                            if share < best:
+                                best = share
+                    found.append((best - 1e-9, kind))  # a hair under: float error only weakens the bound
+                mask >>= 1
+                kind += 1
+            found.sort()
+            if len(cache) > _CACHE_LIMIT:
+                cache.clear()
+            cache[key] = found
+        return found
 
     def reach(self, kind: int) -> int:
         """Kinds this subtree's leaves can draw: drawn already, in units holding a held kind left, fillers'."""
@@ -314,11 +331,11 @@ class _Run:
         """Fewest slots that keeping `need` more held tiles takes (their weights, rounded down)."""
         if need <= 0:
             return 0
-        total, rest, weight = 0.0, self.rest, self.weight
-        for k in self.order:
+        total, rest = 0.0, self.rest
+        for w, k in self.weights():
             n = min(rest[k], need)
             if n:
-                total += n * weight[k]
+                total += n * w
                 need -= n
                 if not need:
                     break
@@ -326,11 +343,10 @@ class _Run:
 
     def bound(self) -> int:
         """Most held tiles the remaining slots can still keep: sum of the kept tiles' weights <= slots."""
-        room, more, rest, weight = self.slots, 0, self.rest, self.weight
-        for k in self.order:
+        room, more, rest = self.slots, 0, self.rest
+        for w, k in self.weights():
             n = rest[k]
             if n:
-                w = weight[k]
                 if n * w <= room:
                     room -= n * w
                     more += n
@@ -380,6 +396,8 @@ class _Run:
                     rest[k] -= 1
                     free[k] -= 1
                     consumed.append(k)
+                    if not rest[k]:
+                        self.rest_mask ^= 1 << k
                 elif free[k] > 0:
                     free[k] -= 1
                     drawn.append(k)
@@ -401,6 +419,8 @@ class _Run:
             for k in members[u]:
                 m[k] -= 1
             for k in consumed:
+                if not rest[k]:
+                    self.rest_mask |= 1 << k
                 rest[k] += 1
                 free[k] += 1
             for k in drawn:
@@ -416,9 +436,13 @@ class _Run:
         n = rest[kind]
         rest[kind] = 0
         dropped[kind] = True
+        self.rest_mask ^= 1 << kind
+        self.dropped_mask |= 1 << kind
         self.left -= n
         self.dfs(kind + 1, 0)
         self.left += n
+        self.dropped_mask ^= 1 << kind
+        self.rest_mask |= 1 << kind
         dropped[kind] = False
         rest[kind] = n
 
