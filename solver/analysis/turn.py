@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from solver.core import fast
 from solver.core.distance import exchange_distance
 from solver.core.enumerate import accepted_with_witnesses, distinct_exchanges
-from solver.core.hand import COPIES, Hand, Situation, check_hand
+from solver.core.hand import COPIES, Hand, Situation, check_hand, check_situation
 from solver.core.model import DistanceModel
 from solver.core.present import UnitsPresent, units_present
 from solver.core.results import Exchange, ScoreResult
@@ -36,6 +36,20 @@ def _h(dm: DistanceModel, hand: Hand, seen: tuple[int, ...]) -> int | None:
         check_hand(hand, dm.rules, seen=seen)
         return fast.search_for(dm.rules).h(hand, seen)
     return exchange_distance(dm, hand, seen).h
+
+
+def _win_totals(rules: RuleSet, full: Hand, tile: int, favourite: int | None) -> tuple[int | None, int | None]:
+    """Scores of the win by tsumo and by ron on `tile` (None: no win), as best_score gives them."""
+    tsumo, ron = Situation("tsumo", favourite=favourite), Situation("ron", tile, favourite)
+    wild_ron = rules.sora_mode == "wildcard" and tile == rules.tiles.sora and rules.spec.ron_minus_member
+    if not FAST or wild_ron:  # the edge cases (an undefined score raises) stay with best_score
+        ron_score = best_score(full, rules, ron)
+        return best_score(full, rules, tsumo).total, ron_score.total if ron_score.won else None
+    check_hand(full, rules)
+    check_situation(full, rules, ron)
+    scorer = fast.scorer_for(rules)
+    no_ron = tile == rules.tiles.shika and not rules.spec.ron_on_shika  # D2
+    return scorer.total(full, tsumo), None if no_ron else scorer.total(full, ron)
 
 
 @dataclass(frozen=True)
@@ -146,10 +160,8 @@ def waits(dm: DistanceModel, hand: Hand, seen: tuple[int, ...], favourite: int |
         return ()
     found = []
     for t in kinds:
-        full = hand.add(t)
-        tsumo = best_score(full, rules, Situation("tsumo", favourite=favourite))
-        ron = best_score(full, rules, Situation("ron", t, favourite))
-        found.append(Wait(t, live_count(hand, rules, seen, t), tsumo.total, ron.total if ron.won else None))
+        tsumo, ron = _win_totals(rules, hand.add(t), t, favourite)
+        found.append(Wait(t, live_count(hand, rules, seen, t), tsumo, ron))
     return tuple(sorted(found, key=lambda w: (-w.live, -(w.tsumo or 0), w.tile)))
 
 

@@ -9,12 +9,14 @@ from typing import Iterable
 
 from solver.core.distance import target_exchange
 from solver.core.hand import COPIES, Hand, check_hand
+from solver.core.partition import WinScorer
 from solver.core.results import DistanceResult, Exchange
 from solver.core.rules import RuleSet
 from solver.core.search import TileSearch
 
-ACCEPT_NODES = 4000  # past this many search nodes the acceptance proof goes to CP-SAT (bench/)
+ACCEPT_NODES = 2000  # past this many search nodes the acceptance proof goes to CP-SAT (bench/)
 _SEARCHES: dict[int, tuple[RuleSet, TileSearch]] = {}
+_SCORERS: dict[int, tuple[RuleSet, WinScorer]] = {}
 
 
 def search_for(rules: RuleSet) -> TileSearch:
@@ -22,6 +24,14 @@ def search_for(rules: RuleSet) -> TileSearch:
     entry = _SEARCHES.get(id(rules))
     if entry is None or entry[0] is not rules:
         entry = _SEARCHES[id(rules)] = (rules, TileSearch(rules))
+    return entry[1]
+
+
+def scorer_for(rules: RuleSet) -> WinScorer:
+    """The winning-score search of a rule set, built once."""
+    entry = _SCORERS.get(id(rules))
+    if entry is None or entry[0] is not rules:
+        entry = _SCORERS[id(rules)] = (rules, WinScorer(rules))
     return entry[1]
 
 
