@@ -15,6 +15,7 @@ from solver.core.rules import RuleSet
 from solver.core.search import TileSearch
 
 ACCEPT_NODES = 2000  # past this many search nodes the acceptance proof goes to CP-SAT (bench/)
+ACCEPT_H = 2  # from this h on (outside wildcard mode) optimal targets abound: CP-SAT with swaps lists them faster
 _SEARCHES: dict[int, tuple[RuleSet, TileSearch]] = {}
 _SCORERS: dict[int, tuple[RuleSet, WinScorer]] = {}
 
@@ -83,7 +84,11 @@ def accepted(dm, hand: Hand, seen: tuple[int, ...] = (), seeds: Iterable[tuple[i
     from solver.core.enumerate import accepted_with_witnesses
 
     search = search_for(dm.rules)
-    fast = search.accepted(hand, seen, limit=limit)
-    if fast is not None:
-        return fast
+    h = search.h(hand, seen)
+    if h is None:
+        return None, [], []
+    if search.wildcard or h < ACCEPT_H:
+        fast = search.accepted(hand, seen, limit=limit)
+        if fast is not None:
+            return fast
     return accepted_with_witnesses(dm, hand, seen, seeds, kept=search.kept_best(hand, seen))
