@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
+sys.path[:0] = [str(ROOT), str(ROOT / "bench"), str(ROOT / "tests")]
 
 from timing import COPIES, quantile, random_deals  # noqa: E402
 
@@ -184,9 +184,11 @@ def bench_h(args, say) -> int:
 
 def bench_diff(args, say) -> int:
     """Fast h vs CP-SAT h on random hands in every rule set, with calls and seen tiles now and then."""
-    from solver import Evaluator, Hand
+    from solver import Evaluator
     from solver.core.distance import exchange_distance
     from solver.core.search import TileSearch
+
+    from synthetic import random_real_hands  # tests/synthetic.py: the hands test_search.py uses too
 
     problems, n = 0, 0
     start = time.perf_counter()
@@ -194,34 +196,13 @@ def bench_diff(args, say) -> int:
     for r, name in enumerate(names):
         ev = Evaluator(name)
         dm, search = ev.distance_model, TileSearch(ev.rules)
-        rng = random.Random(f"diff/{name}")
-        K = len(ev.tiles)
-        for i in range(args.diff // len(names) + (r < args.diff % len(names))):
-            size = 13 - (i % 2)
-            counts, called = [0] * K, ()
-            if i % 5 == 3:
-                unit = rng.choice([u for u in ev.rules.units if 3 <= u.size <= 5])
-                called = (unit.index,)
-                for k in unit.members:
-                    counts[k] += 1
-                size -= unit.size
-            wall = [k for k in range(K) for _ in range(COPIES - counts[k])]
-            concealed = [0] * K
-            for k in rng.sample(wall, size):
-                concealed[k] += 1
-            seen = ()
-            if i % 4 == 1:
-                s = [0] * K
-                for k in rng.sample(range(K), 10):
-                    if counts[k] + concealed[k] + s[k] < COPIES:
-                        s[k] += 1
-                seen = tuple(s)
-            hand = Hand(tuple(concealed), called)
+        count = args.diff // len(names) + (r < args.diff % len(names))
+        for hand, seen in random_real_hands(ev, count, seed=r):
             n += 1
             if search.h(hand, seen) != exchange_distance(dm, hand, seen).h:
                 problems += 1
                 say(f"  DISAGREE {name} {hand} seen={seen}")
-    say(f"\ndifferential: h by search vs CP-SAT on {n} random hands (3 rule sets, calls, seen tiles): "
+    say(f"\ndifferential: h by search vs CP-SAT on {n} random hands (3 rule sets; every 2nd 12 tiles, every 3rd with a called unit, every 4th with seen tiles): "
         f"{problems} disagreements ({time.perf_counter() - start:.0f} s)")
     return problems
 

@@ -7,12 +7,11 @@ Objectives are compared (h, accepted kinds, totals); witnesses are checked again
 from __future__ import annotations
 
 import pickle
-import random
 from collections import Counter
 
 import oracle
 import pytest
-from hypothesis import assume, event, given, settings
+from hypothesis import event, given, settings
 from hypothesis import strategies as st
 from synthetic import (
     BASE_SETTINGS,
@@ -22,6 +21,7 @@ from synthetic import (
     favourites,
     games,
     oracle_cap,
+    random_real_hands,
     seen_counts,
 )
 
@@ -106,16 +106,13 @@ def test_search_h_and_acceptance_agree_with_oracle(mode, data):
 @given(data=st.data())
 def test_partition_score_agrees_with_oracle_and_model(param_set, data):
     game = data.draw(games(), label="game")
-    ev = game.evaluator(param_set)
-    rules = game.oracle_rules(param_set)
+    ev, rules = game.evaluator(param_set), game.oracle_rules(param_set)
     deal = data.draw(deals(game), label="deal")
     favourite = data.draw(favourites(game, deal), label="favourite")
-    win = data.draw(st.sampled_from(["tsumo", "ron"]), label="win")
-    ron = None
-    if win == "ron":
-        options = concealed_kinds(deal, exclude=[game.sora] if rules["ron_minus_member"] else [])
-        assume(options)
-        ron = data.draw(st.sampled_from(options), label="ron tile")
+    # a ron tile (any concealed kind; not a wildcard そら where the ron unit loses a member) or tsumo
+    options = concealed_kinds(deal, exclude=[game.sora] if rules["ron_minus_member"] else [])
+    ron = data.draw(st.one_of(st.none(), st.sampled_from(options)) if options else st.none(), label="ron")
+    win = "tsumo" if ron is None else "ron"
     expected = oracle.best_score(game.units, list(deal.concealed), list(deal.called), won=True, ron_tile=ron,
                                  favourite=favourite, rules=rules, sora=game.sora)
     situation = Situation(win, ron, favourite)
@@ -128,45 +125,17 @@ def test_partition_score_agrees_with_oracle_and_model(param_set, data):
     assert total == expected == model.total
 
 
-def random_hands(ev: Evaluator, n: int, seed: int):
-    """Random deals with, now and then, a called unit and seen tiles (physically possible)."""
-    rng = random.Random(seed)
-    rules = ev.rules
-    K = len(rules.tiles)
-    for i in range(n):
-        counts, called = [0] * K, ()
-        room = rules.hand_size - (i % 2)
-        if i % 3 == 1:
-            unit = rng.choice([u for u in rules.units if u.size >= 3 and u.size <= 5])
-            called = (unit.index,)
-            for k in unit.members:
-                counts[k] += 1
-            room -= unit.size
-        wall = [k for k in range(K) for _ in range(COPIES - counts[k])]
-        concealed = [0] * K
-        for k in rng.sample(wall, room):
-            concealed[k] += 1
-        seen = ()
-        if i % 4 == 2:
-            extra = [0] * K
-            for k in rng.sample(range(K), 8):
-                if counts[k] + concealed[k] + extra[k] < COPIES:
-                    extra[k] += 1
-            seen = tuple(extra)
-        yield Hand(tuple(concealed), called), seen
-
-
 @pytest.mark.parametrize("name", RULE_SETS)
 def test_search_agrees_with_cpsat_on_real_hands(name):
     ev = Evaluator(name)
     search = TileSearch(ev.rules)
-    for hand, seen in random_hands(ev, 40, 11):
+    for hand, seen in random_real_hands(ev, 40, 11):
         want = exchange_distance(ev.distance_model, hand, seen)
         assert search.h(hand, seen) == want.h
         got = fast.exchange_distance(ev.rules, hand, seen)
         check_exchange(ev.rules, hand, seen, want.h, got.exchange)
         assert got.sora_exchanges == want.sora_exchanges
-    hand = next(random_hands(ev, 1, 3))[0]
+    hand = next(random_real_hands(ev, 1, 3))[0]
     assert pickle.loads(pickle.dumps(search)).h(hand) == search.h(hand)
 
 
@@ -181,7 +150,7 @@ def _view(a):
 def test_analysis_fast_path_equals_cpsat_path(name, monkeypatch):
     ev = Evaluator(name)
     names = [ev.tiles.name(k) for k in range(len(ev.tiles))]
-    cases = list(random_hands(ev, 6, 5))
+    cases = list(random_real_hands(ev, 6, 5))
     seed = "真 雪歩 あずさ 可奈 歩 未来 まつり 美也 紗代子 海美 奈緒 美奈子 星梨花"  # RULES.md 6: h = 1
     near = "真 雪歩 あずさ 可奈 歩 未来 まつり 美也 紗代子 海美 奈緒 そら"  # a 12-tile hand holding そら
     cases += [(ev.hand(seed), ()), (ev.hand(near), ()), (ev.hand(seed), ev.seen("奈緒 紗代子"))]
