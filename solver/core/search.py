@@ -1,4 +1,4 @@
-"""Exact exchange distance by combinatorial search in plain Python (docs/formulation.md section 6).
+"""Exact exchange distance by combinatorial search in plain Python (docs/formulation.md section 7).
 
 The CP-SAT model (model.py, distance.py) stays the reference; this search answers the same
 question, exhaustively, without a solver. A target T is a multiset of units filling the N concealed

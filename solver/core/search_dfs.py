@@ -1,6 +1,6 @@
 """The depth-first search behind TileSearch (search.py): one run over one hand, with undo.
 
-See search.py and docs/formulation.md section 6 for what it enumerates and why it is exact.
+See search.py and docs/formulation.md section 7 for what it enumerates and why it is exact.
 """
 
 from __future__ import annotations
