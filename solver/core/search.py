@@ -24,6 +24,8 @@ from solver.core.hand import COPIES, Hand
 from solver.core.rules import RuleSet
 from solver.core.search_dfs import CACHE_LIMIT, Leaf, _mask, _Run
 
+LEAF_CACHE = 256  # best leaves kept (each holds a few tuples of 54)
+
 
 class TileSearch:
     """Exact h, completeness and optimal targets for one rule set, from plain data (picklable)."""
@@ -48,10 +50,12 @@ class TileSearch:
         self._h_cache: dict = {}
         self._fill_cache: dict = {}
         self._weight_cache: dict = {}
+        self._leaf_cache: dict = {}
 
     def __getstate__(self):
         state = dict(self.__dict__)
-        state["_h_cache"], state["_fill_cache"], state["_weight_cache"] = {}, {}, {}
+        for name in ("_h_cache", "_fill_cache", "_weight_cache", "_leaf_cache"):
+            state[name] = {}
         return state
 
     # --- the hand's parameters --------------------------------------------------------------------
@@ -93,9 +97,17 @@ class TileSearch:
         return slots - real_kept
 
     def best_leaf(self, hand: Hand, seen: tuple[int, ...] = (), copies: int = COPIES) -> Leaf | None:
-        """A leaf of greatest kept count (its fillers exist), or None when no target exists."""
+        """A leaf of greatest kept count (its fillers exist), or None when no target exists.
+
+        The last few are remembered (h, then the acceptance or a witness, ask for the same hand)."""
+        key = (hand.concealed, hand.called, seen, copies)
+        if key in self._leaf_cache:
+            return self._leaf_cache[key]
         run = _Run(self, hand, self.caps(hand, seen, copies), None)
         run.dfs(0, 0)
+        if len(self._leaf_cache) > LEAF_CACHE:
+            self._leaf_cache.clear()
+        self._leaf_cache[key] = run.best_leaf
         return run.best_leaf
 
     def leaves(self, hand: Hand, seen: tuple[int, ...], threshold: int, copies: int = COPIES,
