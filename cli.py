@@ -13,7 +13,7 @@ import typer
 
 from catalogue import CatalogueError, check_file
 from solver.api import Evaluator, open_catalogue
-from solver.core.errors import MjError, safe_text
+from solver.core.errors import MjError, error_line
 from solver.core.rules import DEFAULT_RULES, parse_date
 
 EXAMPLE_HAND = "真 雪歩 あずさ 可奈 歩 未来 まつり 美也 紗代子 海美 奈緒 美奈子 星梨花"
@@ -47,8 +47,7 @@ def errors() -> Iterator[None]:
         yield
     except (MjError, CatalogueError) as exc:
         prefix = "bad catalogue: " if isinstance(exc, CatalogueError) else ""
-        message = safe_text(" ".join(str(exc).split("\n")))  # one line, escaped and bounded, whatever the input held
-        typer.echo(f"error: {prefix}{message}", err=True)
+        typer.echo(error_line(prefix + str(exc)), err=True)  # one line, escaped and bounded, whatever the input held
         raise typer.Exit(2) from None
 
 
@@ -73,13 +72,13 @@ def units(hand: HandArg, rules: RulesOpt = DEFAULT_RULES, json_: JsonOpt = False
 
     Example: mj units "真 雪歩 あずさ 可奈 歩 未来 まつり 美也 紗代子 海美 奈緒 美奈子 星梨花"
     """
-    from solver.serialize import present_dict
+    from solver.serialize import units_payload
 
     with errors():
         ev = evaluator(rules, catalogue, as_of)
         present = ev.units_present(ev.hand(hand))
         if json_:
-            return emit_json({"rules": ev.rules.name, **present_dict(present, ev.rules)})
+            return emit_json(units_payload(present, ev.rules))
         from render import present_view
 
         show(present_view(present, ev.rules))
@@ -97,7 +96,7 @@ def score(hand: HandArg,
 
     Example: mj score "[静香 百合子 昴] 真 雪歩 あずさ 可奈 歩 可奈 志保 詩花 エレナ 美也" --ron 美也 --favorite 可奈
     """
-    from solver.serialize import score_dict
+    from solver.serialize import score_payload
 
     with errors():
         if sum((tsumo, ron is not None, no_win)) != 1:
@@ -106,7 +105,7 @@ def score(hand: HandArg,
         ev = evaluator(rules, catalogue, as_of)
         result = ev.score(hand, win.value, ron, favorite)
         if json_:
-            emit_json({"rules": ev.rules.name, "win": win.value, **score_dict(result, ev.rules)})
+            emit_json(score_payload(result, ev.rules, win.value, ev.tile(favorite)))
         else:
             from render import score_view
 
@@ -122,14 +121,14 @@ def h(hand: HandArg, seen: SeenOpt = "", rules: RulesOpt = DEFAULT_RULES, json_:
 
     Example: mj h "真 雪歩 あずさ 可奈 歩 未来 まつり 美也 紗代子 海美 奈緒 美奈子 星梨花"
     """
-    from solver.serialize import distance_dict
+    from solver.serialize import distance_payload
 
     with errors():
         ev = evaluator(rules, catalogue, as_of)
         parsed = ev.hand(hand)
         result = ev.h(parsed, seen)
         if json_:
-            return emit_json({"rules": ev.rules.name, **distance_dict(result, ev.rules)})
+            return emit_json(distance_payload(result, ev.rules))
         from render import distance_view
 
         show(distance_view(result, ev.rules, parsed.called))
@@ -147,14 +146,14 @@ def analyze(hand: HandArg, seen: SeenOpt = "",
 
     Example: mj analyze "真 雪歩 あずさ 可奈 歩 未来 まつり 美也 紗代子 海美 奈緒 美奈子 星梨花"
     """
-    from solver.serialize import analysis_dict
+    from solver.serialize import analysis_payload
 
     with errors():
         ev = evaluator(rules, catalogue, as_of)
         parsed = ev.hand(hand)
         result = ev.analyze(parsed, seen, favorite, discard, waiting_room, max_exchanges)
         if json_:
-            return emit_json({"rules": ev.rules.name, **analysis_dict(result, parsed, ev.rules)})
+            return emit_json(analysis_payload(result, parsed, ev.rules, ev.tile(favorite)))
         from render import analysis_view
 
         for part in analysis_view(result, parsed, ev.rules):
@@ -168,6 +167,24 @@ def example(json_: JsonOpt = False) -> None:
     Example: mj example
     """
     analyze(EXAMPLE_HAND, json_=json_)
+
+
+@app.command()
+def serve(host: Annotated[str, typer.Option("--host", help="Address to listen on (loopback by default).")] = "127.0.0.1",
+          port: Annotated[int, typer.Option("--port", min=0, max=65535, help="Port (0: any free one).")] = 8000,
+          open_: Annotated[bool, typer.Option("--open", help="Open the page in the default browser.")] = False,
+          workers: Annotated[int, typer.Option("--workers", "-j", min=1, max=32, help="Solver worker processes.")] = 2,
+          timeout: Annotated[float, typer.Option("--timeout", min=1, help="Stop a request after this many seconds.")] = 300,
+          catalogue: CatalogueOpt = None) -> None:
+    """A local web page for the same answers: tiles to click, analysis, scores (docs/web.md).
+
+    Example: mj serve --open
+    """
+    from server.run import serve as run_server
+
+    with errors():
+        open_catalogue(catalogue or ())  # a bad catalogue file is a usage error here, not on every request
+        run_server(host, port, open_, workers, tuple(catalogue or ()), timeout)
 
 
 @app.command()
@@ -214,6 +231,39 @@ def check(
     raise typer.Exit(code)
 
 
+@app.command()
+def generate(
+    kind: Annotated[str, typer.Argument(help="waits, exchanges, discard or traps (docs/generation.md).")],
+    count: Annotated[int, typer.Option("--count", "-n", min=0, help="How many positions.")] = 10,
+    seed: Annotated[int, typer.Option("--seed", help="Same seed, same file.")] = 0,
+    rules: RulesOpt = DEFAULT_RULES,
+    difficulty: Annotated[Optional[str], typer.Option(
+        "--difficulty", help="easy, medium, hard, any, or bounds on features such as 'waits>=3,depth>=1'.")] = None,
+    output: Annotated[Optional[str], typer.Option("--output", "-o", help="Write to this file instead of stdout.")]
+    = None,
+) -> None:
+    """Positions with proven answers, one JSON line each in the claims format of mj check.
+
+    Example: mj generate waits --count 20 --seed 7 --difficulty hard --output waits.jsonl
+    """
+    from solver.generation import dumps
+    from solver.generation import generate as positions
+
+    with errors():
+        ev = Evaluator(rules)
+        try:
+            sink = open(output, "w", encoding="utf-8") if output else sys.stdout
+        except OSError as exc:
+            raise MjError(f"cannot open {exc.filename}: {exc.strerror}") from None
+        try:
+            for found in positions(kind, count, seed, rules, difficulty, evaluator=ev):
+                sink.write(dumps(found) + "\n")
+                sink.flush()
+        finally:
+            if output:
+                sink.close()
+
+
 # --- catalogue ---------------------------------------------------------------------------------
 
 
@@ -223,9 +273,10 @@ def catalogue_idols(json_: JsonOpt = False, catalogue: CatalogueOpt = None) -> N
 
     Example: mj catalogue idols --json
     """
+    from solver.serialize import idols_payload
+
     with errors():
-        rows = [vars(i) | {"romaji": list(i.romaji), "other_names": list(i.other_names)}
-                for i in open_catalogue(catalogue or ()).idols]
+        rows = idols_payload(open_catalogue(catalogue or ()))
         if json_:
             return emit_json(rows)
         from render import rows_view
@@ -240,14 +291,12 @@ def catalogue_units(rules: RulesOpt = DEFAULT_RULES, json_: JsonOpt = False, cat
 
     Example: mj catalogue units --rules hitori-jong-2.1
     """
-    from solver.serialize import unit_dict
+    from solver.serialize import catalogue_units_payload
 
     with errors():
         ev = evaluator(rules, catalogue, as_of)
         if json_:
-            rows = [unit_dict(u.index, ev.rules) | {"aliases": list(u.aliases), "since": str(u.since or "") or None}
-                    for u in ev.rules.units]
-            return emit_json({"rules": ev.rules.name, "as_of": str(ev.rules.as_of or "") or None, "units": rows})
+            return emit_json(catalogue_units_payload(ev.rules))
         from render import units_view
 
         show(units_view(ev.rules))
@@ -259,9 +308,10 @@ def catalogue_rules(json_: JsonOpt = False, catalogue: CatalogueOpt = None) -> N
 
     Example: mj catalogue rules
     """
+    from solver.serialize import rules_payload
+
     with errors():
-        rows = [{k: (str(v) if k == "as_of" and v else list(v) if isinstance(v, tuple) else v)
-                 for k, v in vars(spec).items()} for spec in open_catalogue(catalogue or ()).rules.values()]
+        rows = rules_payload(open_catalogue(catalogue or ()))
         if json_:
             return emit_json(rows)
         from render import rows_view

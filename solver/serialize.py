@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from catalogue import Catalogue
+from solver.core.explain import points_why
 from solver.core.present import PresentUnit, UnitsPresent
 from solver.core.results import DistanceResult, Exchange, ScoreResult
 from solver.core.rules import RuleSet
@@ -27,10 +29,17 @@ def present_dict(present: UnitsPresent, rules: RuleSet) -> dict[str, Any]:
             "two_short": [one(p) for p in present.two_short]}
 
 
-def score_dict(result: ScoreResult, rules: RuleSet) -> dict[str, Any]:
+def score_dict(result: ScoreResult, rules: RuleSet, favourite: int | None = None) -> dict[str, Any]:
+    """Each unit's `why` is its points worked out (the favourite matters where it doubles)."""
+    def why(su) -> str:
+        d = rules.units[su.unit]
+        return points_why(rules, d.size, won=result.won, called=su.called, holds_ron=su.holds_ron,
+                          has_favourite=favourite in d.members)
+
     return {"won": result.won, "complete": result.complete, "total": result.total,
             "units": [{**unit_dict(su.unit, rules), "points": su.points, "called": su.called,
-                       "holds_ron": su.holds_ron, "sora_for": tile_ids(su.sora_for, rules)} for su in result.units],
+                       "holds_ron": su.holds_ron, "sora_for": tile_ids(su.sora_for, rules), "why": why(su)}
+                      for su in result.units],
             "bonus": result.bonus, "leftover": tile_ids(result.leftover, rules), "reason": result.reason,
             "proof": result.proof}
 
@@ -50,7 +59,11 @@ def wait_dict(wait, rules: RuleSet) -> dict[str, Any]:
     return {"tile": rules.tiles.ids[wait.tile], "live": wait.live, "tsumo": wait.tsumo, "ron": wait.ron}
 
 
-def analysis_dict(analysis, hand, rules: RuleSet) -> dict[str, Any]:
+def hand_dict(hand, rules: RuleSet) -> dict[str, Any]:
+    return {"tiles": tile_ids(hand.tiles(), rules), "called": [unit_dict(u, rules) for u in hand.called]}
+
+
+def analysis_dict(analysis, hand, rules: RuleSet, favourite: int | None = None) -> dict[str, Any]:
     """The `mj analyze --json` shape (documented in the README)."""
     ids = rules.tiles.ids
     rows = [{"tile": ids[r.tile] if r.tile >= 0 else None, "h": r.h, "live": r.live,
@@ -61,12 +74,11 @@ def analysis_dict(analysis, hand, rules: RuleSet) -> dict[str, Any]:
         sora = {"h_now": analysis.sora.h_now, "use_now": analysis.sora.use_now,
                 "options": [{"take": ids[o.take], "h": o.h} for o in analysis.sora.options]}
     return {
-        "tiles": tile_ids(hand.tiles(), rules),
-        "called": [unit_dict(u, rules) for u in hand.called],
+        **hand_dict(hand, rules),
         **present_dict(analysis.present, rules),
         "hand_complete": analysis.complete,
         "h": analysis.h,
-        "score": score_dict(analysis.score, rules) if analysis.score is not None else None,
+        "score": score_dict(analysis.score, rules, favourite) if analysis.score is not None else None,
         "exchanges": [exchange_dict(e, rules) for e in analysis.exchanges],
         "exchanges_complete": analysis.exchanges_complete,
         "discards": rows,
@@ -78,6 +90,40 @@ def analysis_dict(analysis, hand, rules: RuleSet) -> dict[str, Any]:
         "sora": sora,
         "notes": list(analysis.notes),
     }
+
+
+# --- whole payloads: what each `--json` command prints, and what the web API returns ------------
+
+
+def units_payload(present: UnitsPresent, rules: RuleSet) -> dict[str, Any]:
+    return {"rules": rules.name, **present_dict(present, rules)}
+
+
+def score_payload(result: ScoreResult, rules: RuleSet, win: str, favourite: int | None = None) -> dict[str, Any]:
+    return {"rules": rules.name, "win": win, **score_dict(result, rules, favourite)}
+
+
+def distance_payload(result: DistanceResult, rules: RuleSet) -> dict[str, Any]:
+    return {"rules": rules.name, **distance_dict(result, rules)}
+
+
+def analysis_payload(analysis, hand, rules: RuleSet, favourite: int | None = None) -> dict[str, Any]:
+    return {"rules": rules.name, **analysis_dict(analysis, hand, rules, favourite)}
+
+
+def idols_payload(catalogue: Catalogue) -> list[dict[str, Any]]:
+    return [vars(i) | {"romaji": list(i.romaji), "other_names": list(i.other_names)} for i in catalogue.idols]
+
+
+def rules_payload(catalogue: Catalogue) -> list[dict[str, Any]]:
+    return [{k: (str(v) if k == "as_of" and v else list(v) if isinstance(v, tuple) else v)
+             for k, v in vars(spec).items()} for spec in catalogue.rules.values()]
+
+
+def catalogue_units_payload(rules: RuleSet) -> dict[str, Any]:
+    rows = [unit_dict(u.index, rules) | {"aliases": list(u.aliases), "since": str(u.since or "") or None}
+            for u in rules.units]
+    return {"rules": rules.name, "as_of": str(rules.as_of or "") or None, "units": rows}
 
 
 def dumps(value: Any) -> str:

@@ -8,6 +8,7 @@ The same game is described to the oracle (tests/oracle.py) as plain tuples and d
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Sequence
@@ -273,3 +274,31 @@ def favourites(game: Game, deal: Deal | None = None) -> st.SearchStrategy[int | 
 
 def concealed_kinds(deal: Deal, *, exclude: Sequence[int | None] = ()) -> list[int]:
     return [k for k, n in enumerate(deal.concealed) if n and k not in exclude]
+
+
+def random_real_hands(ev: Evaluator, n: int, seed: int):
+    """Random deals of a real rule set with, now and then, a called unit and seen tiles (physically possible)."""
+    rng = random.Random(seed)
+    rules = ev.rules
+    K = len(rules.tiles)
+    for i in range(n):
+        counts, called = [0] * K, ()
+        room = rules.hand_size - (i % 2)
+        if i % 3 == 1:
+            unit = rng.choice([u for u in rules.units if u.size >= 3 and u.size <= 5])
+            called = (unit.index,)
+            for k in unit.members:
+                counts[k] += 1
+            room -= unit.size
+        wall = [k for k in range(K) for _ in range(COPIES - counts[k])]
+        concealed = [0] * K
+        for k in rng.sample(wall, room):
+            concealed[k] += 1
+        seen = ()
+        if i % 4 == 2:
+            extra = [0] * K
+            for k in rng.sample(range(K), 8):
+                if counts[k] + concealed[k] + extra[k] < COPIES:
+                    extra[k] += 1
+            seen = tuple(extra)
+        yield Hand(tuple(concealed), called), seen

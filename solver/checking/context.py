@@ -12,8 +12,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from solver.api import Evaluator
-from solver.core import cpsat
-from solver.core.distance import exchange_distance, exchange_for
+from solver.core.distance import exchange_distance, shortcut_distance
 from solver.core.errors import HAND_SIZE, MjError, shown
 from solver.core.hand import COPIES, Hand, Situation, check_hand, check_situation
 from solver.core.notation import hand_from_list, parse_hand, parse_tiles
@@ -22,7 +21,9 @@ from solver.core.score import best_score
 
 CLAIM_FIELDS = ("complete", "h", "score", "units", "exchanges", "waits", "discard")
 CONTEXT_FIELDS = ("id", "engine", "rules", "hand", "favorite", "favourite", "win", "winning_tile", "seen", "note")
-KNOWN_FIELDS = CONTEXT_FIELDS + CLAIM_FIELDS
+# Written by `mj generate` beside the claims (docs/generation.md); read by nobody here, never judged.
+INFO_FIELDS = ("kind", "difficulty", "shortcut")
+KNOWN_FIELDS = CONTEXT_FIELDS + INFO_FIELDS + CLAIM_FIELDS
 VERDICTS = ("correct", "wrong", "invalid", "error")  # error: the checker failed on the claim
 MISSING_LISTED = 20  # exchanges: how many missing optimal exchanges are listed at most
 
@@ -214,23 +215,9 @@ def decomposition_text(ctx: Context, result: ScoreResult) -> str:
 
 def _h_with(ctx: Context, copies: int, two_missing_only: bool) -> tuple[int | None, Any]:
     """h as an engine would compute it with a copy limit of `copies` and/or only units missing at most two
-    members of the hand in its targets (RULES.md section 7). Returns (h, a witness Exchange) or (None, None).
-
-    Solved on a clone of the distance model re-targeted with that copy limit (unit copies included).
-    """
-    dm, hand, rules = ctx.dm, ctx.hand, ctx.rules
-    dm.configure(hand, ctx.seen, copies)
-    model = dm.model.clone()
-    dm.configure(hand, ctx.seen)  # back to the physical limit for everything after
-    if two_missing_only:
-        for unit in rules.units:
-            if sum(1 for k in unit.members if hand.concealed[k] == 0) > 2:
-                model.add(dm.x[unit.index] == 0)
-    outcome = cpsat.solve(model)
-    if not outcome.feasible:
-        return None, None
-    kept_called = sum(rules.units[u].size for u in hand.called)
-    return rules.hand_size - kept_called - outcome.objective, exchange_for(dm, hand, outcome.value)
+    members of the hand in its targets (RULES.md section 7). Returns (h, a witness Exchange) or (None, None)."""
+    result = shortcut_distance(ctx.dm, ctx.hand, ctx.seen, copies, two_missing_only)
+    return result.h, result.exchange
 
 
 def _over_limit(ctx: Context, target) -> list[int]:

@@ -15,6 +15,11 @@ class MjError(ValueError):
         self.code = code or self.code
 
 
+def error_line(message: str) -> str:
+    """The one line the CLI prints (and the web API returns) for a domain error: escaped and bounded."""
+    return "error: " + safe_text(" ".join(message.split("\n")))
+
+
 UNKNOWN_TILE = "ERR_UNKNOWN_TILE"
 FOURTH_COPY = "ERR_FOURTH_COPY"
 HAND_SIZE = "ERR_HAND_SIZE"

@@ -54,7 +54,7 @@ class DistanceModel:
             used = sum(self.x[u] for u in users)
             self.k[kind] = model.new_int_var(0, COPIES, f"k_{kind}")
             if self.wildcard:
-                self.s[kind] = model.new_int_var(0, COPIES * len(rules.tiles), f"s_{kind}")
+                self.s[kind] = model.new_int_var(0, COPIES, f"s_{kind}")  # sum s <= cap_sora <= 3
                 used = used - self.s[kind]
             self.real[kind] = used
             model.add(used - self.k[kind] >= 0)

@@ -1,0 +1,150 @@
+"""What the web API asks of the solver: query parameters in, the `--json` payload out.
+
+Each function takes the request's query parameters (plain strings, validated here) and returns
+exactly what the matching CLI command prints with `--json` (solver/serialize.py). The solving
+ones run inside a worker process (server/pool.py), which owns its Evaluators; the quick ones
+(catalogue, parsing a hand) run on the event loop's thread, which never solves.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import OrderedDict
+from typing import Any, Mapping
+
+from solver.api import Evaluator, open_catalogue
+from solver.core.errors import MjError
+from solver.core.hand import check_hand
+from solver.core.rules import DEFAULT_RULES, parse_date
+from solver.serialize import (
+    analysis_payload,
+    distance_payload,
+    hand_dict,
+    idols_payload,
+    rules_payload,
+    score_payload,
+    units_payload,
+)
+
+MAX_PARAM = 1000  # characters: a hand in any notation is far shorter
+MAX_EXCHANGES = 500
+_CACHED = 4  # Evaluators kept per process (one per rule set and date asked for)
+
+# The extra catalogue files given to `mj serve --catalogue` (set once per process, never by a client).
+catalogue_files: tuple[str, ...] = ()
+_evaluators: OrderedDict[tuple[str, dt.date | None], Evaluator] = OrderedDict()
+
+
+def configure(files: tuple[str, ...]) -> None:
+    global catalogue_files
+    catalogue_files = tuple(files)
+    _evaluators.clear()
+
+
+def evaluator(params: Mapping[str, str]) -> Evaluator:
+    """This process's Evaluator for the request's rule set; built once, kept for the next requests."""
+    as_of = params.get("as_of") or None
+    key = (params.get("rules") or DEFAULT_RULES, parse_date(as_of) if as_of else None)
+    if key not in _evaluators:
+        _evaluators[key] = Evaluator(key[0], catalogue_files=catalogue_files, as_of=key[1])
+        while len(_evaluators) > _CACHED:
+            _evaluators.popitem(last=False)
+    _evaluators.move_to_end(key)
+    return _evaluators[key]
+
+
+def check_params(params: Mapping[str, str], allowed: tuple[str, ...]) -> dict[str, str]:
+    """Only the route's own parameters, each a short string; 'favorite' is 'favourite' as in the CLI."""
+    out: dict[str, str] = {}
+    for key, value in params.items():
+        key = "favourite" if key == "favorite" else key
+        if key not in allowed + ("rules", "as_of"):
+            raise MjError(f"unknown parameter '{key[:40]}' (this route takes: {', '.join(allowed + ('rules', 'as_of'))})")
+        if len(value) > MAX_PARAM:
+            raise MjError(f"parameter '{key}' is too long ({len(value)} characters; at most {MAX_PARAM})")
+        out[key] = value
+    return out
+
+
+def _hand_text(params: Mapping[str, str]) -> str:
+    text = params.get("hand", "")
+    if not text.strip():
+        raise MjError("no hand given: add tiles or type them (e.g. 春香 千早 ...)")
+    return text
+
+
+def _tile(ev: Evaluator, name: str | None) -> int | None:
+    return ev.tile(name) if name and name.strip() else None
+
+
+# --- on the event loop's thread: no solving --------------------------------------------------------
+
+
+def idols() -> list[dict[str, Any]]:
+    return idols_payload(open_catalogue(catalogue_files))
+
+
+def rules() -> list[dict[str, Any]]:
+    return rules_payload(open_catalogue(catalogue_files))
+
+
+def hand(params: Mapping[str, str]) -> dict[str, Any]:
+    """The hand as parsed (tiles, called units, size): the page draws it while it is being entered."""
+    ev = evaluator(params)
+    parsed = ev.hand(params.get("hand", ""))
+    size = parsed.size(ev.rules)
+    check_hand(parsed, ev.rules, sizes=(size,))  # copies only: the size is checked when solving
+    return {"rules": ev.rules.name, **hand_dict(parsed, ev.rules), "size": size, "hand_size": ev.rules.hand_size}
+
+
+# --- in a worker process ---------------------------------------------------------------------------
+
+
+def units(params: Mapping[str, str]) -> dict[str, Any]:
+    ev = evaluator(params)
+    return units_payload(ev.units_present(ev.hand(_hand_text(params))), ev.rules)
+
+
+def score(params: Mapping[str, str]) -> dict[str, Any]:
+    ev = evaluator(params)
+    win = params.get("win") or "tsumo"
+    if params.get("ron") and win != "ron":
+        raise MjError("a winning tile (ron) is given only with win=ron")
+    favourite = _tile(ev, params.get("favourite"))
+    result = ev.score(_hand_text(params), win, _tile(ev, params.get("ron")), favourite)
+    return score_payload(result, ev.rules, win, favourite)
+
+
+def h(params: Mapping[str, str]) -> dict[str, Any]:
+    ev = evaluator(params)
+    return distance_payload(ev.h(ev.hand(_hand_text(params)), params.get("seen", "")), ev.rules)
+
+
+def analyze(params: Mapping[str, str]) -> dict[str, Any]:
+    ev = evaluator(params)
+    limit_text = params.get("max_exchanges") or "20"
+    if not limit_text.isdigit() or not 1 <= int(limit_text) <= MAX_EXCHANGES:
+        raise MjError(f"max_exchanges must be a whole number from 1 to {MAX_EXCHANGES}, not '{limit_text[:20]}'")
+    parsed = ev.hand(_hand_text(params))
+    favourite = _tile(ev, params.get("favourite"))
+    room = params.get("waiting_room")
+    result = ev.analyze(parsed, params.get("seen", ""), favourite, _tile(ev, params.get("discard")),
+                        room if room is not None and room.strip() else None, int(limit_text))
+    return analysis_payload(result, parsed, ev.rules, favourite)
+
+
+def planner_available() -> bool:
+    """The planner (P(win), E[score]) is another branch's `Evaluator.plan`; the route waits for it."""
+    return hasattr(Evaluator, "plan")
+
+
+def plan(params: Mapping[str, str]) -> dict[str, Any]:
+    """HOOK for the planner: wire `Evaluator.plan`'s arguments and its serializer here once it exists."""
+    ev = evaluator(params)
+    result = ev.plan(ev.hand(_hand_text(params)))
+    import solver.serialize as serialize
+
+    to_dict = getattr(serialize, "plan_dict", None)
+    if to_dict is None:
+        raise MjError("the planner exists but has no serializer yet (solver.serialize.plan_dict)")
+    return {"rules": ev.rules.name, **to_dict(result, ev.rules)}
