@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from contextlib import contextmanager
@@ -56,7 +55,9 @@ def evaluator(rules: str, catalogue: Optional[list[str]], as_of: Optional[str]) 
 
 
 def emit_json(payload: Any) -> None:
-    typer.echo(json.dumps(payload, ensure_ascii=False))
+    from solver.serialize import dumps
+
+    typer.echo(dumps(payload))  # strict JSON, always encodable
 
 
 def show(renderable: Any) -> None:
