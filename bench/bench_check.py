@@ -42,12 +42,13 @@ def write_claims(path: Path, n: int, seed: int) -> None:
             handle.write(json.dumps({"id": f"b{i}", "hand": rng.sample(wall, 13), "h": rng.randint(1, 5)}) + "\n")
 
 
-def run(tree: Path, claims: Path, workers: int) -> tuple[float, float, list[tuple]]:
+def run(tree: Path, claims: Path, workers: int, cluster: str | None = None) -> tuple[float, float, list[tuple]]:
     """(seconds to the first result, total seconds, [(line, verdict, exact h)]) for one whole command."""
     code = f"import sys; sys.path.insert(0, {str(tree)!r}); import cli; sys.argv = ['mj'] + sys.argv[1:]; cli.main()"
     env = {**os.environ, "PYTHONPATH": str(tree)}
     start = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, "-c", code, "check", str(claims), "--json", "--workers", str(workers)],
+    where = ["--cluster", cluster] if cluster else ["--workers", str(workers)]
+    proc = subprocess.Popen([sys.executable, "-c", code, "check", str(claims), "--json", *where],
                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=tree, env=env, text=True)
     first = None
     lines = []
@@ -69,7 +70,15 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=2019)
     parser.add_argument("--baseline-ref", default="main")
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--local-cluster", action="store_true",
+                        help="also this tree on a Dask LocalCluster of 2 worker processes (needs .[cluster])")
     args = parser.parse_args()
+    cluster = None
+    if args.local_cluster:
+        from distributed import LocalCluster
+
+        cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, memory_limit="600MB",
+                               dashboard_address=None, silence_logs=40)
     with tempfile.TemporaryDirectory() as tmp:
         base = Path(tmp) / "baseline"
         base.mkdir()
@@ -80,12 +89,14 @@ def main() -> int:
         write_claims(claims, args.claims, args.seed)
         configs = [(name, tree, w) for name, tree in ((args.baseline_ref, base), ("this tree", ROOT))
                    for w in args.workers]
+        if cluster:
+            configs.append(("cluster", ROOT, 2))
         times: dict[tuple[str, int], list[tuple[float, float]]] = {(n, w): [] for n, _, w in configs}
         answers: dict[str, list] = {}
         print(f"{args.claims} claims, {args.rounds} round(s); load average at start {os.getloadavg()[0]:.1f}")
         for r in range(args.rounds):
             for name, tree, w in configs[r % len(configs):] + configs[:r % len(configs)]:
-                first, total, got = run(tree, claims, w)
+                first, total, got = run(tree, claims, w, cluster.scheduler_address if name == "cluster" else None)
                 times[(name, w)].append((first, total))
                 if answers.setdefault(name, got) != got:
                     print(f"{name}: answers differ between runs")
@@ -95,7 +106,8 @@ def main() -> int:
         print("| --- | --- | --- | --- | --- |")
         for name, _, w in configs:
             rate = args.claims / statistics.median(t for _, t in times[(name, w)])
-            base_rate = args.claims / statistics.median(t for _, t in times[(args.baseline_ref, w)])
+            base_rate = args.claims / statistics.median(t for _, t in times[(args.baseline_ref, w)]) \
+                if (args.baseline_ref, w) in times else float("nan")
             first = statistics.median(f for f, _ in times[(name, w)])
             print(f"| {name} | {w} | {rate:.0f} | {first:.2f} s | {rate / base_rate:.2f}x |")
         print(f"load average at end {os.getloadavg()[0]:.1f}")
