@@ -47,12 +47,12 @@ def errors() -> Iterator[None]:
         yield
     except (MjError, CatalogueError) as exc:
         prefix = "bad catalogue: " if isinstance(exc, CatalogueError) else ""
-        typer.echo(error_line(prefix + str(exc)), err=True)  # one line, whatever the input held
+        typer.echo(error_line(prefix + str(exc)), err=True)  # one line, escaped and bounded, whatever the input held
         raise typer.Exit(2) from None
 
 
 def evaluator(rules: str, catalogue: Optional[list[str]], as_of: Optional[str]) -> Evaluator:
-    return Evaluator(rules, catalogue_files=catalogue or (), as_of=parse_date(as_of) if as_of else None)
+    return Evaluator(rules, catalogue_files=catalogue or (), as_of=parse_date(as_of) if as_of is not None else None)
 
 
 def emit_json(payload: Any) -> None:
@@ -195,81 +195,70 @@ def check(
     = os.cpu_count() or 1,
     output: Annotated[Optional[str], typer.Option(
         "--output", "-o", help="Also write each result to this file as one JSON line as soon as it is known, "
-                               "then a last {\"summary\": ...} line (absent if the run was interrupted).")] = None,
+                               "then a last {\"summary\": ...} line (absent if the run was interrupted). "
+                               "An existing file is not overwritten: see --resume and --force.")] = None,
+    resume: Annotated[bool, typer.Option("--resume", help="Continue the run that wrote --output: check only the "
+                                                          "lines it has not answered, and append.")] = False,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite an --output file that already holds results.")]
+    = False,
     rules: Annotated[str, typer.Option("--rules", "-r", help="Rule set for claims that name none.")] = DEFAULT_RULES,
 ) -> None:
     """Check other engines' answers (h, score, units, exchanges, waits, discard, complete) exactly.
 
-    Each claim is right, wrong (with the exact value and why) or invalid (with the parse error).
-    Prints the claims that are not right and a summary by field and reason; exits 0 only if every
-    claim is right, 1 otherwise, 2 on a usage error.
+    Each claim is right, wrong (with the exact value and why), invalid (with the parse error) or error
+    (the checker failed on it). Prints the claims that are not right and a summary by field and reason;
+    exits 0 only if every claim is right, 1 otherwise (also when there is no claim), 2 on a usage error,
+    130 / 143 when stopped by Ctrl-C / SIGTERM (rerun with --resume to continue).
 
     Example: mj check claims.jsonl --rules hitori-jong-2.1 --output results.jsonl
     """
-    from contextlib import ExitStack
+    from render import check_run_output
+    from solver.checking.run import CheckRun, Stopped, stop_signals
 
-    from render import check_line, check_summary_view
-    from solver.checking.batch import Summary, check_lines, count_lines, record
-    from solver.checking.check import validate_rules
+    with stop_signals():
+        try:
+            with errors():
+                run = CheckRun(file, output, workers, rules, resume, force)
+        except Stopped as exc:
+            raise typer.Exit(exc.exit_code) from None
+        try:
+            code = check_run_output(run, json_)
+        finally:
+            run.close()
+    raise typer.Exit(code)
+
+
+@app.command()
+def generate(
+    kind: Annotated[str, typer.Argument(help="waits, exchanges, discard or traps (docs/generation.md).")],
+    count: Annotated[int, typer.Option("--count", "-n", min=0, help="How many positions.")] = 10,
+    seed: Annotated[int, typer.Option("--seed", help="Same seed, same file.")] = 0,
+    rules: RulesOpt = DEFAULT_RULES,
+    difficulty: Annotated[Optional[str], typer.Option(
+        "--difficulty", help="easy, medium, hard, any, or bounds on features such as 'waits>=3,depth>=1'.")] = None,
+    output: Annotated[Optional[str], typer.Option("--output", "-o", help="Write to this file instead of stdout.")]
+    = None,
+) -> None:
+    """Positions with proven answers, one JSON line each in the claims format of mj check.
+
+    Example: mj generate waits --count 20 --seed 7 --difficulty hard --output waits.jsonl
+    """
+    from solver.generation import dumps
+    from solver.generation import generate as positions
 
     with errors():
-        validate_rules(rules)
+        ev = Evaluator(rules)
         try:
-            source = sys.stdin.buffer if file == "-" else open(file, "rb")
-            total = None if file == "-" else count_lines(file)
-            sink = open(output, "w", encoding="utf-8") if output else None
+            sink = open(output, "w", encoding="utf-8") if output else sys.stdout
         except OSError as exc:
             raise MjError(f"cannot open {exc.filename}: {exc.strerror}") from None
-
-    summary = Summary()
-    checked = check_lines(source, workers, rules)
-    results = record(checked, sink) if sink else checked
-    say = typer.echo
-    with ExitStack() as stack:
-        if file != "-":
-            stack.callback(source.close)
-        if sink:
-            stack.callback(sink.close)
-        stack.callback(checked.close)  # first: stops the workers (also on Ctrl-C) before the input closes
-        advance = None
-        if sys.stderr.isatty():  # a progress bar on a terminal only
-            from rich.console import Console
-            from rich.progress import (
-                BarColumn,
-                MofNCompleteColumn,
-                Progress,
-                TextColumn,
-                TimeRemainingColumn,
-            )
-
-            progress = stack.enter_context(Progress(
-                TextColumn("checking"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                console=Console(stderr=True), transient=True, redirect_stdout=False, redirect_stderr=False))
-            task = progress.add_task("check", total=total)
-            advance = lambda: progress.advance(task)  # noqa: E731
-            if sys.stdout.isatty():  # one terminal: print above the bar
-                say = lambda text: progress.console.print(text, markup=False, highlight=False, soft_wrap=True)  # noqa: E731
-        if json_:
-            say('{"claims": [')
-        for n, result in enumerate(results):
-            summary.add(result)
-            if json_:
-                say(("," if n else "") + json.dumps(result, ensure_ascii=False))
-            elif result["verdict"] != "correct":
-                say(check_line(result))
-            if advance:
-                advance()
-        report = summary.to_dict()
-        if sink:
-            sink.write(json.dumps({"summary": report}, ensure_ascii=False) + "\n")
-
-    if json_:
-        typer.echo('], "summary": ' + json.dumps(report, ensure_ascii=False) + "}")
-    else:
-        for part in check_summary_view(report):
-            show(part)
-    if not summary.all_correct:
-        raise typer.Exit(1)
+        try:
+            for found in positions(kind, count, seed, rules, difficulty, evaluator=ev):
+                sink.write(dumps(found) + "\n")
+                sink.flush()
+        finally:
+            if output:
+                sink.close()
 
 
 # --- catalogue ---------------------------------------------------------------------------------
@@ -350,12 +339,18 @@ def catalogue_check(files: Annotated[list[str], typer.Argument(help="Catalogue T
         raise typer.Exit(1)
 
 
-def main() -> None:  # console script entry point
+def main(argv: Optional[list[str]] = None) -> None:  # console script entry point (argv: for tests)
+    for stream in (sys.stdout, sys.stderr):  # whatever the locale, output never fails on a character
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
     try:
-        code = app(standalone_mode=False)
-    except KeyboardInterrupt:
+        code = app(args=argv, standalone_mode=False)
+    except KeyboardInterrupt as exc:
         typer.echo("interrupted", err=True)
-        sys.exit(130)
+        sys.exit(getattr(exc, "exit_code", 130))
+    except BrokenPipeError:  # the reader of stdout went away (| head): stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(1)
     except Exception as exc:
         # typer's usage errors (bad option value, missing argument): one line too, exit 2. Its click is
         # private to typer, so recognise them by their interface rather than their class.

@@ -17,6 +17,7 @@ ATTRIBUTE_STYLE = {"Princess": "bold #ff5b8c", "Fairy": "bold #3b7bff", "Angel":
                    "Extra": "bold white", "Sora": "italic"}
 
 console = Console(highlight=False, soft_wrap=True)
+UNREACHABLE = "no complete hand can be reached (every target needs tiles that are not left)"
 
 
 def tiles_text(kinds: Iterable[int], rules: RuleSet, sep: str = " ") -> Text:
@@ -70,7 +71,7 @@ def score_view(result: ScoreResult, rules: RuleSet) -> Any:
 
 def distance_view(result: DistanceResult, rules: RuleSet, called: tuple[int, ...] = ()) -> Any:
     if result.h is None:
-        return Text("no complete hand can be reached (every target needs tiles that are not left)")
+        return Text(UNREACHABLE)
     ex = result.exchange
     lines = Text.assemble(("h = ", "bold"), (str(result.h), "bold"), "\n")
     if ex.out:
@@ -94,8 +95,9 @@ def analysis_view(analysis, hand, rules: RuleSet) -> list[Any]:
     """The readable report of `mj analyze`, section by section."""
     out: list[Any] = []
     p = analysis.present
-    head = Text.assemble(("h = ", "bold"), (str(analysis.h), "bold"),
-                         f"   {analysis.size} tiles   {len(p.complete)} complete, {len(p.one_short)} one short, "
+    h = Text.assemble(("h = ", "bold"), (str(analysis.h), "bold")) if analysis.h is not None else \
+        Text(UNREACHABLE, style="bold")
+    head = Text.assemble(h, f"   {analysis.size} tiles   {len(p.complete)} complete, {len(p.one_short)} one short, "
                          f"{len(p.two_short)} two short units")
     out.append(head)
     if analysis.score is not None:
@@ -158,16 +160,21 @@ def check_line(result: dict[str, Any]) -> str:
     problems = [result["error"]] if "error" in result else list(result.get("problems", ()))
     problems += [{**r, "text": f"{name}: {r['text']}"} for name, d in result.get("fields", {}).items()
                  for r in d.get("reasons", ())]
-    return f"line {result['line']} {result['id']}: {result['verdict']}: " + "; ".join(p["text"] for p in problems)
+    from solver.core.errors import safe_text
+
+    line = f"line {result['line']} {result['id']}: {result['verdict']}: " + "; ".join(p["text"] for p in problems)
+    return safe_text(line, 2000)  # echoed input: escaped, and bounded however long the claim
 
 
 def check_summary_view(report: dict[str, Any]) -> list[Any]:
     """Counts by verdict, by field, and by reason with an example each."""
     from solver.checking.check import LABELS
+    from solver.core.errors import safe_text
 
     verdicts = report["verdicts"]
     out: list[Any] = [Text(f"{report['claims']} claims: {verdicts['correct']} correct, {verdicts['wrong']} wrong, "
-                           f"{verdicts['invalid']} invalid")]
+                           f"{verdicts['invalid']} invalid"
+                           + (f", {verdicts['error']} error (the checker failed; please report)" if verdicts.get('error') else ""))]
     table = Table(title="By field")
     for column in ("field", "correct", "wrong", "invalid"):
         table.add_column(column, justify="left" if column == "field" else "right")
@@ -180,7 +187,7 @@ def check_summary_view(report: dict[str, Any]) -> list[Any]:
             table.add_column(column, justify="right" if column == "count" else "left", overflow="fold")
         for row in report["reasons"]:
             table.add_row(row["field"], LABELS.get(row["code"], row["code"]), str(row["count"]),
-                          f"{row['example']['id']}: {row['example']['text']}")
+                          safe_text(f"{row['example']['id']}: {row['example']['text']}", 600))
         out.append(table)
     return out
 
@@ -201,3 +208,61 @@ def units_view(rules: RuleSet) -> Table:
     for u in rules.units:
         table.add_row(u.id, u.name, str(u.size), tiles_text(u.members, rules))
     return table
+
+
+def check_run_output(run, json_: bool) -> int:
+    """Stream a ``mj check`` run: a line per claim that is not right (or the JSON report), a progress bar on
+    a terminal, then the summary. Returns the exit code; a stop by signal still closes the JSON report
+    (with ``"interrupted": true``) and ends with one line saying what was written."""
+    import sys
+    from contextlib import ExitStack
+
+    from solver.checking.run import Stopped
+    from solver.serialize import dumps
+
+    def say(text: str) -> None:
+        print(text, flush=True)
+
+    stopped: Stopped | None = None
+    with ExitStack() as stack:
+        advance = None
+        if sys.stderr.isatty():  # a progress bar on a terminal only
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+            progress = stack.enter_context(Progress(
+                TextColumn("checking"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                console=Console(stderr=True), transient=True, redirect_stdout=False, redirect_stderr=False))
+            task = progress.add_task("check", total=run.total)
+            advance = lambda: progress.advance(task)  # noqa: E731
+            if sys.stdout.isatty():  # one terminal: print above the bar
+                say = lambda text: progress.console.print(text, markup=False, highlight=False, soft_wrap=True)  # noqa: E731
+        if json_:
+            say('{"claims": [')
+        results = run.results()
+        try:
+            for n, result in enumerate(results):
+                if json_:
+                    say(("," if n else "") + dumps(result))
+                elif result["verdict"] != "correct":
+                    say(check_line(result))
+                if advance:
+                    advance()
+        except Stopped as exc:
+            stopped = exc
+        finally:
+            results.close()  # stops the workers at once if the loop did not finish
+    report = run.report() if stopped else run.finish()
+    if json_:
+        print('], "summary": ' + dumps(report) + (', "interrupted": true' if stopped else "") + "}", flush=True)
+    if stopped:
+        print(run.stopped_text(), file=sys.stderr, flush=True)
+        return stopped.exit_code
+    if not json_ and report["claims"]:
+        for part in check_summary_view(report):
+            console.print(part)
+    if report["claims"] == 0:
+        from solver.core.errors import safe_text
+
+        print(f"no claims in {safe_text(run.file, 200) if run.file != '-' else 'the input'}", file=sys.stderr)
+        return 1
+    return 0 if run.summary.all_correct else 1

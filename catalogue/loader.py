@@ -135,6 +135,8 @@ def _read_toml(path: Path) -> dict[str, Any]:
         raise CatalogueError([f"{path}: no such file"]) from None
     except tomllib.TOMLDecodeError as exc:
         raise CatalogueError([f"{path}: not valid TOML ({exc})"]) from None
+    except UnicodeDecodeError as exc:  # a binary file, or another encoding: TOML is UTF-8
+        raise CatalogueError([f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})"]) from None
     except OSError as exc:
         raise CatalogueError([f"{path}: cannot read ({exc.strerror})"]) from None
 

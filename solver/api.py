@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from catalogue import Catalogue, CatalogueError, load_catalogue
 from solver.analysis.turn import Analysis, analyze
 from solver.core.distance import exchange_distance
-from solver.core.errors import BAD_CATALOGUE, FOURTH_COPY, MjError
+from solver.core.errors import BAD_CATALOGUE, FOURTH_COPY, MjError, shown
 from solver.core.hand import COPIES, Hand, Situation, check_hand
 from solver.core.model import DistanceModel
 from solver.core.notation import parse_hand, parse_tiles
@@ -73,7 +73,7 @@ class Evaluator:
               favourite: TileLike | None = None, seen: str | Iterable[TileLike] = ()) -> ScoreResult:
         """Best score; win is "tsumo", "ron" (name the winning tile) or "none" (the hand did not win)."""
         if win not in ("tsumo", "ron", "none"):
-            raise MjError(f"win must be tsumo, ron or none, not {win!r}")
+            raise MjError(f"win must be tsumo, ron or none, not {shown(win)}")
         situation = Situation(win, self.tile(winning_tile), self.tile(favourite), self.seen(seen))
         return best_score(self.hand(hand), self.rules, situation)
 

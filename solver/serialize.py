@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from catalogue import Catalogue
@@ -123,3 +124,14 @@ def catalogue_units_payload(rules: RuleSet) -> dict[str, Any]:
     rows = [unit_dict(u.index, rules) | {"aliases": list(u.aliases), "since": str(u.since or "") or None}
             for u in rules.units]
     return {"rules": rules.name, "as_of": str(rules.as_of or "") or None, "units": rows}
+
+
+def dumps(value: Any) -> str:
+    """JSON text that is always valid and always encodable: no NaN or Infinity (ValueError), and a lone
+    surrogate from the input written as a \\u escape instead of an unencodable character."""
+    text = json.dumps(value, ensure_ascii=False, allow_nan=False)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        text = json.dumps(value, allow_nan=False)
+    return text

@@ -27,7 +27,7 @@ from catalogue import Catalogue, Idol, RuleSpec, Unit
 from solver import Evaluator
 from solver.analysis.turn import waits as exact_waits
 from solver.checking import check
-from solver.checking.batch import Summary, check_lines, record
+from solver.checking.batch import CHUNK_SIZES, Summary, check_lines, record
 from solver.checking.check import CLAIM_FIELDS, LABELS, check_claim
 
 DATA = Path(__file__).parent / "data"
@@ -257,7 +257,7 @@ def test_summary_counts_by_field_and_reason(wrong, invalid):
         summary.add(result)
     report = summary.to_dict()
     assert report["claims"] == 22 + 13
-    assert report["verdicts"] == {"correct": 2, "wrong": 22, "invalid": 11}
+    assert report["verdicts"] == {"correct": 2, "wrong": 22, "invalid": 11, "error": 0}
     assert report["fields"]["waits"]["wrong"] == 7 and report["fields"]["waits"]["invalid"] == 2
     rows = {(r["field"], r["code"]): r for r in report["reasons"]}
     assert rows[("waits", "fourth_copy")]["count"] == 2
@@ -273,14 +273,14 @@ def test_summary_counts_by_field_and_reason(wrong, invalid):
 def test_workers_keep_input_order():
     lines = lines_of(WRONG)[:8] + lines_of(INVALID)
     one = list(check_lines(lines, workers=1))
-    two = list(check_lines(lines, workers=2, chunksize=2))
+    two = list(check_lines(lines, workers=2))
     assert two == one
     assert [r["line"] for r in two] == [n for n, line in enumerate(lines, 1) if line.strip()]
 
 
 def test_stopping_the_consumer_keeps_what_was_produced():
     lines = lines_of(RIGHT) * 20
-    results = check_lines(lines, workers=2, chunksize=2)
+    results = check_lines(lines, workers=2)
     got = [next(results) for _ in range(3)]
     results.close()  # stops the workers
     assert [r["id"] for r in got] == [json.loads(line)["id"] for line in lines[:3]]
@@ -301,11 +301,12 @@ def test_input_is_read_lazily(workers):
             consumed += 1
             yield line
 
-    results = check_lines(endless(), workers=workers, chunksize=2)
+    results = check_lines(endless(), workers=workers)
     got = [next(results) for _ in range(5)]
     results.close()
     assert [r["line"] for r in got] == [1, 2, 3, 4, 5]
-    assert consumed <= 5 + 2 * 2 * 4 + 2  # the results plus a bounded window in flight
+    window = (2 * workers if workers > 1 else 1) * max(CHUNK_SIZES)  # chunks in flight, at most this big
+    assert consumed <= 5 + window + max(CHUNK_SIZES)  # the results plus a bounded window in flight
 
 
 def test_record_writes_one_flushed_line_per_result():

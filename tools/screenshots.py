@@ -1,6 +1,6 @@
 """Screenshots of the page for the README: desktop and phone width (docs/screenshots/).
 
-    python tools/screenshots.py        # needs Debian's chromium and `pip install -e '.[browser]'`
+    python tools/screenshots.py        # needs Debian's chromium and `pip install -e '.[test]'`
 
 Starts `mj serve` on a free port, opens seed 000's position (as a shared link would) and its
 example-1 score, and saves one PNG per view and width.

@@ -1,84 +1,116 @@
-"""Check many claims: streamed through worker processes, written as produced, summarised.
+"""Check many claims: a stream of (line number, line) tasks in, results out in input order.
 
-``check_lines`` streams a file's lines through worker processes (ordered ``imap``, bounded window:
-constant memory) and yields results as they come; ``record`` writes each result as one flushed
-JSON line; ``Summary`` counts verdicts by field and by reason.
+``run_ordered`` is the part every executor shares: it groups tasks into chunks (small first, so the
+first result comes quickly), keeps at most ``executor.slots`` chunks in flight (constant memory on an
+input of any length), yields results in input order as they come, and re-runs a chunk whose worker
+died (split into single claims the second time; a claim lost twice is an ``error`` verdict). How a chunk
+is executed is executors.py's. ``record`` writes each result as one flushed JSON line; ``Summary``
+counts verdicts by field and by reason; resume.py finds what an earlier run already wrote.
 """
 
 from __future__ import annotations
 
-import json
-import multiprocessing
 import os
-import signal
-import threading
-from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections import Counter, deque
+from collections.abc import Callable, Iterable, Iterator
 from typing import IO, Any
 
-from solver.checking.check import CLAIM_FIELDS, LABELS, VERDICTS, check_claim
+from solver.checking.check import CLAIM_FIELDS, LABELS, VERDICTS, failed
+from solver.checking.executors import WorkerLost, completed, make_executor
+from solver.checking.intake import numbered_lines
+from solver.checking.worker import Task
 from solver.core.rules import DEFAULT_RULES
+from solver.serialize import dumps
+
+CHUNK_SIZES = (1, 2, 4, 8, 16)  # then 16 on: the first results come at once, the rest in cheap batches
+ATTEMPTS = 2  # a chunk (then a claim) whose worker dies this many times is given up
 
 
-def _work(task: tuple[int, Any, str]) -> dict[str, Any]:
-    line_no, text, default_rules = task
-    return check_claim(text, line_no, default_rules)
+def tasks_of(lines: IO[bytes] | Iterable[str | bytes], skip: Callable[[int], bool] = lambda n: False
+             ) -> Iterator[Task]:
+    """(line number, line) for every non-blank line not skipped; blank lines keep their number."""
+    for line_no, line in numbered_lines(lines):
+        if not skip(line_no) and (isinstance(line, int) or line.strip()):
+            yield line_no, line
 
 
-def _quiet_worker() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's: it stops the pool
+def chunks_of(tasks: Iterator[Task], sizes: Iterable[int] = CHUNK_SIZES) -> Iterator[list[Task]]:
+    sizes = list(sizes)
+    n = 0
+    while True:
+        size = sizes[min(n, len(sizes) - 1)]
+        chunk = [task for _, task in zip(range(size), tasks)]
+        if not chunk:
+            return
+        yield chunk
+        n += 1
 
 
-def _tasks(lines: Iterable[str | bytes], default_rules: str) -> Iterator[tuple[int, Any, str]]:
-    for line_no, text in enumerate(lines, start=1):
-        if text.strip():  # blank lines are skipped (they keep their number)
-            yield line_no, text, default_rules
+class Stats:
+    """What the runner did besides checking: chunks re-run after a worker died."""
+
+    def __init__(self) -> None:
+        self.rerun_claims = 0
 
 
-def check_lines(lines: Iterable[str | bytes], workers: int | None = None, default_rules: str = DEFAULT_RULES,
-                chunksize: int = 4) -> Iterator[dict[str, Any]]:
+def run_ordered(tasks: Iterator[Task], executor: Any, stats: Stats | None = None) -> Iterator[dict[str, Any]]:
+    """Results of every task in input order, at most ``executor.slots`` chunks in flight.
+
+    Closing the generator leaves the executor to its owner (check_lines closes it).
+    """
+    stats = stats or Stats()
+    chunks = chunks_of(tasks)
+    pending: deque[list[Any]] = deque()  # [chunk, future, attempts], in input order
+
+    def refill() -> None:
+        while len(pending) < executor.slots and (chunk := next(chunks, None)) is not None:
+            pending.append([chunk, executor.submit(chunk), 1])
+
+    refill()
+    while pending:
+        chunk, future, attempts = pending[0]
+        try:
+            results = future.result()
+        except WorkerLost:
+            stats.rerun_claims += len(chunk)
+            pending.popleft()
+            if attempts < ATTEMPTS:
+                pending.appendleft([chunk, executor.submit(chunk), attempts + 1])
+            elif len(chunk) > 1:  # find the claim that kills workers: the others still get checked
+                pending.extendleft(reversed([[[task], executor.submit([task]), 1] for task in chunk]))
+            else:
+                pending.appendleft([chunk, completed([failed(chunk[0][0], "error", "worker_lost",
+                                                          f"the worker died on it {ATTEMPTS} times")]), ATTEMPTS])
+            continue
+        pending.popleft()
+        yield from results
+        refill()
+
+
+def check_lines(lines: IO[bytes] | Iterable[str | bytes], workers: int | None = None,
+                default_rules: str = DEFAULT_RULES, skip: Callable[[int], bool] = lambda n: False,
+                stats: Stats | None = None, executor: Any = None) -> Iterator[dict[str, Any]]:
     """Check JSON Lines claims, yielding one result per non-blank line, in input order, as they are ready.
 
-    workers None: every core. Lines are read lazily and at most a small window of them is in flight,
-    so memory does not grow with the input. Closing the generator stops the workers. Workers are
-    spawned (each builds its own models: CP-SAT models cannot be pickled), so a script calling this
-    with workers > 1 needs the usual ``if __name__ == "__main__":`` guard.
+    workers None: every core; 1 checks in this process. Lines are read lazily and a bounded number are in
+    flight, so memory does not grow with the input. ``skip(line_no)`` leaves out lines already answered
+    (a resumed run). Closing the generator (or an interrupt) stops the workers at once.
     """
-    workers = workers or os.cpu_count() or 1
-    tasks = _tasks(lines, default_rules)
-    if workers <= 1:
-        for task in tasks:
-            yield _work(task)
-        return
-    window = threading.Semaphore(workers * chunksize * 4)
-    stop = threading.Event()
-
-    def feed() -> Iterator[tuple[int, Any, str]]:  # runs in the pool's task thread
-        for task in tasks:
-            while not window.acquire(timeout=0.1):
-                if stop.is_set():
-                    return
-            if stop.is_set():
-                return
-            yield task
-
-    # spawn: workers start clean (no CP-SAT state inherited) and build their own models
-    pool = multiprocessing.get_context("spawn").Pool(workers, initializer=_quiet_worker)
+    own = executor is None
+    executor = executor or make_executor(workers or os.cpu_count() or 1, default_rules)
+    finished = False
     try:
-        for result in pool.imap(_work, feed(), chunksize):
-            window.release()
-            yield result
-        pool.close()
-        pool.join()
+        yield from run_ordered(tasks_of(lines, skip), executor, stats)
+        finished = True
     finally:
-        stop.set()
-        pool.terminate()
+        if own:
+            executor.close(abort=not finished)
 
 
 def record(results: Iterable[dict[str, Any]], stream: IO[str]) -> Iterator[dict[str, Any]]:
     """Write each result as one JSON line, flushed at once (an interrupted run keeps every line), and pass it on."""
     for result in results:
-        stream.write(json.dumps(result, ensure_ascii=False) + "\n")
+        stream.write(dumps(result) + "\n")
         stream.flush()
         yield result
 

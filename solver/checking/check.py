@@ -12,8 +12,6 @@ Running many claims over worker processes, and their summary, is solver/checking
 
 from __future__ import annotations
 
-import difflib
-import json
 from typing import Any
 
 from solver.checking.context import (
@@ -29,7 +27,8 @@ from solver.checking.context import (
     validate_rules,
 )
 from solver.checking.fields import CHECKS
-from solver.core.errors import MjError
+from solver.checking.intake import Rejected, echo_id, read_claim
+from solver.core.errors import MjError, close_matches, shown
 from solver.core.rules import DEFAULT_RULES
 
 __all__ = ["CLAIM_FIELDS", "LABELS", "VERDICTS", "check_claim", "evaluator", "validate_rules", "_EVALUATORS"]
@@ -38,36 +37,31 @@ __all__ = ["CLAIM_FIELDS", "LABELS", "VERDICTS", "check_claim", "evaluator", "va
 # --- one claim ---------------------------------------------------------------------------------
 
 
-def _invalid(line_no: int, claim_id: Any, code: str, text: str) -> dict[str, Any]:
-    return {"line": line_no, "id": claim_id if claim_id is not None else line_no, "verdict": "invalid",
-            "error": make_reason(code, text)}
+def failed(line_no: int, verdict: str, code: str, text: str) -> dict[str, Any]:
+    """The result of a line that could not be checked: invalid (bad input) or error (the checker failed)."""
+    return {"line": line_no, "id": line_no, "verdict": verdict, "error": make_reason(code, f"line {line_no}: {text}")}
 
 
-def check_claim(claim: dict[str, Any] | str | bytes, line_no: int = 0,
+def check_claim(claim: dict[str, Any] | str | bytes | int, line_no: int = 0,
                 default_rules: str = DEFAULT_RULES) -> dict[str, Any]:
-    """Check one claim (a dict, or its JSON line). Never raises for bad input: the verdict says invalid."""
-    if isinstance(claim, bytes):
-        try:
-            claim = claim.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            return _invalid(line_no, None, "bad_encoding",
-                            f"line {line_no}: not UTF-8 ({exc.reason} at byte {exc.start})")
-    if isinstance(claim, str):
-        try:
-            claim = json.loads(claim.lstrip("\ufeff"))
-        except json.JSONDecodeError as exc:
-            return _invalid(line_no, None, "bad_json", f"line {line_no}: bad JSON: {exc}")
-    if not isinstance(claim, dict):
-        return _invalid(line_no, None, "not_an_object", f"line {line_no}: a claim is a JSON object, "
-                                                        f"not {type(claim).__name__}")
-    claim_id = claim.get("id")
+    """Check one claim (a dict, or its line as numbered_lines gives it). Never raises for bad input: the
+    verdict says invalid; a failure of the checker itself is the verdict error, and the batch goes on."""
+    try:
+        claim = read_claim(claim)
+    except Rejected as exc:
+        return failed(line_no, "invalid", exc.code, str(exc))
+    claim_id = echo_id(claim.get("id"))
+    rules = claim.get("rules", default_rules)
     result: dict[str, Any] = {"line": line_no, "id": claim_id if claim_id is not None else line_no,
-                              "rules": claim.get("rules", default_rules), "verdict": None}
+                              "rules": rules if isinstance(rules, str) and len(rules) <= 60 else shown(rules),
+                              "verdict": None}
     try:
         return _check(claim, result, default_rules)
-    except Exception as exc:  # a bug or an unproven solve must not stop a batch; it is reported
-        code = "bad_context" if isinstance(exc, MjError) else "internal_error"
-        return {**result, "verdict": "invalid", "error": make_reason(code, f"{type(exc).__name__}: {exc}")}
+    except MjError as exc:  # an unproven solve
+        return {**result, "verdict": "invalid", "error": make_reason("bad_context", shown(str(exc), 400), exc)}
+    except Exception as exc:  # a bug must not stop a batch: the claim is reported, the run goes on
+        return {**result, "verdict": "error",
+                "error": make_reason("internal_error", shown(f"{type(exc).__name__}: {exc}", 400))}
 
 
 def _check(claim: dict[str, Any], result: dict[str, Any], default_rules: str) -> dict[str, Any]:
@@ -88,9 +82,9 @@ def _check(claim: dict[str, Any], result: dict[str, Any], default_rules: str) ->
     result["fields"] = fields
     problems = []
     for key in unknown:
-        close = difflib.get_close_matches(key, KNOWN_FIELDS, n=1, cutoff=0.6)
+        close = close_matches(key, list(KNOWN_FIELDS))
         hint = f" (did you mean {close[0]}?)" if close else ""
-        problems.append(make_reason("unknown_field", f"unknown field '{key}'{hint}"))
+        problems.append(make_reason("unknown_field", f"unknown field '{shown(key)}'{hint}"))
     if not asked:
         problems.append(make_reason("no_claim", f"nothing to check: give one of {', '.join(CLAIM_FIELDS)}"))
     if problems:

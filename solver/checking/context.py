@@ -12,9 +12,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from solver.api import Evaluator
-from solver.core import cpsat
-from solver.core.distance import exchange_distance, exchange_for
-from solver.core.errors import HAND_SIZE, MjError
+from solver.core.distance import exchange_distance, shortcut_distance
+from solver.core.errors import HAND_SIZE, MjError, shown
 from solver.core.hand import COPIES, Hand, Situation, check_hand, check_situation
 from solver.core.notation import hand_from_list, parse_hand, parse_tiles
 from solver.core.results import ScoreResult
@@ -22,8 +21,10 @@ from solver.core.score import best_score
 
 CLAIM_FIELDS = ("complete", "h", "score", "units", "exchanges", "waits", "discard")
 CONTEXT_FIELDS = ("id", "engine", "rules", "hand", "favorite", "favourite", "win", "winning_tile", "seen", "note")
-KNOWN_FIELDS = CONTEXT_FIELDS + CLAIM_FIELDS
-VERDICTS = ("correct", "wrong", "invalid")
+# Written by `mj generate` beside the claims (docs/generation.md); read by nobody here, never judged.
+INFO_FIELDS = ("kind", "difficulty", "shortcut")
+KNOWN_FIELDS = CONTEXT_FIELDS + INFO_FIELDS + CLAIM_FIELDS
+VERDICTS = ("correct", "wrong", "invalid", "error")  # error: the checker failed on the claim
 MISSING_LISTED = 20  # exchanges: how many missing optimal exchanges are listed at most
 
 # Reason codes (stable, for the summary and for scripts) and their labels in the summary table.
@@ -32,10 +33,13 @@ LABELS = {
     "bad_json": "not valid JSON",
     "not_an_object": "not a JSON object",
     "bad_encoding": "not UTF-8",
+    "too_long": "line, number or hand over the size limit",
+    "too_deep": "nested too deeply",
     "unknown_field": "unknown field",
     "bad_context": "bad hand, rules or situation",
     "no_claim": "nothing claimed",
     "internal_error": "internal error",
+    "worker_lost": "worker died on it twice",
     # a field whose value cannot be read (verdict invalid)
     "bad_value": "unreadable claim value",
     # complete / h / score
@@ -110,7 +114,8 @@ def make_reason(code: str, text: str, error: MjError | None = None) -> dict[str,
 
 
 def as_json(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False)
+    """A claimed value repeated in a message: JSON, escaped and shortened."""
+    return shown(json.dumps(value, ensure_ascii=False))  # claims are bounded in size by intake.py
 
 
 def tile_names(ev: Evaluator, kinds: Iterable[int]) -> str:
@@ -160,7 +165,7 @@ class Context:
         default_win = "tsumo" if self.full else "none"
         self.win = obj.get("win", default_win)
         if self.win not in ("tsumo", "ron", "none"):
-            raise MjError(f"win must be tsumo, ron or none, not {self.win!r}")
+            raise MjError(f"win must be tsumo, ron or none, not {shown(self.win)}")
         if self.win != "none" and not self.full:
             raise MjError(f"a {self.win} win needs a {ev.rules.hand_size}-tile hand, this one has {self.size}",
                           HAND_SIZE)
@@ -210,23 +215,9 @@ def decomposition_text(ctx: Context, result: ScoreResult) -> str:
 
 def _h_with(ctx: Context, copies: int, two_missing_only: bool) -> tuple[int | None, Any]:
     """h as an engine would compute it with a copy limit of `copies` and/or only units missing at most two
-    members of the hand in its targets (RULES.md section 7). Returns (h, a witness Exchange) or (None, None).
-
-    Solved on a clone of the distance model re-targeted with that copy limit (unit copies included).
-    """
-    dm, hand, rules = ctx.dm, ctx.hand, ctx.rules
-    dm.configure(hand, ctx.seen, copies)
-    model = dm.model.clone()
-    dm.configure(hand, ctx.seen)  # back to the physical limit for everything after
-    if two_missing_only:
-        for unit in rules.units:
-            if sum(1 for k in unit.members if hand.concealed[k] == 0) > 2:
-                model.add(dm.x[unit.index] == 0)
-    outcome = cpsat.solve(model)
-    if not outcome.feasible:
-        return None, None
-    kept_called = sum(rules.units[u].size for u in hand.called)
-    return rules.hand_size - kept_called - outcome.objective, exchange_for(dm, hand, outcome.value)
+    members of the hand in its targets (RULES.md section 7). Returns (h, a witness Exchange) or (None, None)."""
+    result = shortcut_distance(ctx.dm, ctx.hand, ctx.seen, copies, two_missing_only)
+    return result.h, result.exchange
 
 
 def _over_limit(ctx: Context, target) -> list[int]:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 from collections import Counter
 from typing import Any
 
@@ -22,7 +21,7 @@ from solver.checking.context import (
 )
 from solver.core.distance import exchange_distance
 from solver.core.enumerate import distinct_exchanges
-from solver.core.errors import MjError
+from solver.core.errors import MjError, close_matches, shown
 from solver.core.hand import COPIES, Hand
 from solver.core.notation import parse_tiles
 from solver.core.rules import UnitDef
@@ -109,9 +108,9 @@ def _claimed_unit(ctx: Context, item: Any) -> tuple[UnitDef | None, str]:
             known = {normalise(n): u.name for u in ev.catalogue.units for n in (u.id, u.name, *u.aliases)}
             if normalise(item) in known:
                 return None, f"{known[normalise(item)]} is not a unit under {ev.rules.name}"
-            close = difflib.get_close_matches(normalise(item), list(_unit_lookup(ev)), n=1, cutoff=0.6)
+            close = close_matches(normalise(item), list(_unit_lookup(ev)))
             hint = f"; did you mean {_unit_lookup(ev)[close[0]].name}?" if close else ""
-            raise InvalidValue(f"unknown unit '{item}'{hint}") from None
+            raise InvalidValue(f"unknown unit '{shown(item)}'{hint}") from None
     elif isinstance(item, list):
         kinds = claimed_kinds(ev, item, "a unit's members")
     else:
@@ -254,7 +253,7 @@ def _wait_items(ctx: Context, claimed: Any) -> list[dict[str, Any]]:
             raise InvalidValue(f"a wait is a tile name or an object with \"tile\", not {as_json(item)}")
         extra = set(item) - {"tile", "score", "tsumo", "ron", "live"}
         if extra:
-            raise InvalidValue(f"unknown key(s) {', '.join(sorted(extra))} in wait {as_json(item)}")
+            raise InvalidValue(f"unknown key(s) {shown(', '.join(sorted(extra)))} in wait {as_json(item)}")
         if "score" in item and "tsumo" in item:
             raise InvalidValue("a wait gives score or tsumo (the same thing), not both")
         if not isinstance(item["tile"], str):
@@ -312,7 +311,7 @@ def check_discard(ctx: Context, claimed: Any) -> dict[str, Any]:
         raise InvalidValue("discard must be an object {\"tile\": X, \"accept\": [...]} (h optional)")
     extra = set(claimed) - {"tile", "accept", "h"}
     if extra:
-        raise InvalidValue(f"unknown key(s) {', '.join(sorted(extra))} in discard")
+        raise InvalidValue(f"unknown key(s) {shown(', '.join(sorted(extra)))} in discard")
     ev, rules, hand = ctx.ev, ctx.rules, ctx.hand
     if not ctx.full:
         raise InvalidValue(f"a discard is claimed for a {rules.hand_size}-tile hand, this one has {ctx.size}")

@@ -9,7 +9,10 @@ from solver.core.errors import NOT_EXACT, MjError
 
 # Presolve off: on these models CP-SAT's presolve costs 10-1000x the search itself (bench/).
 # One worker: thousands of tiny models, deterministic answers (parallelism belongs a level up).
-PARAMETERS = {"num_workers": 1, "cp_model_presolve": False, "max_time_in_seconds": 120.0}
+# No SIGINT handler of CP-SAT's own: it would replace Python's during a solve and a Ctrl-C would then kill
+# the process without clean-up (a batch must stop cleanly and say what it wrote).
+PARAMETERS = {"num_workers": 1, "cp_model_presolve": False, "max_time_in_seconds": 120.0,
+              "catch_sigint_signal": False}
 
 
 @dataclass

@@ -42,3 +42,25 @@ def exchange_distance(model: DistanceModel, hand: Hand, seen: tuple[int, ...] = 
     assert len(exchange.into) == h, "witness disagrees with the objective"
     soras = exchange.out.count(rules.tiles.sora) if rules.sora_mode == "fetch" else 0
     return DistanceResult(h, exchange, soras)
+
+
+def shortcut_distance(model: DistanceModel, hand: Hand, seen: tuple[int, ...] = (), copies: int = COPIES,
+                      two_missing_only: bool = False) -> DistanceResult:
+    """h as an engine with a known shortcut computes it (RULES.md section 7): a copy limit of `copies`
+    (unit copies included) and/or targets built only from units missing at most two members of the hand.
+
+    Solved on a clone of the template, which is left re-targeted at the physical limit afterwards.
+    """
+    rules = model.rules
+    model.configure(hand, seen, copies)
+    clone = model.model.clone()
+    model.configure(hand, seen)  # back to the physical limit for everything after
+    if two_missing_only:
+        for unit in rules.units:
+            if sum(1 for k in unit.members if hand.concealed[k] == 0) > 2:
+                clone.add(model.x[unit.index] == 0)
+    outcome = cpsat.solve(clone)
+    if not outcome.feasible:
+        return DistanceResult(None, None)
+    kept_called = sum(rules.units[u].size for u in hand.called)
+    return DistanceResult(rules.hand_size - kept_called - outcome.objective, exchange_for(model, hand, outcome.value))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 
 class MjError(ValueError):
     """Bad input or an answer that cannot be given exactly. ``code`` is stable; tests assert it."""
@@ -14,8 +16,8 @@ class MjError(ValueError):
 
 
 def error_line(message: str) -> str:
-    """The one line the CLI prints (and the web API returns) for a domain error."""
-    return "error: " + " ".join(message.split("\n"))
+    """The one line the CLI prints (and the web API returns) for a domain error: escaped and bounded."""
+    return "error: " + safe_text(" ".join(message.split("\n")))
 
 
 UNKNOWN_TILE = "ERR_UNKNOWN_TILE"
@@ -30,3 +32,48 @@ BAD_WINNING_TILE = "ERR_BAD_WINNING_TILE"
 UNDEFINED_SCORE = "ERR_UNDEFINED_SCORE"
 BAD_DATE = "ERR_BAD_DATE"
 NOT_EXACT = "ERR_NOT_EXACT"  # the solver did not prove its answer (status other than OPTIMAL)
+
+
+# --- echoing input in messages ---------------------------------------------------------------------
+# Input may hold anything: a carriage return that overwrites the `error:` prefix on a terminal, a lone
+# surrogate that cannot be encoded, or megabytes. Every message that repeats input goes through here.
+
+_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+ECHO_LIMIT = 60  # characters of input repeated in a message
+MESSAGE_LIMIT = 400  # characters of a whole one-line message
+
+
+def _escape(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def safe_text(text: str, limit: int = MESSAGE_LIMIT) -> str:
+    """One printable line: cut to `limit` characters (then '…'), control characters and lone surrogates escaped."""
+    cut = len(text) > limit
+    text = text[:limit] if cut else text
+    return _UNSAFE.sub(_escape, text) + ("…" if cut else "")
+
+
+def shown(value: object, limit: int = ECHO_LIMIT) -> str:
+    """A piece of input as it is repeated in a message: text as is, anything else as its repr; then safe_text."""
+    text = value if isinstance(value, str) else _short_repr(value, limit)
+    return safe_text(text, limit)
+
+
+def _short_repr(value: object, limit: int) -> str:
+    if isinstance(value, (list, tuple, dict)) and len(value) > limit:
+        return f"<{type(value).__name__} of {len(value)} items>"
+    if isinstance(value, int) and value.bit_length() > 4 * limit:  # repr of a huge int is slow (and may raise)
+        return f"<integer of {value.bit_length()} bits>"
+    return repr(value)
+
+
+SUGGEST_LIMIT = 40  # no name is longer; difflib's time grows with the square of the word's length
+
+
+def close_matches(word: str, choices: list[str], n: int = 1, cutoff: float = 0.6) -> list[str]:
+    """difflib's nearest choices for a "did you mean", none for a word longer than any name."""
+    import difflib
+
+    return [] if len(word) > SUGGEST_LIMIT else difflib.get_close_matches(word, choices, n=n, cutoff=cutoff)

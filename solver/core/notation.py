@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from solver.core.errors import BAD_BRACKET, NOT_A_UNIT, MjError
+from solver.core.errors import BAD_BRACKET, NOT_A_UNIT, MjError, shown
 from solver.core.hand import Hand
 from solver.core.rules import RuleSet
 
@@ -23,7 +23,7 @@ def split_names(text: str) -> list[str]:
 def parse_tiles(text: str, rules: RuleSet) -> list[int]:
     """A list of tiles (no brackets) as kind indices."""
     if any(ch in text for ch in _OPEN + _CLOSE):
-        raise MjError(f"brackets are not allowed here: '{text}'", BAD_BRACKET)
+        raise MjError(f"brackets are not allowed here: '{shown(text)}'", BAD_BRACKET)
     return [rules.tiles.resolve(name) for name in split_names(text)]
 
 
@@ -33,11 +33,11 @@ def parse_hand(text: str, rules: RuleSet) -> Hand:
     for ch in text:
         depth += (ch in _OPEN) - (ch in _CLOSE)
         if depth not in (0, 1):
-            raise MjError(f"unbalanced or nested brackets in '{text.strip()}'", BAD_BRACKET)
+            raise MjError(f"unbalanced or nested brackets in '{shown(text.strip())}'", BAD_BRACKET)
     called = [called_unit(parse_tiles(group, rules), rules) for group in _GROUP.findall(text)]
     rest = _GROUP.sub(" ", text)
     if any(ch in rest for ch in _OPEN + _CLOSE):
-        raise MjError(f"unbalanced or nested brackets in '{text.strip()}'", BAD_BRACKET)
+        raise MjError(f"unbalanced or nested brackets in '{shown(text.strip())}'", BAD_BRACKET)
     counts = [0] * len(rules.tiles)
     for kind in parse_tiles(rest, rules):
         counts[kind] += 1
@@ -65,7 +65,7 @@ def hand_from_list(items: list, rules: RuleSet) -> Hand:
         elif isinstance(item, list) and all(isinstance(t, str) for t in item):
             called.append(called_unit([rules.tiles.resolve(t) for t in item], rules))
         else:
-            raise MjError(f"hand items must be tile names or lists of them (called units), not {item!r}")
+            raise MjError(f"hand items must be tile names or lists of them (called units), not {shown(item)}")
     return Hand(tuple(counts), tuple(sorted(called)))
 
 

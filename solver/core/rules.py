@@ -7,12 +7,13 @@ A RuleSet is frozen and holds no per-hand state; the situation of one hand lives
 from __future__ import annotations
 
 import datetime as dt
-import difflib
 from dataclasses import dataclass
 from functools import cached_property
 
 from catalogue import Catalogue, RuleSpec
-from solver.core.errors import BAD_DATE, UNKNOWN_RULES, MjError
+import re
+
+from solver.core.errors import BAD_DATE, UNKNOWN_RULES, MjError, close_matches, shown
 from solver.core.tiles import TileSet
 
 DEFAULT_RULES = "2019-12"
@@ -94,19 +95,25 @@ class RuleSet:
         return self.spec.no_win != "none"
 
 
+_DATE = re.compile(r"\d{4}-\d{2}-\d{2}", re.ASCII)
+
+
 def parse_date(text: str) -> dt.date:
+    # fromisoformat alone also takes 20191212 and 2019-W01-1: the help promises YYYY-MM-DD
     try:
+        if not _DATE.fullmatch(text):
+            raise ValueError
         return dt.date.fromisoformat(text)
     except ValueError:
-        raise MjError(f"bad date '{text}': expected YYYY-MM-DD", BAD_DATE) from None
+        raise MjError(f"bad date '{shown(text)}': expected YYYY-MM-DD", BAD_DATE) from None
 
 
 def build_rules(catalogue: Catalogue, name: str = DEFAULT_RULES, as_of: dt.date | None = None) -> RuleSet:
     """The rule set `name` from the catalogue; `as_of` (or the rule set's own date) drops later units."""
     if name not in catalogue.rules:
-        close = difflib.get_close_matches(name, list(catalogue.rules), n=1, cutoff=0.3)
+        close = close_matches(name, list(catalogue.rules), n=1, cutoff=0.3)
         hint = f"; did you mean {close[0]}?" if close else ""
-        raise MjError(f"unknown rule set '{name}' (known: {', '.join(catalogue.rules)}){hint}", UNKNOWN_RULES)
+        raise MjError(f"unknown rule set '{shown(name)}' (known: {', '.join(catalogue.rules)}){hint}", UNKNOWN_RULES)
     spec = catalogue.rules[name]
     tiles = TileSet.from_catalogue(catalogue)
     cutoff = as_of or spec.as_of

@@ -6,13 +6,12 @@ into indices here, once, at the edge.
 
 from __future__ import annotations
 
-import difflib
 import unicodedata
 from dataclasses import dataclass
 from functools import cached_property
 
 from catalogue import Catalogue, Idol
-from solver.core.errors import UNKNOWN_TILE, MjError
+from solver.core.errors import UNKNOWN_TILE, MjError, close_matches, shown
 
 _KATAKANA_TO_HIRAGANA = {code: code - 0x60 for code in range(0x30A1, 0x30F7)}
 _IGNORED = str.maketrans("", "", " \u3000・·.-_'")
@@ -79,10 +78,10 @@ class TileSet:
         key = normalise(name)
         if key in self._lookup:
             return self._lookup[key]
-        raise MjError(f"unknown tile '{name}'{self._suggestion(key)}", UNKNOWN_TILE)
+        raise MjError(f"unknown tile '{shown(name)}'{self._suggestion(key)}", UNKNOWN_TILE)
 
     def _suggestion(self, key: str) -> str:
-        close = difflib.get_close_matches(key, list(self._lookup), n=6, cutoff=0.0)  # always the nearest
+        close = close_matches(key, list(self._lookup), n=6, cutoff=0.0)  # always the nearest
         names: list[str] = []
         for form in close:
             idol = self.idols[self._lookup[form]]

@@ -1,0 +1,136 @@
+"""How chunks of claims are executed: in this process, or in local worker processes.
+
+An executor has ``slots`` (how many chunks it wants in flight), ``submit(chunk) -> Future`` whose
+result is the chunk's result list, and ``close(abort)``. A future that fails with ``WorkerLost`` means
+the process running it died; batch.py re-runs the chunk. Ordering, bounding, resuming and writing are
+batch.py's; an executor only runs ``worker.check_chunk`` somewhere. A cluster executor fits the same seam.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import queue
+import subprocess
+import sys
+import threading
+from concurrent.futures import Future
+from pathlib import Path
+from typing import Any
+
+from solver.checking.worker import Task, check_chunk
+
+
+class WorkerLost(RuntimeError):
+    """The process running a chunk died before answering (killed, out of memory)."""
+
+
+def completed(results: list[dict[str, Any]]) -> Future:
+    """A future already holding its results."""
+    future: Future = Future()
+    future.set_result(results)
+    return future
+
+
+class InProcess:
+    """Runs each chunk at once in this process: the first result comes without any start-up cost."""
+
+    slots = 1
+
+    def __init__(self, default_rules: str):
+        self.default_rules = default_rules
+
+    def submit(self, chunk: list[Task]) -> Future:
+        return completed(check_chunk(chunk, self.default_rules))
+
+    def close(self, abort: bool = False) -> None:
+        pass
+
+
+class LocalProcesses:
+    """``workers`` worker processes (python -m solver.checking.worker), each fed by a thread of this one.
+
+    Workers start at once (their imports run while the first chunks are read) in their own session, so a
+    Ctrl-C on the terminal reaches only this process, which then stops them. A worker that dies fails
+    its chunk with WorkerLost and is replaced for the next chunk.
+    """
+
+    def __init__(self, workers: int, default_rules: str):
+        self.slots = 2 * workers  # one running and one waiting per worker
+        self.default_rules = default_rules
+        self._queue: queue.Queue = queue.Queue()
+        self._procs: list[subprocess.Popen | None] = [self._start() for _ in range(workers)]
+        self._threads = [threading.Thread(target=self._serve, args=(n,), daemon=True) for n in range(workers)]
+        for thread in self._threads:
+            thread.start()
+
+    def _start(self) -> subprocess.Popen:
+        root = str(Path(__file__).resolve().parents[2])  # the project, importable whether installed or not
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, (root, os.environ.get("PYTHONPATH"))))}
+        return subprocess.Popen([sys.executable, "-m", "solver.checking.worker", self.default_rules],
+                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env, start_new_session=True)
+
+    def submit(self, chunk: list[Task]) -> Future:
+        future: Future = Future()
+        self._queue.put((chunk, future))
+        return future
+
+    def _serve(self, n: int) -> None:
+        while (item := self._queue.get()) is not None:
+            chunk, future = item
+            if not future.set_running_or_notify_cancel():
+                continue
+            proc = self._procs[n]
+            if proc is None or proc.poll() is not None:
+                proc = self._procs[n] = self._start()
+            try:
+                pickle.dump(chunk, proc.stdin, protocol=pickle.HIGHEST_PROTOCOL)
+                proc.stdin.flush()
+                results = pickle.load(proc.stdout)
+            except (OSError, EOFError, pickle.UnpicklingError, ValueError):
+                self._stop(n, kill=True)
+                future.set_exception(WorkerLost(f"worker {n} died"))
+                continue
+            future.set_result(results)
+
+    def _stop(self, n: int, kill: bool) -> None:
+        proc, self._procs[n] = self._procs[n], None
+        if proc is None:
+            return
+        try:
+            if kill:
+                proc.kill()
+            else:
+                proc.stdin.close()  # end of input: the worker finishes and exits on its own
+            proc.wait(timeout=None if kill else 5)
+        except (OSError, subprocess.TimeoutExpired):
+            proc.kill()
+            proc.wait()
+        for stream in (proc.stdin, proc.stdout):
+            try:
+                stream.close()
+            except OSError:
+                pass
+
+    def close(self, abort: bool = False) -> None:
+        """Stop every worker: at once on abort (work in flight is dropped), else after their last chunk."""
+        if abort:
+            while True:
+                try:
+                    chunk, future = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                future.cancel()
+        for _ in self._threads:
+            self._queue.put(None)
+        if abort:
+            for n in range(len(self._procs)):
+                self._stop(n, kill=True)  # its thread's read fails at once
+        for thread in self._threads:
+            thread.join(timeout=10)
+        for n in range(len(self._procs)):
+            self._stop(n, kill=False)
+
+
+def make_executor(workers: int, default_rules: str) -> Any:
+    return InProcess(default_rules) if workers <= 1 else LocalProcesses(workers, default_rules)

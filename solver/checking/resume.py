@@ -1,0 +1,95 @@
+"""The results file of ``mj check --output``: never written onto the input, never truncated by surprise,
+and continued by ``--resume``.
+
+Every result line carries its input line number (``"line"``). A resumed run reads the lines an earlier
+run wrote, counts them into the summary, drops a torn last line and the old summary line, and checks
+only the input lines not answered yet: an interrupted run of any size loses nothing and repeats nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable
+from typing import IO, Any
+
+from solver.checking.context import VERDICTS
+from solver.core.errors import MjError, shown
+
+
+class Answered:
+    """The input lines an earlier run answered: a watermark while they came in order (constant memory), a set otherwise."""
+
+    def __init__(self) -> None:
+        self.last = 0
+        self.extra: set[int] | None = None
+        self.count = 0
+
+    def add(self, line_no: int) -> None:
+        self.count += 1
+        if self.extra is None and line_no > self.last:
+            self.last = line_no
+            return
+        if self.extra is None:  # out of order: remember each line from now on
+            self.extra = set()
+        self.extra.add(line_no)
+
+    def __call__(self, line_no: int) -> bool:
+        return line_no <= self.last if self.extra is None else (line_no in self.extra or line_no <= self.last)
+
+
+def _is_result(obj: Any) -> bool:
+    return isinstance(obj, dict) and isinstance(obj.get("line"), int) and obj.get("verdict") in VERDICTS
+
+
+def _samefile(a: str, b: str) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return os.path.realpath(a) == os.path.realpath(b)
+
+
+def open_results(path: str, source: str, resume: bool, force: bool,
+                 seen: Callable[[dict[str, Any]], Any] = lambda result: None) -> tuple[IO[str], Answered]:
+    """The results file opened for appending, and the lines it already answers.
+
+    Refuses (MjError) to write onto the input (``source``; also through a link) and to overwrite a file
+    holding results unless ``force``. With ``resume``, each earlier result is passed to ``seen`` (the summary).
+    """
+    if source != "-" and _samefile(path, source):
+        raise MjError(f"--output {shown(path)} is the input file; write the results elsewhere")
+    answered = Answered()
+    exists = os.path.exists(path) and os.path.getsize(path) > 0
+    if exists and not (resume or force):
+        raise MjError(f"{shown(path)} already holds results: add --resume to continue that run, "
+                      "or --force to overwrite it")
+    try:
+        if not exists or not resume:
+            return open(path, "w", encoding="utf-8"), answered
+        keep = _read_results(path, answered, seen)
+        stream = open(path, "r+", encoding="utf-8")
+        stream.truncate(keep)  # a torn last line and the old summary line go
+        stream.seek(keep)
+        return stream, answered
+    except OSError as exc:
+        raise MjError(f"cannot open {shown(path)}: {exc.strerror}") from None
+
+
+def _read_results(path: str, answered: Answered, seen: Callable[[dict[str, Any]], Any]) -> int:
+    """Feed the earlier results to ``answered`` and ``seen``; the byte offset after the last complete result."""
+    keep = 0
+    with open(path, "rb") as handle:
+        for number, raw in enumerate(iter(handle.readline, b""), start=1):
+            try:
+                obj = json.loads(raw) if raw.endswith(b"\n") else None
+            except ValueError:
+                obj = None
+            if _is_result(obj):
+                answered.add(obj["line"])
+                seen(obj)
+                keep += len(raw)
+                continue
+            if handle.read(1):  # not the last line: this is not a file a run of mj check wrote
+                raise MjError(f"{shown(path)} line {number} is not a result of mj check; cannot resume it")
+            break  # a torn last line, or the summary of a finished run
+    return keep
