@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from contextlib import contextmanager
@@ -56,7 +55,9 @@ def evaluator(rules: str, catalogue: Optional[list[str]], as_of: Optional[str]) 
 
 
 def emit_json(payload: Any) -> None:
-    typer.echo(json.dumps(payload, ensure_ascii=False))
+    from solver.serialize import dumps
+
+    typer.echo(dumps(payload))  # strict JSON, always encodable
 
 
 def show(renderable: Any) -> None:
@@ -202,6 +203,9 @@ def check(
     force: Annotated[bool, typer.Option("--force", help="Overwrite an --output file that already holds results.")]
     = False,
     rules: Annotated[str, typer.Option("--rules", "-r", help="Rule set for claims that name none.")] = DEFAULT_RULES,
+    cluster: Annotated[Optional[str], typer.Option(
+        "--cluster", help="Run on a Dask cluster: the scheduler's address, e.g. tcp://10.0.0.5:8786 "
+                          "(pip install \".[cluster]\"; README).")] = None,
 ) -> None:
     """Check other engines' answers (h, score, units, exchanges, waits, discard, complete) exactly.
 
@@ -218,7 +222,7 @@ def check(
     with stop_signals():
         try:
             with errors():
-                run = CheckRun(file, output, workers, rules, resume, force)
+                run = CheckRun(file, output, workers, rules, resume, force, cluster)
         except Stopped as exc:
             raise typer.Exit(exc.exit_code) from None
         try:

@@ -132,5 +132,10 @@ class LocalProcesses:
             self._stop(n, kill=False)
 
 
-def make_executor(workers: int, default_rules: str) -> Any:
+def make_executor(workers: int, default_rules: str, cluster: str | None = None) -> Any:
+    """--cluster ADDRESS: a Dask cluster; else --workers: this process (1) or local worker processes."""
+    if cluster:
+        from solver.checking.cluster import DaskCluster
+
+        return DaskCluster(cluster, default_rules)
     return InProcess(default_rules) if workers <= 1 else LocalProcesses(workers, default_rules)

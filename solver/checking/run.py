@@ -16,6 +16,7 @@ from typing import IO, Any
 
 from solver.checking.batch import Stats, Summary, check_lines, count_lines, record
 from solver.checking.check import validate_rules
+from solver.checking.executors import make_executor
 from solver.checking.resume import Answered, open_results
 from solver.core.errors import MjError, shown
 from solver.serialize import dumps
@@ -57,11 +58,12 @@ class CheckRun:
     """Opens the input and the results file (MjError for a usage problem), checks, records, summarises."""
 
     def __init__(self, file: str, output: str | None, workers: int, rules: str, resume: bool = False,
-                 force: bool = False):
+                 force: bool = False, cluster: str | None = None):
         validate_rules(rules)
         if (resume or force) and not output:
             raise MjError("--resume and --force apply to --output FILE; give one")
         self.file, self.output, self.workers, self.rules = file, output, workers, rules
+        self.executor = None  # local executors are made by check_lines; a cluster is reached here, at once
         self.summary = Summary()
         self.stats = Stats()
         self.written = 0  # results written by this run
@@ -75,17 +77,16 @@ class CheckRun:
             if output:
                 self.sink, self.answered = open_results(output, file, resume, force, self.summary.add)
             self.total = None if file == "-" else max(0, count_lines(file) - self.answered.count)
+            if cluster:
+                self.executor = make_executor(workers, rules, cluster)
         except BaseException:
             self.close()
             raise
 
-    @property
-    def resumed(self) -> int:
-        return self.answered.count
-
     def results(self) -> Iterator[dict[str, Any]]:
         """Each new result, in input order, already written to the results file and counted."""
-        checked = check_lines(self.source, self.workers, self.rules, skip=self.answered, stats=self.stats)
+        checked = check_lines(self.source, self.workers, self.rules, skip=self.answered, stats=self.stats,
+                              executor=self.executor)
         try:
             for result in (record(checked, self.sink) if self.sink else checked):
                 self.written += 1
@@ -113,6 +114,9 @@ class CheckRun:
         return f"interrupted after {self.written} claims{where}{hint}"
 
     def close(self) -> None:
+        if self.executor is not None:
+            self.executor.close()
+            self.executor = None
         for stream in (self.sink, None if self.file == "-" else getattr(self, "source", None)):
             if stream is not None:
                 try:
