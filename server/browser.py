@@ -27,7 +27,7 @@ def missing() -> str | None:
     try:
         import playwright.sync_api  # noqa: F401
     except ImportError:
-        return "the playwright package is missing (pip install -e '.[browser]')"
+        return "the playwright package is missing (pip install -e '.[test]')"
     return None
 
 

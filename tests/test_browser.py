@@ -98,6 +98,16 @@ def test_example_2_twelve_tiles_no_win_scores_7000_from_a_link(chromium, url):
     page.close()
 
 
+def test_a_long_request_shows_progress_and_cancels(page):
+    held = []  # the analysis request is held (never answered) to stand for a long solve
+    page.route("**/api/analyze*", lambda route: held.append(route))
+    page.fill("#hand-text", " ".join(SEED_STEP_1))
+    page.wait_for_selector("#progress:not([hidden]) #progress-text:text('solving…')")
+    page.click("#cancel")
+    page.wait_for_selector("#status:text-is('Cancelled.')")
+    assert page.locator("#progress").is_hidden() and held
+
+
 def test_bad_notation_shows_the_cli_error(page):
     page.fill("#hand-text", "harka 千早")
     error = page.wait_for_selector("#hand-error:not([hidden])")

@@ -52,7 +52,7 @@ function showError(node, message) { node.textContent = message || ""; node.hidde
 async function api(route, params, signal) {
   const query = new URLSearchParams(Object.entries(params).filter(([, v]) => v !== "" && v != null));
   const response = await fetch(`/api/${route}?${query}`, { signal });
-  const body = await response.json();
+  const body = await response.json().catch(() => ({ error: `error: the server answered HTTP ${response.status}` }));
   if (!response.ok) throw Object.assign(new Error(body.error || `error: HTTP ${response.status}`), { status: response.status });
   return body;
 }

@@ -12,7 +12,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from solver.api import Evaluator
-from solver.core.distance import exchange_distance, shortcut_distance
+from solver.core.distance import shortcut_distance
+from solver.core.fast import exchange_distance
 from solver.core.errors import HAND_SIZE, MjError, shown
 from solver.core.hand import COPIES, Hand, Situation, check_hand, check_situation
 from solver.core.notation import hand_from_list, parse_hand, parse_tiles
@@ -189,7 +190,7 @@ class Context:
 
     def h(self):
         if self._h is None:
-            self._h = exchange_distance(self.dm, self.hand, self.seen)
+            self._h = exchange_distance(self.rules, self.hand, self.seen)  # the search: no solver
         return self._h
 
     def score(self, hand: Hand | None = None, win: str | None = None) -> ScoreResult:
