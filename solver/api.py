@@ -11,18 +11,19 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from catalogue import Catalogue, CatalogueError, load_catalogue
-from solver.analysis.turn import Analysis, analyze
-from solver.core.distance import exchange_distance
 from solver.core.errors import BAD_CATALOGUE, FOURTH_COPY, MjError
 from solver.core.hand import COPIES, Hand, Situation, check_hand
-from solver.core.model import DistanceModel
 from solver.core.notation import parse_hand, parse_tiles
 from solver.core.present import UnitsPresent, units_present
 from solver.core.results import DistanceResult, ScoreResult
 from solver.core.rules import DEFAULT_RULES, RuleSet, build_rules
-from solver.core.score import best_score, is_complete
+
+if TYPE_CHECKING:  # the analysis, the score model and CP-SAT load on first use (start-up time)
+    from solver.analysis.turn import Analysis
+    from solver.core.model import DistanceModel
 
 TileLike = int | str
 HandLike = Hand | str
@@ -64,6 +65,8 @@ class Evaluator:
 
     @property
     def distance_model(self) -> DistanceModel:
+        from solver.core.model import DistanceModel
+
         if self._distance_model is None:
             self._distance_model = DistanceModel(self.rules)
         return self._distance_model
@@ -72,19 +75,25 @@ class Evaluator:
     def score(self, hand: HandLike, win: str = "tsumo", winning_tile: TileLike | None = None,
               favourite: TileLike | None = None, seen: str | Iterable[TileLike] = ()) -> ScoreResult:
         """Best score; win is "tsumo", "ron" (name the winning tile) or "none" (the hand did not win)."""
+        from solver.core.score import best_score
+
         if win not in ("tsumo", "ron", "none"):
             raise MjError(f"win must be tsumo, ron or none, not {win!r}")
         situation = Situation(win, self.tile(winning_tile), self.tile(favourite), self.seen(seen))
         return best_score(self.hand(hand), self.rules, situation)
 
     def h(self, hand: HandLike, seen: str | Iterable[TileLike] = ()) -> DistanceResult:
-        """The exchange distance h and one optimal exchange."""
-        return exchange_distance(self.distance_model, self.hand(hand), self.seen(seen))
+        """The exchange distance h and one optimal exchange (exact search; no solver)."""
+        from solver.core.fast import exchange_distance
+
+        return exchange_distance(self.rules, self.hand(hand), self.seen(seen))
 
     def analyze(self, hand: HandLike, seen: str | Iterable[TileLike] = (), favourite: TileLike | None = None,
                 discard: TileLike | None = None, waiting_room: str | Iterable[TileLike] | None = None,
                 max_exchanges: int = 20) -> Analysis:
         """The full turn analysis (solver.analysis.analyze) with names accepted for every tile."""
+        from solver.analysis.turn import analyze
+
         room = None
         if waiting_room is not None:
             room = parse_tiles(waiting_room, self.rules) if isinstance(waiting_room, str) \
@@ -93,6 +102,8 @@ class Evaluator:
                        call_tile=self.tile(discard), waiting_room=room, exchange_limit=max_exchanges)
 
     def is_complete(self, hand: HandLike) -> bool:
+        from solver.core.score import is_complete
+
         return is_complete(self.hand(hand), self.rules)
 
     def units_present(self, hand: HandLike) -> UnitsPresent:

@@ -9,18 +9,47 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from solver.core import fast
 from solver.core.distance import exchange_distance
-from solver.core.enumerate import (
-    accepted_kinds,
-    accepted_with_witnesses,
-    distinct_exchanges,
-)
-from solver.core.hand import COPIES, Hand, Situation, check_hand
+from solver.core.enumerate import accepted_with_witnesses, distinct_exchanges
+from solver.core.hand import COPIES, Hand, Situation, check_hand, check_situation
 from solver.core.model import DistanceModel
 from solver.core.present import UnitsPresent, units_present
 from solver.core.results import Exchange, ScoreResult
 from solver.core.rules import RuleSet
 from solver.core.score import best_score
+
+
+FAST = True  # h and acceptance from the combinatorial search (False: every answer from CP-SAT, for tests)
+
+
+def _accepted(dm: DistanceModel, hand: Hand, seen: tuple[int, ...], seeds=(), kept_bound: int | None = None
+              ) -> tuple[int | None, list[int], list[tuple[int, ...]]]:
+    if FAST:
+        h, kinds, targets = fast.accepted(dm, hand, seen, seeds)
+        return h, kinds, [] if dm.wildcard else targets  # wildcard targets need their そら slots
+    return accepted_with_witnesses(dm, hand, seen, seeds, kept_bound)
+
+
+def _h(dm: DistanceModel, hand: Hand, seen: tuple[int, ...]) -> int | None:
+    if FAST:
+        check_hand(hand, dm.rules, seen=seen)
+        return fast.search_for(dm.rules).h(hand, seen)
+    return exchange_distance(dm, hand, seen).h
+
+
+def _win_totals(rules: RuleSet, full: Hand, tile: int, favourite: int | None) -> tuple[int | None, int | None]:
+    """Scores of the win by tsumo and by ron on `tile` (None: no win), as best_score gives them."""
+    tsumo, ron = Situation("tsumo", favourite=favourite), Situation("ron", tile, favourite)
+    wild_ron = rules.sora_mode == "wildcard" and tile == rules.tiles.sora and rules.spec.ron_minus_member
+    if not FAST or wild_ron:  # the edge cases (an undefined score raises) stay with best_score
+        ron_score = best_score(full, rules, ron)
+        return best_score(full, rules, tsumo).total, ron_score.total if ron_score.won else None
+    check_hand(full, rules)
+    check_situation(full, rules, ron)
+    scorer = fast.scorer_for(rules)
+    no_ron = tile == rules.tiles.shika and not rules.spec.ron_on_shika  # D2
+    return scorer.total(full, tsumo), None if no_ron else scorer.total(full, ron)
 
 
 @dataclass(frozen=True)
@@ -111,7 +140,7 @@ def acceptance(dm: DistanceModel, hand: Hand, seen: tuple[int, ...], pool: list[
     `pool` holds optimal targets of related hands: offered as witnesses (each re-verified for this
     hand), and grown with this hand's own; `kept_bound` bounds the tiles a target can keep.
     """
-    h, kinds, targets = accepted_with_witnesses(dm, hand, seen, pool or (), kept_bound)
+    h, kinds, targets = _accepted(dm, hand, seen, pool or (), kept_bound)
     if pool is not None:
         pool.extend(targets)
     rows = [Accept(t, live_count(hand, dm.rules, seen, t)) for t in kinds]
@@ -126,15 +155,13 @@ def waits(dm: DistanceModel, hand: Hand, seen: tuple[int, ...], favourite: int |
     shown as dead (live 0), not hidden (D3). `unseen`: (h, accepted kinds) already found without seen tiles.
     """
     rules = dm.rules
-    h, kinds = unseen if unseen is not None else accepted_kinds(dm, hand, ())
+    h, kinds = unseen if unseen is not None else _accepted(dm, hand, ())[:2]
     if h != 1:
         return ()
     found = []
     for t in kinds:
-        full = hand.add(t)
-        tsumo = best_score(full, rules, Situation("tsumo", favourite=favourite))
-        ron = best_score(full, rules, Situation("ron", t, favourite))
-        found.append(Wait(t, live_count(hand, rules, seen, t), tsumo.total, ron.total if ron.won else None))
+        tsumo, ron = _win_totals(rules, hand.add(t), t, favourite)
+        found.append(Wait(t, live_count(hand, rules, seen, t), tsumo, ron))
     return tuple(sorted(found, key=lambda w: (-w.live, -(w.tsumo or 0), w.tile)))
 
 
@@ -148,7 +175,7 @@ def discard_table(dm: DistanceModel, hand: Hand, seen: tuple[int, ...], favourit
     """
     size = len(hand.concealed)
     if known is None:
-        h13, _, targets = accepted_with_witnesses(dm, hand, seen)
+        h13, _, targets = _accepted(dm, hand, seen)
     else:
         h13, targets = known
     pool = list(targets)
@@ -167,7 +194,7 @@ def call_options(dm: DistanceModel, hand: Hand, tile: int, seen: tuple[int, ...]
     """For a 12-tile hand and another player's discard: every unit it can be called into (3+ members,
     every other member held), each discard afterwards, and whether that lowers h."""
     rules = dm.rules
-    h_now = exchange_distance(dm, hand, seen).h
+    h_now = _h(dm, hand, seen)
     options = []
     for u in rules.units_of_kind[tile]:
         unit = rules.units[u]
@@ -180,7 +207,7 @@ def call_options(dm: DistanceModel, hand: Hand, tile: int, seen: tuple[int, ...]
         called = Hand(tuple(concealed), tuple(sorted(hand.called + (u,))))
         for kind in sorted({k for k, n in enumerate(concealed) if n}):
             rest = called.remove(kind)
-            h_after = exchange_distance(dm, rest, seen_plus(seen, kind, len(concealed))).h
+            h_after = _h(dm, rest, seen_plus(seen, kind, len(concealed)))
             lowers = h_after is not None and (h_now is None or h_after < h_now)
             options.append(CallOption(u, kind, h_after, lowers))
     return tuple(sorted(options, key=lambda o: (o.h if o.h is not None else 99, o.unit, o.discard)))
@@ -191,7 +218,7 @@ def sora_advice(dm: DistanceModel, hand: Hand, room: list[int], seen: tuple[int,
     sora = dm.rules.tiles.sora
     if sora is None or hand.concealed[sora] == 0:
         return None
-    h_now = exchange_distance(dm, hand, seen).h
+    h_now = _h(dm, hand, seen)
     options = []
     for kind in sorted(set(room) - {sora}):
         taken = hand.remove(sora).add(kind)
@@ -200,7 +227,7 @@ def sora_advice(dm: DistanceModel, hand: Hand, room: list[int], seen: tuple[int,
         # そら goes to the waiting room; the taken tile leaves it
         after = list(seen_plus(seen, sora, len(hand.concealed)))
         after[kind] = max(0, after[kind] - 1)
-        h_after = exchange_distance(dm, taken, tuple(after)).h
+        h_after = _h(dm, taken, tuple(after))
         options.append(SoraOption(kind, h_after))
     options.sort(key=lambda o: (o.h if o.h is not None else 99, o.take))
     return SoraAdvice(h_now, tuple(options))
@@ -231,7 +258,7 @@ def analyze(dm: DistanceModel, hand: Hand, *, seen: tuple[int, ...] = (), favour
     size = hand.size(rules)
     notes = []
     if size == rules.hand_size:
-        h, _, targets = accepted_with_witnesses(dm, hand, seen)
+        h, _, targets = _accepted(dm, hand, seen)
         discards = discard_table(dm, hand, seen, favourite, (h, targets))
         if h == 1 and not _needs_solver(dm, hand):
             exchanges, all_listed = exchanges_from_table(dm, hand, discards), True

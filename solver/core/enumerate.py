@@ -265,18 +265,20 @@ def accepted_kinds(dm: DistanceModel, hand: Hand, seen: tuple[int, ...] = ()) ->
 
 def accepted_with_witnesses(dm: DistanceModel, hand: Hand, seen: tuple[int, ...] = (),
                             seeds: Iterable[tuple[int, ...]] = (),
-                            kept_bound: int | None = None) -> tuple[int | None, list[int], list[tuple[int, ...]]]:
+                            kept_bound: int | None = None,
+                            kept: int | None = None) -> tuple[int | None, list[int], list[tuple[int, ...]]]:
     """(h, accepted kinds, verified optimal targets that draw them).
 
     Seeds (targets of a related hand) and unit swaps propose witnesses, each checked in plain
     Python; each solve asks for an optimal target drawing a kind not yet found, and the last one
     proves that no other kind can be drawn. `kept_bound` is an upper bound on the tiles any target
     keeps (after a discard: the full hand's optimum); a seed that meets it proves the optimum.
+    `kept`: the optimum, when an exhaustive search already proved it.
     """
     swaps = SWAPS and not dm.wildcard  # witnesses reason about real tiles only
     seeds = list(seeds) if swaps else []
-    proven = None
-    if kept_bound is not None and seeds:
+    proven = kept
+    if proven is None and kept_bound is not None and seeds:
         probe = Witnesses(dm, hand, _caps(dm, hand, seen), kept_bound)
         proven = kept_bound if any(probe.offer_quietly(seed) for seed in seeds) else None
     optimum = fix_optimum(dm, hand, seen, proven)

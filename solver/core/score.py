@@ -10,8 +10,6 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 
-import networkx as nx
-
 from solver.core import cpsat
 from solver.core.errors import HAND_SIZE, UNDEFINED_SCORE, MjError
 from solver.core.hand import COPIES, Hand, Situation, check_hand, check_situation
@@ -27,6 +25,8 @@ def candidate_units(rules: RuleSet, counts: Counter, soras: int) -> list[int]:
 
 def components(rules: RuleSet, units: list[int], counts: Counter, soras: int) -> list[tuple[list[int], Counter]]:
     """Connected components of the bipartite graph kinds - candidate units (そら joins everything)."""
+    import networkx as nx  # lazy: its import costs ~0.4 s, and only scoring needs it
+
     graph = nx.Graph()
     graph.add_nodes_from(("k", k) for k in counts)
     for u in units:

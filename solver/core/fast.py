@@ -1,0 +1,94 @@
+"""The fast exact path: answers from the combinatorial search (search.py), the CP-SAT model only
+where the search gives up (a node limit on the acceptance enumeration). Both paths are exact.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Iterable
+
+from solver.core.distance import target_exchange
+from solver.core.hand import COPIES, Hand, check_hand
+from solver.core.partition import WinScorer
+from solver.core.results import DistanceResult, Exchange
+from solver.core.rules import RuleSet
+from solver.core.search import TileSearch
+
+ACCEPT_NODES = 2000  # past this many search nodes the acceptance proof goes to CP-SAT (bench/)
+ACCEPT_H = 2  # from this h on (outside wildcard mode) optimal targets abound: CP-SAT with swaps lists them faster
+_SEARCHES: dict[int, tuple[RuleSet, TileSearch]] = {}
+_SCORERS: dict[int, tuple[RuleSet, WinScorer]] = {}
+
+
+def search_for(rules: RuleSet) -> TileSearch:
+    """The search of a rule set, built once (keyed by identity: a RuleSet is built once per Evaluator)."""
+    entry = _SEARCHES.get(id(rules))
+    if entry is None or entry[0] is not rules:
+        entry = _SEARCHES[id(rules)] = (rules, TileSearch(rules))
+    return entry[1]
+
+
+def scorer_for(rules: RuleSet) -> WinScorer:
+    """The winning-score search of a rule set, built once."""
+    entry = _SCORERS.get(id(rules))
+    if entry is None or entry[0] is not rules:
+        entry = _SCORERS[id(rules)] = (rules, WinScorer(rules))
+    return entry[1]
+
+
+def witness(search: TileSearch, rules: RuleSet, hand: Hand, seen: tuple[int, ...] = (),
+            copies: int = COPIES) -> Exchange | None:
+    """One optimal exchange: the best leaf's units plus fillers, with そら stand-ins in wildcard mode."""
+    leaf = search.best_leaf(hand, seen, copies)
+    if leaf is None:
+        return None
+    target = search.target(leaf)
+    sora_for: tuple[int, ...] = ()
+    if search.wildcard:
+        sora_for = _stand_ins(search, hand, search.caps(hand, seen, copies), target)
+    return target_exchange(rules, hand, target, sora_for)
+
+
+def _stand_ins(search: TileSearch, hand: Hand, cap: list[int], target: tuple[int, ...]) -> tuple[int, ...]:
+    """そら slots of a wildcard target: the copies past a cap, then drawn slots up to the held そら."""
+    counts = Counter(k for u in target for k in search.members[u])
+    stood = Counter({k: n - cap[k] for k, n in counts.items() if n > cap[k]})
+    real = counts - stood
+    drawn = sum(max(0, n - hand.concealed[k]) for k, n in real.items())
+    extra = min(search.soras(hand), drawn + sum(stood.values())) - sum(stood.values())
+    for k in sorted(real):
+        while extra > 0 and real[k] > hand.concealed[k]:
+            real[k] -= 1
+            stood[k] += 1
+            extra -= 1
+    return tuple(sorted(stood.elements()))
+
+
+def exchange_distance(rules: RuleSet, hand: Hand, seen: tuple[int, ...] = (), copies: int = COPIES) -> DistanceResult:
+    """h and one optimal exchange, like distance.exchange_distance, without a solver."""
+    check_hand(hand, rules, seen=seen)
+    search = search_for(rules)
+    exchange = witness(search, rules, hand, seen, copies)
+    if exchange is None:
+        return DistanceResult(None, None)
+    h = search.h(hand, seen, copies)
+    assert len(exchange.into) == h, "witness disagrees with the search"
+    soras = exchange.out.count(rules.tiles.sora) if rules.sora_mode == "fetch" else 0
+    return DistanceResult(h, exchange, soras)
+
+
+def accepted(dm, hand: Hand, seen: tuple[int, ...] = (), seeds: Iterable[tuple[int, ...]] = (),
+             limit: int | None = ACCEPT_NODES) -> tuple[int | None, list[int], list[tuple[int, ...]]]:
+    """(h, accepted kinds, optimal targets drawing them): the search, or CP-SAT past `limit` nodes
+    (told the optimum the search proved, so it skips the optimisation solve)."""
+    from solver.core.enumerate import accepted_with_witnesses
+
+    search = search_for(dm.rules)
+    h = search.h(hand, seen)
+    if h is None:
+        return None, [], []
+    if search.wildcard or h < ACCEPT_H:
+        fast = search.accepted(hand, seen, limit=limit)
+        if fast is not None:
+            return fast
+    return accepted_with_witnesses(dm, hand, seen, seeds, kept=search.kept_best(hand, seen))

@@ -1,0 +1,474 @@
+"""Exact exchange distance by combinatorial search in plain Python (docs/formulation.md section 6).
+
+The CP-SAT model (model.py, distance.py) stays the reference; this search answers the same
+question, exhaustively, without a solver. A target T is a multiset of units filling the N concealed
+slots within the caps; kept(T) = sum_i min(c_i, m_i) with m_i the copies of kind i in T.
+
+Search (`_Run.dfs`): take the lowest kind i still held and undecided; either place one more unit
+containing i (its members still held are kept, the others drawn within their caps) or drop the
+remaining copies of i. When no held tile is left (or no slot), the leftover slots must be filled by
+units that keep nothing, within the remaining caps (`fillable`, exact and memoised). Every target is
+reached by one canonical path (at kind i, place all of T's remaining units holding i, in list order,
+then drop), and each path's count never exceeds the kept tiles of the target it builds, so the
+maximum over paths is exactly max kept(T). Bound: kept + min(held tiles left, slots left) <= best.
+
+Wildcard そら: a slot may be taken by そら instead of a real copy, so m_i may pass cap_i by up to
+cap_σ stand-ins in all. A target's best total is then min(N, real kept + c_σ) (each held そら fills a
+slot that would otherwise be drawn), so the search maximises the real kept tiles with the stand-in
+budget cap_σ, and h = max(0, N - c_σ - real kept).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from solver.core.hand import COPIES, Hand
+from solver.core.rules import RuleSet
+
+_CACHE_LIMIT = 1 << 18
+
+
+@dataclass(frozen=True)
+class Leaf:
+    """One end of the search: units placed to keep hand tiles, and what the fillers may still use."""
+
+    kept: int  # real hand tiles kept by `placed`
+    placed: tuple[int, ...]  # unit indices, in placement order
+    counts: tuple[int, ...]  # m_i: copies of each kind in the placed units (stand-ins included)
+    slots: int  # slots left for filler units (which keep nothing)
+    free: tuple[int, ...]  # cap_i - real copies placed
+    budget: int  # wildcard: そら stand-ins still allowed
+
+
+class TileSearch:
+    """Exact h, completeness and optimal targets for one rule set, from plain data (picklable)."""
+
+    def __init__(self, rules: RuleSet):
+        self.kinds = len(rules.tiles)
+        self.hand_size = rules.hand_size
+        self.sora = rules.tiles.sora
+        self.wildcard = rules.sora_mode == "wildcard" and self.sora is not None
+        self.fetch = rules.sora_mode == "fetch"
+        self.members = tuple(u.members for u in rules.units)
+        self.sizes = tuple(len(m) for m in self.members)
+        # units holding each kind, largest first (a big unit keeps more, so good targets come early)
+        self.units_with = tuple(tuple(sorted(us, key=lambda u: (-self.sizes[u], u))) for us in rules.units_of_kind)
+        self.fill_order = tuple(sorted(range(len(self.members)), key=lambda u: (-self.sizes[u], u)))
+        # bit masks: kinds in some unit holding kind i; kinds in some unit of at most s members
+        self.reach_of = tuple(_mask({j for u in us for j in self.members[u]}) for us in rules.units_of_kind)
+        longest = max(self.sizes, default=0)
+        self.fill_reach = tuple(_mask({j for u, m in enumerate(self.members) if self.sizes[u] <= s for j in m})
+                                for s in range(max(longest, self.hand_size) + 1))
+        self.unit_mask = tuple(_mask(m) for m in self.members)
+        self._h_cache: dict = {}
+        self._fill_cache: dict = {}
+        self._weight_cache: dict = {}
+
+    def __getstate__(self):
+        state = dict(self.__dict__)
+        state["_h_cache"], state["_fill_cache"], state["_weight_cache"] = {}, {}, {}
+        return state
+
+    # --- the hand's parameters --------------------------------------------------------------------
+    def caps(self, hand: Hand, seen: tuple[int, ...] = (), copies: int = COPIES) -> list[int]:
+        called = [0] * self.kinds
+        for u in hand.called:
+            for k in self.members[u]:
+                called[k] += 1
+        return [max(0, copies - called[k] - (seen[k] if seen else 0)) for k in range(self.kinds)]
+
+    def slots(self, hand: Hand) -> int:
+        return self.hand_size - sum(self.sizes[u] for u in hand.called)
+
+    def soras(self, hand: Hand) -> int:
+        return hand.concealed[self.sora] if self.sora is not None else 0
+
+    # --- questions --------------------------------------------------------------------------------
+    def h(self, hand: Hand, seen: tuple[int, ...] = (), copies: int = COPIES) -> int | None:
+        """Exact h (RULES.md section 5); None if no complete hand is reachable at all."""
+        key = (hand.concealed, hand.called, seen, copies)
+        cached = self._h_cache.get(key, False)
+        if cached is not False:
+            return cached
+        best = self.best_leaf(hand, seen, copies)
+        answer = None if best is None else self._h_of(hand, best.kept)
+        if len(self._h_cache) > _CACHE_LIMIT:
+            self._h_cache.clear()
+        self._h_cache[key] = answer
+        return answer
+
+    def complete(self, hand: Hand) -> bool:
+        """Whether the hand's tiles split exactly into units (called units as they are)."""
+        return sum(hand.concealed) == self.slots(hand) and self.h(hand) == 0
+
+    def _h_of(self, hand: Hand, real_kept: int) -> int:
+        slots = self.slots(hand)
+        if self.wildcard:
+            return max(0, slots - self.soras(hand) - real_kept)
+        return slots - real_kept
+
+    def best_leaf(self, hand: Hand, seen: tuple[int, ...] = (), copies: int = COPIES) -> Leaf | None:
+        """A leaf of greatest kept count (its fillers exist), or None when no target exists."""
+        run = _Run(self, hand, self.caps(hand, seen, copies), None)
+        run.dfs(0, 0)
+        return run.best_leaf
+
+    def leaves(self, hand: Hand, seen: tuple[int, ...], threshold: int, copies: int = COPIES,
+               visit=None) -> list[Leaf]:
+        """Every leaf (with fillers that exist) keeping at least `threshold` real hand tiles.
+
+        `visit(leaf)` sees each leaf as it is found; when it returns True the search stops early.
+        """
+        run = _Run(self, hand, self.caps(hand, seen, copies), threshold)
+        run.visit = visit
+        run.dfs(0, 0)
+        return run.found
+
+    def accepted(self, hand: Hand, seen: tuple[int, ...] = (), copies: int = COPIES,
+                 limit: int | None = None) -> tuple[int | None, list[int], list[tuple[int, ...]]] | None:
+        """(h, the kinds some optimal target draws in, one verified optimal target per new kind found).
+
+        A kind is accepted exactly when some optimal target draws it; the draws of every optimal leaf
+        (its placed units' beyond the hand, and whatever its fillers can draw) are collected, and the
+        search stops once every drawable kind is in. With `limit`, a search that would visit more nodes
+        than that gives up and returns None (the caller then asks the CP-SAT model).
+        """
+        first = self.best_leaf(hand, seen, copies)
+        if first is None:
+            return None, [], []
+        h = self._h_of(hand, first.kept)
+        if h == 0:
+            return 0, [], [self.target(first)]
+        cap = self.caps(hand, seen, copies)
+        held = hand.concealed
+        drawable = {k for k in range(self.kinds) if held[k] < cap[k] and self.units_with[k]}
+        found: set[int] = set()
+        targets: list[tuple[int, ...]] = []
+        if self.wildcard and held[self.sora] < cap[self.sora]:
+            found.add(self.sora)  # h > 0: some slot is drawn, and そら may take it
+        run = _Run(self, hand, cap, first.kept)
+
+        def visit(leaf: Leaf) -> bool:
+            new = real_draws(self, hand, cap, leaf) - found
+            if new:
+                found.update(new)
+                targets.append(self.target(leaf, new))
+                run.want &= ~_mask(new)
+            return not run.want
+
+        run.want = _mask(drawable)
+        run.visit = visit
+        run.budget_nodes = limit
+        if not visit(first):
+            run.dfs(0, 0)
+        if run.gave_up:
+            return None
+        return h, sorted(found), targets
+
+    def kept_best(self, hand: Hand, seen: tuple[int, ...] = (), copies: int = COPIES) -> int | None:
+        """max kept (the called tiles excluded, held そら included in wildcard mode): the CP-SAT model's z*."""
+        h = self.h(hand, seen, copies)
+        return None if h is None else self.slots(hand) - h
+
+    def target(self, leaf: Leaf, wanted: set[int] | None = None) -> tuple[int, ...]:
+        """A whole target for a leaf: its placed units plus fillers (drawing a wanted kind if one can)."""
+        first: tuple[int, ...] = ()
+        slots, free, budget = leaf.slots, leaf.free, leaf.budget
+        if wanted and slots:
+            for u in self.fill_order:
+                hit = [k for k in self.members[u] if k in wanted and free[k] > 0]
+                over = sum(1 for k in self.members[u] if free[k] <= 0)
+                if not hit or self.sizes[u] > slots or over > budget:
+                    continue
+                rest = tuple(max(0, f - 1) if k in self.members[u] else f for k, f in enumerate(free))
+                if self.fillable(slots - self.sizes[u], rest, budget - over):
+                    first, slots, free, budget = (u,), slots - self.sizes[u], rest, budget - over
+                    break
+        return tuple(sorted(leaf.placed + first + self.filler(slots, free, budget)))
+
+    # --- fillers ----------------------------------------------------------------------------------
+    def fillable(self, slots: int, free: tuple[int, ...], budget: int) -> bool:
+        """Whether `slots` can be filled exactly by units within `free` copies (and `budget` stand-ins)."""
+        if slots == 0:
+            return True
+        key = (slots, free, budget)
+        known = self._fill_cache.get(key)
+        if known is None:
+            known = self._fill(slots, list(free), budget, 0)
+            if len(self._fill_cache) > _CACHE_LIMIT:
+                self._fill_cache.clear()
+            self._fill_cache[key] = known
+        return known
+
+    def _fill(self, slots: int, free: list[int], budget: int, start: int) -> bool:
+        order, sizes, members = self.fill_order, self.sizes, self.members
+        for pos in range(start, len(order)):
+            u = order[pos]
+            if sizes[u] > slots:
+                continue
+            over = sum(1 for k in members[u] if free[k] <= 0)
+            if over > budget:
+                continue
+            for k in members[u]:
+                free[k] -= 1
+            ok = slots == sizes[u] or self._fill(slots - sizes[u], free, budget - over, pos)
+            for k in members[u]:
+                free[k] += 1
+            if ok:
+                return True
+        return False
+
+    def filler(self, slots: int, free: tuple[int, ...], budget: int) -> tuple[int, ...]:
+        """One filler multiset of units for a fillable leaf (for witnesses)."""
+        free_l, chosen = list(free), []
+        while slots:
+            for u in self.fill_order:
+                if self.sizes[u] > slots:
+                    continue
+                over = sum(1 for k in self.members[u] if free_l[k] <= 0)
+                if over > budget:
+                    continue
+                trial = list(free_l)
+                for k in self.members[u]:
+                    trial[k] -= 1
+                if self.fillable(slots - self.sizes[u], tuple(max(0, f) for f in trial), budget - over):
+                    free_l, budget, slots = [max(0, f) for f in trial], budget - over, slots - self.sizes[u]
+                    chosen.append(u)
+                    break
+            else:
+                raise AssertionError("filler asked for an unfillable leaf")
+        return tuple(chosen)
+
+    def filler_kinds(self, slots: int, free: tuple[int, ...], budget: int) -> set[int]:
+        """Kinds a filler can draw for real (within its cap) in some exact filling of `slots`."""
+        kinds: set[int] = set()
+        if slots == 0:
+            return kinds
+        for u in self.fill_order:
+            if self.sizes[u] > slots or all(k in kinds or free[k] <= 0 for k in self.members[u]):
+                continue
+            over = sum(1 for k in self.members[u] if free[k] <= 0)
+            if over > budget:
+                continue
+            rest = tuple(f - 1 if k in self.members[u] else f for k, f in enumerate(free))
+            if self.fillable(slots - self.sizes[u], tuple(max(0, f) for f in rest), budget - over):
+                kinds.update(k for k in self.members[u] if free[k] > 0)
+        return kinds
+
+
+class _Run:
+    """One search over a hand: mutable state with undo, so no copying per node."""
+
+    def __init__(self, search: TileSearch, hand: Hand, cap: list[int], threshold: int | None):
+        self.s = search
+        self.rest = list(hand.concealed)  # held tiles not yet kept or dropped
+        if search.sora is not None:
+            self.rest[search.sora] = 0  # そら is in no unit (wildcard: counted apart)
+        self.held = hand.concealed
+        self.left = sum(self.rest)
+        self.m = [0] * search.kinds  # copies of each kind in the placed units
+        self.free = list(cap)  # cap_i - real copies placed
+        self.dropped = [False] * search.kinds
+        self.budget = cap[search.sora] if search.wildcard else 0
+        self.slots = search.slots(hand)
+        self.kept = 0
+        self.placed: list[int] = []
+        self.threshold = threshold
+        self.best = -1 if threshold is None else threshold - 1
+        self.best_leaf: Leaf | None = None
+        self.found: list[Leaf] = []
+        self.visit = None
+        self.stop = False
+        self.want = 0  # acceptance: drawable kinds not found yet (a subtree that reaches none is cut)
+        self.draws = [0] * search.kinds  # real copies drawn by the placed units
+        self.drawn_mask = 0
+        self.budget_nodes: int | None = None  # nodes left before giving up (None: no limit)
+        self.gave_up = False
+        # wildcard: once real kept + held そら fill every slot, nothing is better
+        self.enough = self.slots - (search.soras(hand) if search.wildcard else 0)
+        self.rest_mask = _mask(k for k, n in enumerate(self.rest) if n)  # kinds still held
+        self.dropped_mask = 0
+
+    def weights(self) -> list[tuple[float, int]]:
+        """(w_i, i) for the kinds still held, cheapest first: w_i = min over units u holding i that the
+        path may still place of |u| / |u ∩ kinds still held|, the fewest slots a kept tile of kind i
+        takes, its share of its unit's draws included. Memoised by (held kinds, dropped kinds, slots)."""
+        key = (self.rest_mask, self.dropped_mask, self.slots)
+        cache = self.s._weight_cache
+        found = cache.get(key)
+        if found is None:
+            s, rest_mask, dropped_mask, slots = self.s, self.rest_mask, self.dropped_mask, self.slots
+            found = []
+            kind, mask = 0, rest_mask
+            while mask:
+                if mask & 1:
+                    best = float(slots + 1)
+                    for u in s.units_with[kind]:
+                        um = s.unit_mask[u]
+                        if s.sizes[u] <= slots and not um & dropped_mask:
+                            share = s.sizes[u] / (um & rest_mask).bit_count()
+                            if share < best:
+                                best = share
+                    found.append((best - 1e-9, kind))  # a hair under: float error only weakens the bound
+                mask >>= 1
+                kind += 1
+            found.sort()
+            if len(cache) > _CACHE_LIMIT:
+                cache.clear()
+            cache[key] = found
+        return found
+
+    def reach(self, kind: int) -> int:
+        """Kinds this subtree's leaves can draw: drawn already, in units holding a held kind left, fillers'."""
+        reach_of, rest = self.s.reach_of, self.rest
+        mask = self.drawn_mask | self.s.fill_reach[max(0, self.slots - self.room(self.threshold - self.kept))]
+        for k in range(kind, self.s.kinds):
+            if rest[k]:
+                mask |= reach_of[k]
+        return mask
+
+    def room(self, need: int) -> int:
+        """Fewest slots that keeping `need` more held tiles takes (their weights, rounded down)."""
+        if need <= 0:
+            return 0
+        total, rest = 0.0, self.rest
+        for w, k in self.weights():
+            n = min(rest[k], need)
+            if n:
+                total += n * w
+                need -= n
+                if not need:
+                    break
+        return int(total)
+
+    def bound(self) -> int:
+        """Most held tiles the remaining slots can still keep: sum of the kept tiles' weights <= slots."""
+        room, more, rest = self.slots, 0, self.rest
+        for w, k in self.weights():
+            n = rest[k]
+            if n:
+                if n * w <= room:
+                    room -= n * w
+                    more += n
+                else:
+                    return more + int(room / w)
+        return more
+
+    def dfs(self, kind: int, start: int) -> None:
+        rest = self.rest
+        kinds = self.s.kinds
+        while kind < kinds and rest[kind] == 0:
+            kind, start = kind + 1, 0
+        if kind == kinds or self.slots == 0:
+            self.leaf()
+            return
+        if self.stop or self.kept + self.bound() <= self.best or \
+                (self.threshold is None and self.best >= self.enough):
+            return
+        if self.want and not self.want & self.reach(kind):
+            return
+        if self.budget_nodes is not None:
+            self.budget_nodes -= 1
+            if self.budget_nodes < 0:
+                self.stop = self.gave_up = True
+                return
+        s = self.s
+        members, sizes, m, free, dropped, draws = s.members, s.sizes, self.m, self.free, self.dropped, self.draws
+        options = s.units_with[kind]
+        for pos in range(start, len(options)):
+            u = options[pos]
+            if sizes[u] > self.slots:
+                continue
+            # place u: held members are kept, others drawn within caps (or stood in for by そら)
+            stood, ok = 0, True
+            for k in members[u]:
+                if dropped[k]:
+                    ok = False  # a canonical path never places a unit holding a dropped kind
+                    break
+                if rest[k] == 0 and free[k] <= 0:
+                    stood += 1
+            if not ok or stood > self.budget:
+                continue
+            consumed, drawn = [], []
+            for k in members[u]:
+                m[k] += 1
+                if rest[k] > 0:
+                    rest[k] -= 1
+                    free[k] -= 1
+                    consumed.append(k)
+                    if not rest[k]:
+                        self.rest_mask ^= 1 << k
+                elif free[k] > 0:
+                    free[k] -= 1
+                    drawn.append(k)
+                    draws[k] += 1
+                    if draws[k] == 1:
+                        self.drawn_mask |= 1 << k
+            gained = len(consumed)
+            self.kept += gained
+            self.left -= gained
+            self.slots -= sizes[u]
+            self.budget -= stood
+            self.placed.append(u)
+            self.dfs(kind, pos)
+            self.placed.pop()
+            self.budget += stood
+            self.slots += sizes[u]
+            self.left += gained
+            self.kept -= gained
+            for k in members[u]:
+                m[k] -= 1
+            for k in consumed:
+                if not rest[k]:
+                    self.rest_mask |= 1 << k
+                rest[k] += 1
+                free[k] += 1
+            for k in drawn:
+                free[k] += 1
+                draws[k] -= 1
+                if draws[k] == 0:
+                    self.drawn_mask &= ~(1 << k)
+            if self.stop or (self.best >= self.enough and self.threshold is None):
+                return
+        # drop the remaining copies of this kind
+        if self.stop:
+            return
+        n = rest[kind]
+        rest[kind] = 0
+        dropped[kind] = True
+        self.rest_mask ^= 1 << kind
+        self.dropped_mask |= 1 << kind
+        self.left -= n
+        self.dfs(kind + 1, 0)
+        self.left += n
+        self.dropped_mask ^= 1 << kind
+        self.rest_mask |= 1 << kind
+        dropped[kind] = False
+        rest[kind] = n
+
+    def leaf(self) -> None:
+        if self.kept <= self.best and self.threshold is None:
+            return
+        if self.threshold is not None and self.kept < self.threshold:
+            return
+        free = tuple(self.free)
+        if not self.s.fillable(self.slots, free, self.budget):
+            return
+        leaf = Leaf(self.kept, tuple(self.placed), tuple(self.m), self.slots, free, self.budget)
+        if self.threshold is None:
+            self.best, self.best_leaf = self.kept, leaf
+        elif self.visit is not None:
+            self.stop = self.visit(leaf)
+        else:
+            self.found.append(leaf)
+
+
+def _mask(kinds) -> int:
+    return sum(1 << k for k in set(kinds))
+
+
+def real_draws(search: TileSearch, hand: Hand, cap: list[int], leaf: Leaf) -> set[int]:
+    """Kinds a leaf's target draws for real: its placed units' beyond the hand, and its fillers'."""
+    held = hand.concealed
+    kinds = {k for k, n in enumerate(leaf.counts) if n > held[k] and held[k] < cap[k]}
+    return kinds | search.filler_kinds(leaf.slots, leaf.free, leaf.budget)
