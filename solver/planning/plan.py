@@ -74,15 +74,33 @@ def class_labels(rules: RuleSet, budget: int, detour: int, lossless: bool, sora_
     return {"win_probability": win, "expected_score": score}
 
 
-def plan(rules: RuleSet, hand: Hand, *, turns: int, objective: str = "win", seen: tuple[int, ...] = (),
-         waiting_room: tuple[int, ...] = (), favourite: int | None = None, detour: int = DEFAULT_DETOUR,
-         state_limit: int = STATE_LIMIT, progress: Progress | None = None, both: bool = True) -> Plan:
-    """Exact values for the model of docs/formulation.md section 6 within the class it names.
+@dataclass
+class Prepared:
+    """Everything a plan's roots share: targets, positions, the searches (one per objective) and the start."""
 
-    `both`: also compute the other objective's number (else it is None).
-    """
-    if objective not in OBJECTIVES:
-        raise MjError(f"objective must be win or score, not {objective!r}")
+    targets: Targets
+    positions: list[int]
+    searches: dict[str, Search]
+    start: tuple[int, ...]  # the hand over positions, plus the collapsed-junk slot
+    wall: list[int]  # live copies per kind
+    wall_r: tuple[int, ...]  # ... over the relevant kinds
+    room_r: tuple[int, ...]
+    W0: int
+    h0: int | None
+    budget: int
+    labels: dict[str, str]
+    sora: int | None  # position of そら when fetch mode applies
+
+    @property
+    def nr(self) -> int:
+        return len(self.targets.relevant)
+
+
+def prepare(rules: RuleSet, hand: Hand, *, turns: int, objectives: tuple[str, ...], seen: tuple[int, ...] = (),
+            waiting_room: tuple[int, ...] = (), favourite: int | None = None, detour: int = DEFAULT_DETOUR,
+            state_limit: int = STATE_LIMIT) -> Prepared:
+    if any(obj not in OBJECTIVES for obj in objectives):
+        raise MjError(f"objective must be win or score, not {objectives[0]!r}")
     if rules.sora_mode == "wildcard" and rules.tiles.sora is not None:
         raise MjError(f"the planner does not model そら as a wildcard (rule set {rules.name}) yet")
     if detour < 0:
@@ -115,24 +133,36 @@ def plan(rules: RuleSet, hand: Hand, *, turns: int, objective: str = "win", seen
     labels = class_labels(rules, budget, detour, lossless, sora_note)
 
     positions = list(targets.relevant) + [k for k in range(kinds) if hand.concealed[k] and k not in targets.relevant]
-    index = {k: i for i, k in enumerate(positions)}
-    nr = len(targets.relevant)
+    sora_pos = positions.index(sora) if fetch else None
     compact = {tuple(t[k] for k in targets.relevant): s for t, s in targets.counts.items()}
     nowin = NoWinScore(rules, hand.called, favourite)
-    searches = {}
-    done = [0]
-    computed = OBJECTIVES if both else (objective,)
-    for obj in computed:
-        tick = (lambda states: progress(done[0], roots, states)) if progress else None
-        searches[obj] = Search(positions=positions, n_relevant=nr, targets=compact, nowin=nowin, kinds=kinds,
-                               objective=obj, sora_pos=index[sora] if fetch else None,
-                               slack=None if lossless else detour,
-                               state_limit=state_limit, tick=tick)
+    searches = {obj: Search(positions=positions, n_relevant=len(targets.relevant), targets=compact, nowin=nowin,
+                            kinds=kinds, objective=obj, sora_pos=sora_pos, slack=None if lossless else detour,
+                            state_limit=state_limit) for obj in objectives}
     start = tuple(hand.concealed[k] for k in positions) + (0,)  # the last slot: collapsed junk
-    wall_r = tuple(wall[k] for k in targets.relevant)
-    room_r = tuple(room[k] for k in targets.relevant)
+    return Prepared(targets, positions, searches, start, wall, tuple(wall[k] for k in targets.relevant),
+                    tuple(room[k] for k in targets.relevant), W0, h0, budget, labels, sora_pos)
 
-    thirteen = size == rules.hand_size
+
+def plan(rules: RuleSet, hand: Hand, *, turns: int, objective: str = "win", seen: tuple[int, ...] = (),
+         waiting_room: tuple[int, ...] = (), favourite: int | None = None, detour: int = DEFAULT_DETOUR,
+         state_limit: int = STATE_LIMIT, progress: Progress | None = None, both: bool = True) -> Plan:
+    """Exact values for the model of docs/formulation.md section 6 within the class it names.
+
+    `both`: also compute the other objective's number (else it is None).
+    """
+    computed = OBJECTIVES if both else (objective,)
+    if objective not in OBJECTIVES:
+        raise MjError(f"objective must be win or score, not {objective!r}")
+    prep = prepare(rules, hand, turns=turns, objectives=computed, seen=seen, waiting_room=waiting_room,
+                   favourite=favourite, detour=detour, state_limit=state_limit)
+    searches, positions, start, nr = prep.searches, prep.positions, prep.start, prep.nr
+    compact, targets, wall, budget = searches[objective].scores, prep.targets, prep.wall, prep.budget
+    wall_r, room_r, W0 = prep.wall_r, prep.room_r, prep.W0
+    done = [0]
+    for search in searches.values():
+        search.tick = (lambda states: progress(done[0], roots, states)) if progress else None
+    thirteen = hand.size(rules) == rules.hand_size
     choices = [i for i, n in enumerate(start) if n] if thirteen else [None]
     roots = len(choices) * len(computed)
     complete = thirteen and not any(start[nr:]) and start[:nr] in compact
@@ -149,7 +179,7 @@ def plan(rules: RuleSet, hand: Hand, *, turns: int, objective: str = "win", seen
         h_after, live = acceptance(targets, kept, wall, budget)
         move = moves[objective]
         sora_move = None
-        if fetch and hand12[index[sora]]:
+        if prep.sora is not None and hand12[prep.sora]:
             sora_move = SoraMove(move.take is not None, None if move.take is None else positions[move.take],
                                  move.value if move.take is not None else None, move.wait_value)
         rows.append(DiscardPlan(None if choice is None else positions[choice],
@@ -163,7 +193,7 @@ def plan(rules: RuleSet, hand: Hand, *, turns: int, objective: str = "win", seen
         return getattr(row, first), -1 if other is None else other
     rows.sort(key=key, reverse=True)
     tsumo = compact.get(start[:nr]) if complete else None
-    return Plan(turns, objective, budget, h0, complete, tsumo, tuple(rows), labels,
+    return Plan(turns, objective, budget, prep.h0, complete, tsumo, tuple(rows), prep.labels,
                 sum(s.visited for s in searches.values()), W0)
 
 

@@ -171,26 +171,44 @@ class Search:
         scale = falling(W, t)
         if score is not None and self.win:
             return scale
-        alive = self.reachable(hand, wall, room, t, alive) if t else []
-        if not alive and not room:
-            best = scale * max(self.nowin_score(self.discarded(hand, room, i)[0]) for i, n in enumerate(hand) if n) \
-                if not self.win else 0
-            return max(best, score * scale) if score is not None else best
-        candidates = [i for i, n in enumerate(hand) if n]
-        if not room:
-            most = [0] * len(hand)
-            for target in alive:
-                for i, c in target:
-                    if c > most[i]:
-                        most[i] = c
-            junk = [i for i in candidates if hand[i] > most[i]]
-            if junk:
-                return self.best_discard(hand, wall, room, W, t, alive, junk[:1] if self.win else junk, score)
-        if self.slack is not None:
-            candidates = self.near(hand, wall, candidates, alive)
-        return self.best_discard(hand, wall, room, W, t, alive, candidates, score)
+        alive, candidates = self.discard_options(hand, wall, room, t, alive)
+        if not alive and not room:  # nothing within reach: the hand is kept (P(win) 0)
+            best = 0 if self.win else \
+                scale * max(self.nowin_score(self.discarded(hand, room, i)[0]) for i in candidates)
+        else:
+            best = max(self.discard_value(hand, wall, room, W, t, alive, i) for i in candidates)
+        return max(best, score * scale) if score is not None else best
 
-    def near(self, hand, wall, candidates, alive) -> list[int]:
+    def discard_value(self, hand, wall, room, W, t, alive, i) -> int:
+        h, r = self.discarded(hand, room, i)
+        return self.v12(h, wall, r, W, t, alive)
+
+    def discard_options(self, hand, wall, room, t, alive):
+        """(targets within reach, the discards the class considers): junk first, then those near the lowest h."""
+        alive = self.reachable(hand, wall, room, t, alive) if t else []
+        candidates = [i for i, n in enumerate(hand) if n]
+        if not alive or room:
+            return alive, candidates
+        most = [0] * len(hand)
+        for target in alive:
+            for i, c in target:
+                if c > most[i]:
+                    most[i] = c
+        junk = [i for i in candidates if hand[i] > most[i]]
+        if junk:
+            return alive, junk[:1] if self.win else junk
+        if self.slack is not None:
+            candidates = self.near(hand, candidates, alive)
+        return alive, candidates
+
+    def choose(self, hand, wall, room, W, t) -> int:
+        """The class's best discard (a position) of a 13-tile hand with t draws left: the policy played."""
+        alive, candidates = self.discard_options(hand, wall, room, t, self.sparse)
+        if not alive and not room:
+            return max(candidates, key=lambda i: self.nowin_score(self.discarded(hand, room, i)[0]))
+        return max(candidates, key=lambda i: self.discard_value(hand, wall, room, W, t, alive, i))
+
+    def near(self, hand, candidates, alive) -> list[int]:
         """The discards whose distance to the nearest live target is within `slack` of the lowest."""
         dist = {}
         for i in candidates:
@@ -199,15 +217,6 @@ class Search:
             dist[i] = min((sum(c - h[k] for k, c in target if c > h[k]) for target in alive), default=99)
         low = min(dist.values())
         return [i for i in candidates if dist[i] <= low + self.slack]
-
-    def best_discard(self, hand, wall, room, W, t, alive, candidates, score) -> int:
-        best = -1
-        for i in candidates:
-            h, r = self.discarded(hand, room, i)
-            best = max(best, self.v12(h, wall, r, W, t, alive))
-        if score is not None:
-            best = max(best, score * falling(W, t))
-        return best
 
     def discarded(self, hand, room, pos):
         h = list(hand)
