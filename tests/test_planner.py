@@ -207,3 +207,32 @@ def test_bad_input_is_an_mj_error(ev, kwargs):
 def test_wildcard_sora_is_refused():
     with pytest.raises(MjError, match="wildcard"):
         Evaluator("2019-10").plan(EXAMPLE, turns=1)
+
+
+# --- CLI ------------------------------------------------------------------------------------------
+
+def test_cli_plan_json_keys_and_values(ev):
+    import json
+
+    from typer.testing import CliRunner
+
+    from cli import app
+
+    result = CliRunner().invoke(app, ["plan", EXAMPLE, "--turns", "1", "--json"])
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert set(data) == {"turns", "model", "policy_class", "discards", "recommended"}
+    assert all(set(d) == {"tile", "win_probability", "expected_score"} for d in data["discards"])
+    exact = ev.plan(EXAMPLE, turns=1)
+    assert data["discards"][0]["win_probability"] == float(exact.discards[0].win_probability)
+    assert data["recommended"]["tile"] == data["discards"][0]["tile"] in ("sayoko", "nao")  # tied at 11/149
+
+
+@pytest.mark.parametrize("args", [["--turns", "0"], ["--turns", "1", "--rules", "2019-10"], ["--turns", "x"]])
+def test_cli_plan_bad_input_exits_2(args):
+    from typer.testing import CliRunner
+
+    from cli import app
+
+    result = CliRunner().invoke(app, ["plan", EXAMPLE, *args])
+    assert result.exit_code == 2 and "Traceback" not in result.stderr
