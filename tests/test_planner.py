@@ -107,8 +107,8 @@ def test_one_turn_is_live_winning_tiles_over_unseen(ev):
 
 
 def test_real_hand_two_turns_against_the_full_tree(ev):
-    """turns = 2 on a tenpai 12-tile hand of the real catalogue, full tree, exact Fractions."""
-    from catalogue import load_catalogue  # the oracle gets the same units as plain tuples
+    """turns = 2 on a tenpai 12-tile hand of the real catalogue, full tree, exact Fractions (the oracle
+    gets the rule set's units as plain tuples)."""
     hand = ev.hand("真 雪歩 あずさ 可奈 歩 未来 まつり 美也 紗代子 海美 奈緒 美奈子")
     units = [u.members for u in ev.rules.units]
     spec = ev.rules.spec
@@ -116,7 +116,6 @@ def test_real_hand_two_turns_against_the_full_tree(ev):
                  ron_minus_member=spec.ron_minus_member, no_win=spec.no_win, favourite=spec.favourite,
                  favourite_bonus=spec.favourite_bonus, sora_mode=spec.sora, ron_on_shika=spec.ron_on_shika,
                  shika=ev.tiles.shika, hand_size=13)
-    assert load_catalogue  # imported for its side effect of nothing: the evaluator already loaded it
     p = ev.plan(hand, turns=2, detour=2)
     assert p.policy_class["win_probability"] == "all play"
     want = plan_value(units, list(hand.concealed), [], seen=[0] * 54, room=[0] * 54, turns=2, objective="win",
