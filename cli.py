@@ -141,6 +141,7 @@ def analyze(hand: HandArg, seen: SeenOpt = "",
             discard: Annotated[Optional[str], typer.Option("--discard", help="Another player's discard: the calls (and ron) it allows.")] = None,
             waiting_room: Annotated[Optional[str], typer.Option("--waiting-room", help="Tiles in the waiting room, for そら.")] = None,
             max_exchanges: Annotated[int, typer.Option("--max-exchanges", min=1, help="List at most this many exchanges.")] = 20,
+            turns: Annotated[Optional[int], typer.Option("--turns", help="Add P(win) and E[score] over this many draws (mj plan).")] = None,
             rules: RulesOpt = DEFAULT_RULES, json_: JsonOpt = False, catalogue: CatalogueOpt = None,
             as_of: AsOfOpt = None) -> None:
     """Full turn analysis: h, every optimal exchange, per-discard acceptance, waits, calls, そら.
@@ -153,11 +154,58 @@ def analyze(hand: HandArg, seen: SeenOpt = "",
         ev = evaluator(rules, catalogue, as_of)
         parsed = ev.hand(hand)
         result = ev.analyze(parsed, seen, favorite, discard, waiting_room, max_exchanges)
+        planned = None
+        if turns is not None:
+            from render import progress_bar
+
+            with progress_bar(json_) as progress:
+                planned = ev.plan(parsed, turns, seen=seen, waiting_room=waiting_room or "", favourite=favorite,
+                                  progress=progress)
         if json_:
-            return emit_json(analysis_payload(result, parsed, ev.rules, ev.tile(favorite)))
+            payload = analysis_payload(result, parsed, ev.rules, ev.tile(favorite))
+            if planned is not None:
+                from solver.serialize_plan import plan_dict
+
+                payload["plan"] = plan_dict(planned, ev.rules)
+            return emit_json(payload)
         from render import analysis_view
 
-        for part in analysis_view(result, parsed, ev.rules):
+        for part in analysis_view(result, parsed, ev.rules, planned):
+            show(part)
+
+
+class Objective(str, Enum):
+    win = "win"
+    score = "score"
+
+
+@app.command()
+def plan(hand: HandArg,
+         turns: Annotated[int, typer.Option("--turns", "-n", help="Draws left in the game.")],
+         objective: Annotated[Objective, typer.Option("--objective", help="Sort and recommend by P(win) or E[score].")] = Objective.win,
+         seen: SeenOpt = "",
+         waiting_room: Annotated[str, typer.Option("--waiting-room", help="Tiles in the waiting room (fetch-mode そら takes one).")] = "",
+         favorite: Annotated[Optional[str], typer.Option("--favorite", "--favourite", help="The player's favourite (担当).")] = None,
+         detour: Annotated[int, typer.Option("--detour", min=0, help="Targets within h + d exchanges when all play is out of reach.")] = 1,
+         rules: RulesOpt = DEFAULT_RULES, json_: JsonOpt = False, catalogue: CatalogueOpt = None,
+         as_of: AsOfOpt = None) -> None:
+    """Exact P(win) and E[score] per discard over the draws left, the recommended play and そら use.
+
+    Example: mj plan "真 雪歩 あずさ 可奈 歩 未来 まつり 美也 紗代子 海美 奈緒 美奈子 星梨花" --turns 3
+    """
+    from render import progress_bar
+
+    with errors():
+        ev = evaluator(rules, catalogue, as_of)
+        with progress_bar(json_) as progress:
+            result = ev.plan(hand, turns, objective.value, seen, waiting_room, favorite, detour, progress)
+        if json_:
+            from solver.serialize_plan import plan_dict
+
+            return emit_json(plan_dict(result, ev.rules))
+        from render import plan_view
+
+        for part in plan_view(result, ev.rules):
             show(part)
 
 

@@ -3,7 +3,10 @@ terminal, plain text when piped. The CLI calls these; nothing here models or sol
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+import sys
+import time
+from contextlib import contextmanager
+from typing import Any, Callable, Iterable, Iterator
 
 from rich.console import Console
 from rich.table import Table
@@ -91,8 +94,8 @@ def distance_view(result: DistanceResult, rules: RuleSet, called: tuple[int, ...
     return lines
 
 
-def analysis_view(analysis, hand, rules: RuleSet) -> list[Any]:
-    """The readable report of `mj analyze`, section by section."""
+def analysis_view(analysis, hand, rules: RuleSet, plan=None) -> list[Any]:
+    """The readable report of `mj analyze`, section by section (`plan`: P(win) and E[score] columns)."""
     out: list[Any] = []
     p = analysis.present
     h = Text.assemble(("h = ", "bold"), (str(analysis.h), "bold")) if analysis.h is not None else \
@@ -116,12 +119,20 @@ def analysis_view(analysis, hand, rules: RuleSet) -> list[Any]:
     title = "Per discard: h after it and the draws that lower it" if analysis.size == rules.hand_size \
         else "Next draw: the tiles that lower h"
     table = Table(title=title)
-    for column in ("discard", "h", "live", "accepted draws (live copies)"):
-        table.add_column(column)
+    planned = {(-1 if r.tile is None else r.tile): r for r in plan.discards} if plan else {}
+    for column in ("discard", "h", "live", "accepted draws (live copies)") + \
+            ((f"P(win) in {plan.turns}", f"E[score] in {plan.turns}") if plan else ()):
+        table.add_column(Text(column))
     for row in analysis.discards:
         accept = Text(" ").join([Text.assemble(tiles_text([a.tile], rules), f"×{a.live}") for a in row.accept])
-        table.add_row(tiles_text([row.tile], rules) if row.tile >= 0 else "-", str(row.h), str(row.live), accept)
+        extra = (percent(planned[row.tile].win_probability), points(planned[row.tile].expected_score)) \
+            if row.tile in planned else ()
+        table.add_row(tiles_text([row.tile], rules) if row.tile >= 0 else "-", str(row.h), str(row.live), accept,
+                      *extra)
     out.append(table)
+    if plan:
+        out.append(Text(f"P(win) class: {plan.policy_class['win_probability']}; "
+                        f"E[score] class: {plan.policy_class['expected_score']}", style="dim"))
     if analysis.waits:
         table = Table(title="Waits (score by tsumo / by ron)")
         for column in ("tile", "live", "tsumo", "ron"):
@@ -266,3 +277,74 @@ def check_run_output(run, json_: bool) -> int:
         print(f"no claims in {safe_text(run.file, 200) if run.file != '-' else 'the input'}", file=sys.stderr)
         return 1
     return 0 if run.summary.all_correct else 1
+
+
+def percent(value) -> str:
+    return "-" if value is None else f"{float(value) * 100:.2f}%"
+
+
+def points(value) -> str:
+    return "-" if value is None else f"{float(value):.0f}"
+
+
+def plan_view(plan, rules: RuleSet) -> list[Any]:
+    """The readable report of `mj plan`: one row per discard, best first for the objective."""
+    out: list[Any] = []
+    objective = "P(win)" if plan.objective == "win" else "E[score]"
+    out.append(Text.assemble(("h = ", "bold"), (str(plan.h), "bold"),
+                             f"   {plan.turns} draws left   {plan.wall} unseen tiles   sorted by {objective}"))
+    if plan.complete:
+        out.append(Text(f"The hand is complete: tsumo now scores {plan.tsumo}."))
+    table = Table(title="Per discard" if plan.discards[0].tile is not None else "The hand as it stands")
+    for column in ("discard", "P(win)", "E[score]", "h", "live"):
+        table.add_column(Text(column), justify="left" if column == "discard" else "right")  # no markup: E[score]
+    for row in plan.discards:
+        table.add_row(tiles_text([row.tile], rules) if row.tile is not None else "-", percent(row.win_probability),
+                      points(row.expected_score), "-" if row.h is None else str(row.h),
+                      "-" if row.live is None else str(row.live))
+    out.append(table)
+    best = plan.recommended
+    if best.tile is not None:
+        out.append(Text.assemble(("Recommended: discard ", "bold"), tiles_text([best.tile], rules)))
+    if best.sora is not None:
+        advice = f"use そら now and take {rules.tiles.name(best.sora.take)}" if best.sora.use_now \
+            else "keep そら for now (using it is worth no more yet)"
+        out.append(Text(f"そら before the next draw: {advice}"))
+    out.append(Text(f"P(win) class: {plan.policy_class['win_probability']}"))
+    out.append(Text(f"E[score] class: {plan.policy_class['expected_score']}"))
+    out.append(Text(f"{plan.states} states; model: docs/formulation.md section 6", style="dim"))
+    return out
+
+
+# The progress bar for long plans: on stderr, only on a terminal, only after one second.
+DELAY = 1.0  # seconds before a bar appears: short plans print nothing extra
+
+
+@contextmanager
+def progress_bar(quiet: bool = False) -> Iterator[Callable[[int, int, int], None] | None]:
+    """A callback (roots done, roots in all, states) for solver.planning.plan, or None off a terminal."""
+    if quiet or not sys.stderr.isatty():
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    started = time.monotonic()
+    bar: list = []
+
+    def report(done: int, total: int, states: int) -> None:
+        if not bar:
+            if time.monotonic() - started < DELAY:
+                return
+            progress = Progress(TextColumn("planning"), BarColumn(), TextColumn("{task.completed}/{task.total} roots"),
+                                TextColumn("{task.fields[states]} states"), TimeElapsedColumn(),
+                                console=Console(stderr=True), transient=True)
+            progress.start()
+            bar.extend([progress, progress.add_task("plan", total=total, states=0)])
+        bar[0].update(bar[1], completed=done, total=total, states=states)
+
+    try:
+        yield report
+    finally:
+        if bar:
+            bar[0].stop()

@@ -21,9 +21,10 @@ from solver.core.present import UnitsPresent, units_present
 from solver.core.results import DistanceResult, ScoreResult
 from solver.core.rules import DEFAULT_RULES, RuleSet, build_rules
 
-if TYPE_CHECKING:  # the analysis, the score model and CP-SAT load on first use (start-up time)
-    from solver.analysis.turn import Analysis
+if TYPE_CHECKING:
+    from solver.analysis.turn import Analysis  # the analysis, the score model and CP-SAT load on first use (start-up time)
     from solver.core.model import DistanceModel
+    from solver.planning.plan import Plan
 
 TileLike = int | str
 HandLike = Hand | str
@@ -100,6 +101,18 @@ class Evaluator:
                 else [self.tile(t) for t in waiting_room]
         return analyze(self.distance_model, self.hand(hand), seen=self.seen(seen), favourite=self.tile(favourite),
                        call_tile=self.tile(discard), waiting_room=room, exchange_limit=max_exchanges)
+
+    def plan(self, hand: HandLike, turns: int, objective: str = "win", seen: str | Iterable[TileLike] = (),
+             waiting_room: str | Iterable[TileLike] = (), favourite: TileLike | None = None, detour: int = 1,
+             progress=None, both: bool = True) -> "Plan":
+        """P(win) and E[score] per discard over `turns` draws (solver.planning.plan, docs section 6)."""
+        from solver.planning.plan import plan
+
+        room = parse_tiles(waiting_room, self.rules) if isinstance(waiting_room, str) \
+            else [self.tile(t) for t in waiting_room]
+        return plan(self.rules, self.hand(hand), turns=turns, objective=objective, seen=self.seen(seen),
+                    waiting_room=tuple(room), favourite=self.tile(favourite), detour=detour, progress=progress,
+                    both=both)
 
     def is_complete(self, hand: HandLike) -> bool:
         from solver.core.score import is_complete

@@ -1,0 +1,257 @@
+"""The planner's value recursion (docs/formulation.md section 8): memoised expectimax over the draws left.
+
+Positions: the relevant kinds R first (kinds of some target), then the kinds of the starting hand
+outside R (junk it holds, そら included). A state is the hand over those positions, the live wall
+counts and (while a fetch-mode そら is held) the waiting room over R, the wall size W and the draws
+left t. Draws of kinds outside R are one outcome: the tile is discarded at once (the policy class).
+
+Values are integers scaled by falling(W, t) = W (W-1) ... (W-t+1), the number of ordered draw
+sequences, so every sum is exact: U12 = sum_k w_k U13(+k) + (W - sum w) U12(t-1), and the value
+is U / falling(W, t) as a Fraction at the root.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+
+from solver.core.errors import MjError
+from solver.planning.targets import NoWinScore, TooLarge
+
+STATE_LIMIT = 500_000  # memoised states before the search stops (TooLarge), never a silent cut
+
+
+def falling(n: int, t: int) -> int:
+    out = 1
+    for i in range(t):
+        out *= n - i
+    return out
+
+
+@dataclass(frozen=True)
+class FirstMove:
+    """The best first action of a 12-tile state: draw at once, or first fetch `take` with a そら."""
+
+    value: Fraction
+    wait_value: Fraction  # value of drawing without using そら first
+    take: int | None  # position taken from the waiting room, None: do not use そら now
+
+
+class Search:
+    """One memo for every root of one hand: discards, and every number of draws left."""
+
+    def __init__(self, *, positions: list[int], n_relevant: int, targets: dict[tuple[int, ...], int],
+                 nowin: NoWinScore, kinds: int, objective: str, sora_pos: int | None,
+                 slack: int | None = None, state_limit: int = STATE_LIMIT,
+                 tick: Callable[[int], None] | None = None):
+        self.positions, self.nr, self.kinds = positions, n_relevant, kinds
+        self.win = objective == "win"
+        self.scores = targets  # compact target -> best tsumo score
+        self.sparse = [tuple((i, c) for i, c in enumerate(t) if c) for t in targets]
+        self.nowin, self.sora = nowin, sora_pos
+        self.memo: dict[tuple, int] = {}
+        self.state_limit, self.tick = state_limit, tick
+        self.visited = 0
+        self.slack = slack  # None: every discard; else only those within `slack` of the lowest distance
+
+    # --- conversions --------------------------------------------------------------------------------
+    def full(self, hand: tuple[int, ...]) -> tuple[int, ...]:
+        counts = [0] * self.kinds
+        for i, n in enumerate(hand[:len(self.positions)]):
+            counts[self.positions[i]] += n
+        return tuple(counts)
+
+    def nowin_score(self, hand: tuple[int, ...]) -> int:
+        return 0 if self.win else self.nowin.score(self.full(hand))
+
+    # --- the recursion ------------------------------------------------------------------------------
+    def reachable(self, hand, wall, room, t, alive):
+        """Targets still within reach: cost <= draws (+ fetches) left, each missing tile still available."""
+        soras = hand[self.sora] if self.sora is not None and room else 0
+        reach = t + min(soras, t)
+        out = []
+        for target in alive:
+            cost = 0
+            for i, c in target:
+                need = c - hand[i]
+                if need > 0:
+                    if need > wall[i] + (room[i] if soras else 0):
+                        break
+                    cost += need
+                    if cost > reach:
+                        break
+            else:
+                out.append(target)
+        return out
+
+    def v12(self, hand, wall, room, W, t, alive) -> int:
+        """Scaled value of a 12-tile hand with t draws left (best first move)."""
+        if t == 0:
+            return self.nowin_score(hand)
+        if self.sora is None or not hand[self.sora]:
+            room = ()  # no そら to fetch with: the waiting room no longer matters
+        alive = self.reachable(hand, wall, room, t, alive)
+        if self.win and not room:
+            hand, wall = self.canonical(hand, wall, alive)
+        key = (hand, wall, room, t, W)
+        got = self.memo.get(key)
+        if got is not None:
+            return got
+        if not alive:  # no complete hand within reach: P(win) = 0; the score class keeps the hand
+            value = self.nowin_score(hand) * falling(W, t)
+        else:
+            value = self.draw(hand, wall, room, W, t, alive)
+            for pos in self.fetches(hand, room):
+                h, r = self.fetched(hand, room, pos)
+                value = max(value, self.draw(h, wall, r, W, t, alive))
+        self.memo[key] = value
+        self.visited += 1
+        if self.visited % 4096 == 0:
+            if len(self.memo) > self.state_limit:
+                raise TooLarge(f"the plan passed {self.state_limit} states; lower --turns or --detour")
+            if self.tick:
+                self.tick(self.visited)
+        return value
+
+    def canonical(self, hand, wall, alive):
+        """P(win) only: kinds no live target holds are one junk slot (the last position) and leave the wall.
+
+        Targets within reach only get fewer, so such a kind never matters again: its held copies
+        are interchangeable junk and its wall copies are part of the mass of junk draws.
+        """
+        used = [False] * len(hand)
+        for target in alive:
+            for i, _ in target:
+                used[i] = True
+        junk = sum(n for i, n in enumerate(hand) if not used[i])
+        hand = tuple(n if used[i] else 0 for i, n in enumerate(hand[:-1])) + (junk,)
+        wall = tuple(n if used[i] else 0 for i, n in enumerate(wall))
+        return hand, wall
+
+    def fetches(self, hand, room) -> list[int]:
+        if not room or self.sora is None or not hand[self.sora]:
+            return []
+        return [i for i in range(self.nr) if room[i]]
+
+    def fetched(self, hand, room, pos):
+        """そら to the waiting room, the tile at `pos` from it into the hand."""
+        h = list(hand)
+        h[self.sora] -= 1
+        h[pos] += 1
+        r = list(room)
+        r[pos] -= 1
+        return tuple(h), tuple(r)
+
+    def draw(self, hand, wall, room, W, t, alive) -> int:
+        total = 0
+        live = 0
+        for i in range(self.nr):
+            n = wall[i]
+            if n:
+                live += n
+                h = list(hand)
+                h[i] += 1
+                w = list(wall)
+                w[i] -= 1
+                total += n * self.v13(tuple(h), tuple(w), room, W - 1, t - 1, alive)
+        if W > live:  # a tile of no relevant kind: discarded at once
+            total += (W - live) * self.v12(hand, wall, room, W - 1, t - 1, alive)
+        return total
+
+    def v13(self, hand, wall, room, W, t, alive) -> int:
+        """Scaled value right after a draw: win if complete (and worth it), else the best discard.
+
+        A tile that no target within reach uses (every such target holds fewer of its kind) is
+        junk: discarding it is optimal for P(win) (the player keeping another tile instead can
+        mimic any play, docs section 8), so only junk is considered while any is held, and no
+        waiting room is in play (a fetch could tell the two hands apart).
+        """
+        score = self.scores.get(hand[:self.nr]) if not any(hand[self.nr:]) else None
+        scale = falling(W, t)
+        if score is not None and self.win:
+            return scale
+        alive, candidates = self.discard_options(hand, wall, room, t, alive)
+        if not alive and not room:  # nothing within reach: the hand is kept (P(win) 0)
+            best = 0 if self.win else \
+                scale * max(self.nowin_score(self.discarded(hand, room, i)[0]) for i in candidates)
+        else:
+            best = max(self.discard_value(hand, wall, room, W, t, alive, i) for i in candidates)
+        return max(best, score * scale) if score is not None else best
+
+    def discard_value(self, hand, wall, room, W, t, alive, i) -> int:
+        h, r = self.discarded(hand, room, i)
+        return self.v12(h, wall, r, W, t, alive)
+
+    def discard_options(self, hand, wall, room, t, alive):
+        """(targets within reach, the discards the class considers): junk first, then those near the lowest h."""
+        alive = self.reachable(hand, wall, room, t, alive) if t else []
+        candidates = [i for i, n in enumerate(hand) if n]
+        if not alive or room:
+            return alive, candidates
+        most = [0] * len(hand)
+        for target in alive:
+            for i, c in target:
+                if c > most[i]:
+                    most[i] = c
+        junk = [i for i in candidates if hand[i] > most[i]]
+        if junk:
+            return alive, junk[:1] if self.win else junk
+        if self.slack is not None:
+            candidates = self.near(hand, candidates, alive)
+        return alive, candidates
+
+    def choose(self, hand, wall, room, W, t) -> int:
+        """The class's best discard (a position) of a 13-tile hand with t draws left: the policy played."""
+        alive, candidates = self.discard_options(hand, wall, room, t, self.sparse)
+        if not alive and not room:
+            return max(candidates, key=lambda i: self.nowin_score(self.discarded(hand, room, i)[0]))
+        return max(candidates, key=lambda i: self.discard_value(hand, wall, room, W, t, alive, i))
+
+    def near(self, hand, candidates, alive) -> list[int]:
+        """The discards whose distance to the nearest live target is within `slack` of the lowest."""
+        dist = {}
+        for i in candidates:
+            h = list(hand)
+            h[i] -= 1
+            dist[i] = min((sum(c - h[k] for k, c in target if c > h[k]) for target in alive), default=99)
+        low = min(dist.values())
+        return [i for i in candidates if dist[i] <= low + self.slack]
+
+    def discarded(self, hand, room, pos):
+        h = list(hand)
+        h[pos] -= 1
+        if room and pos < self.nr:
+            r = list(room)
+            r[pos] += 1
+            room = tuple(r)
+        return tuple(h), room
+
+    # --- roots --------------------------------------------------------------------------------------
+    def first_move(self, hand, wall, room, W, t) -> FirstMove:
+        """The value of a 12-tile root and whether its first move uses そら (ties: keep it)."""
+        scale = falling(W, t)
+        if t == 0:
+            value = Fraction(self.nowin_score(hand))
+            return FirstMove(value, value, None)
+        targets = self.sparse
+        if self.sora is None or not hand[self.sora]:
+            room = ()
+        wait = self.v12(hand, wall, room, W, t, targets) if not self.fetches(hand, room) else None
+        if wait is None:
+            alive = self.reachable(hand, wall, room, t, targets)
+            wait = self.draw(hand, wall, room, W, t, alive) if alive else self.nowin_score(hand) * scale
+        best, take = wait, None
+        for pos in self.fetches(hand, room):
+            h, r = self.fetched(hand, room, pos)
+            alive = self.reachable(h, wall, r, t, targets)
+            value = self.draw(h, wall, r, W, t, alive) if alive else self.nowin_score(h) * scale
+            if value > best:
+                best, take = value, pos
+        return FirstMove(Fraction(best, scale), Fraction(wait, scale), take)
+
+
+def check_probability(value: Fraction) -> Fraction:
+    if not 0 <= value <= 1:
+        raise MjError(f"internal error: probability {value} outside [0, 1]")  # a bug, never input
+    return value

@@ -1,0 +1,137 @@
+"""The planner's exact primitives in plain Python: the complete hands within a budget of exchanges
+of the starting hand (with their best tsumo scores), and the score of a hand that did not win.
+
+A target is the concealed part of a complete hand, as a tuple of counts per kind. Its cost from a
+hand is the number of its tiles the hand lacks (sum of max(0, target[k] - hand[k])): the draws
+needed to reach it. Every decomposition of every target within the budget is visited, so the best
+tsumo score of each target is the maximum over all of its decompositions (D1), with no solver.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from solver.core.errors import MjError
+from solver.core.hand import COPIES, Hand
+from solver.core.rules import RuleSet
+
+TARGET_LIMIT = 200_000  # distinct targets enumerated before giving up (see TooLarge)
+
+
+class TooLarge(MjError):
+    """The exact computation would pass its budget; the message says which and how to narrow it."""
+
+    code = "ERR_PLAN_TOO_LARGE"
+
+
+@dataclass(frozen=True)
+class Targets:
+    budget: int
+    counts: dict[tuple[int, ...], int]  # target concealed counts -> best tsumo score
+    relevant: tuple[int, ...]  # kinds held by some target (sorted)
+
+
+def caps(rules: RuleSet, hand: Hand, seen: tuple[int, ...]) -> list[int]:
+    """Copies of each kind a target may hold: 3 minus those in called units and those seen elsewhere."""
+    called = hand.called_counts(rules)
+    return [max(0, COPIES - called[k] - (seen[k] if seen else 0)) for k in range(len(hand.concealed))]
+
+
+def called_points(rules: RuleSet, called: tuple[int, ...], *, won: bool, favourite: int | None) -> tuple[int, bool]:
+    """Points of the called units and whether one of them holds the favourite."""
+    defs = [rules.units[u] for u in called]
+    points = sum(rules.points(d.size, won=won, called=True, has_favourite=favourite in d.members) for d in defs)
+    return points, favourite is not None and any(favourite in d.members for d in defs)
+
+
+def enumerate_targets(rules: RuleSet, hand: Hand, seen: tuple[int, ...], budget: int,
+                      favourite: int | None = None, limit: int = TARGET_LIMIT) -> Targets:
+    """Every complete hand at most `budget` draws from `hand` (called units fixed), with its tsumo score.
+
+    Depth-first over unit multisets in index order (a unit may repeat while copies allow), pruned
+    by the cost so far plus the slots left that the hand's unused tiles cannot fill.
+    """
+    held = hand.concealed
+    cap = caps(rules, hand, seen)
+    size = rules.hand_size - sum(rules.units[u].size for u in hand.called)
+    base, fav_called = called_points(rules, hand.called, won=True, favourite=favourite)
+    sora = rules.tiles.sora
+    units = [(u.members, rules.points(u.size, won=True, has_favourite=favourite in u.members),
+              favourite in u.members, sum(1 for k in u.members if held[k] == 0))
+             for u in rules.units if sora not in u.members]
+    counts = [0] * len(held)
+    found: dict[tuple[int, ...], int] = {}
+    bonus = rules.favourite_bonus
+
+    def dfs(start: int, remaining: int, cost: int, free: int, points: int, fav: bool) -> None:
+        if remaining == 0:
+            key = tuple(counts)
+            total = base + points + (bonus if fav or fav_called else 0)
+            if found.get(key, -1) < total:
+                if key not in found and len(found) >= limit:
+                    raise TooLarge(f"more than {limit} complete hands within {budget} exchanges; "
+                                   "lower --detour or --turns")
+                found[key] = total
+            return
+        for j in range(start, len(units)):
+            members, pts, has_fav, outside = units[j]
+            if len(members) > remaining or cost + outside > budget:
+                continue
+            extra, used, fits = 0, 0, True
+            for k in members:
+                counts[k] += 1
+                if counts[k] > cap[k]:
+                    fits = False
+                if counts[k] > held[k]:
+                    extra += 1
+                else:
+                    used += 1
+            rest = remaining - len(members)
+            if fits and cost + extra + max(0, rest - (free - used)) <= budget:
+                dfs(j, rest, cost + extra, free - used, points + pts, fav or has_fav)
+            for k in members:
+                counts[k] -= 1
+
+    dfs(0, size, 0, sum(held), 0, False)
+    relevant = tuple(sorted({k for key in found for k, n in enumerate(key) if n}))
+    return Targets(budget, found, relevant)
+
+
+class NoWinScore:
+    """The score of a hand that did not win: its best disjoint complete units, called units included (D4)."""
+
+    def __init__(self, rules: RuleSet, called: tuple[int, ...], favourite: int | None):
+        self.rules, self.favourite = rules, favourite
+        self.defined = rules.scores_no_win
+        if self.defined:
+            self.base, self.fav_called = called_points(rules, called, won=False, favourite=favourite)
+        sora = rules.tiles.sora
+        self.units = [(u.members, rules.points(u.size, won=False, has_favourite=favourite in u.members),
+                       favourite in u.members) for u in rules.units if sora not in u.members]
+        self.masks = [sum(1 << k for k in members) for members, _, _ in self.units]
+        self.score = lru_cache(maxsize=None)(self._score)
+
+    def _score(self, concealed: tuple[int, ...]) -> int:
+        if not self.defined:
+            return 0  # the rule set defines no such score: the model counts it as 0
+        support = sum(1 << k for k, n in enumerate(concealed) if n)
+        fits = [unit for unit, mask in zip(self.units, self.masks) if mask & ~support == 0]
+        counts = list(concealed)
+        bonus = self.rules.favourite_bonus
+        best = 0
+
+        def dfs(start: int, points: int, fav: bool) -> None:
+            nonlocal best
+            best = max(best, points + (bonus if fav or self.fav_called else 0))
+            for i in range(start, len(fits)):
+                members, pts, has_fav = fits[i]
+                if all(counts[k] for k in members):
+                    for k in members:
+                        counts[k] -= 1
+                    dfs(i, points + pts, fav or has_fav)
+                    for k in members:
+                        counts[k] += 1
+
+        dfs(0, 0, False)
+        return self.base + best

@@ -1,0 +1,33 @@
+"""The planner's JSON shape (mj plan --json, mj analyze --turns N --json), beside solver/serialize.py.
+
+Values are the exact Fractions of the API written as floats (within one unit in the last place).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from solver.core.rules import RuleSet
+from solver.planning.plan import MODEL, DiscardPlan, Plan
+
+
+def number(value) -> float | None:
+    return None if value is None else float(value)
+
+
+def tile_id(kind: int | None, rules: RuleSet) -> str | None:
+    return None if kind is None else rules.tiles.ids[kind]
+
+
+def discard_dict(row: DiscardPlan, rules: RuleSet) -> dict[str, Any]:
+    return {"tile": tile_id(row.tile, rules), "win_probability": number(row.win_probability),
+            "expected_score": number(row.expected_score)}
+
+
+def plan_dict(plan: Plan, rules: RuleSet) -> dict[str, Any]:
+    best = plan.recommended
+    sora = None if best.sora is None else {"use_now": best.sora.use_now, "take": tile_id(best.sora.take, rules)}
+    return {"turns": plan.turns, "model": MODEL, "policy_class": plan.policy_class,
+            "discards": [discard_dict(row, rules) for row in plan.discards],
+            "recommended": {**discard_dict(best, rules), "objective": plan.objective, "win_now": plan.complete,
+                            "sora": sora}}
