@@ -6,7 +6,7 @@ Routes (all GET, parameters in the query string, named like the CLI's options):
     /api/hand              the hand as parsed: tiles, called units, size (for drawing it)
     /api/units, /api/score, /api/h, /api/analyze
                            exactly what `mj units|score|h|analyze --json` prints
-    /api/plan              the planner's hook: 501 until `Evaluator.plan` exists
+    /api/plan              mj plan --json: P(win) and E[score] per discard over the draws left
 Bad input: status 400 and {"error": <the CLI's one line>, "code": <MjError code>}.
 """
 
@@ -37,7 +37,7 @@ SOLVING: dict[str, tuple[Callable[..., Any], tuple[str, ...]]] = {
     "score": (jobs.score, ("hand", "win", "ron", "favourite")),
     "h": (jobs.h, ("hand", "seen")),
     "analyze": (jobs.analyze, ("hand", "seen", "favourite", "discard", "waiting_room", "max_exchanges")),
-    "plan": (jobs.plan, ("hand", "seen", "favourite", "waiting_room")),
+    "plan": (jobs.plan, ("hand", "seen", "favourite", "waiting_room", "turns", "objective", "detour")),
 }
 
 
@@ -88,9 +88,6 @@ def create_app(workers: int = 2, catalogue_files: tuple[str, ...] = (), timeout:
         name = request.path_params["name"]
         if name not in SOLVING:
             return error(404, f"error: no API route /api/{name[:40]}", "ERR_NOT_FOUND")
-        if name == "plan" and not jobs.planner_available():
-            return error(501, "error: the planner (P(win), E[score]) is not in this version yet: "
-                              "solver.Evaluator has no plan()", "ERR_NOT_IMPLEMENTED")
         func, allowed = SOLVING[name]
         try:
             args = params(request, allowed)

@@ -28,6 +28,7 @@ from solver.serialize import (
 
 MAX_PARAM = 1000  # characters: a hand in any notation is far shorter
 MAX_EXCHANGES = 500
+MAX_TURNS = 30  # draws left in one game at most (the planner stops earlier at its state limit)
 _CACHED = 4  # Evaluators kept per process (one per rule set and date asked for)
 
 # The extra catalogue files given to `mj serve --catalogue` (set once per process, never by a client).
@@ -122,29 +123,31 @@ def h(params: Mapping[str, str]) -> dict[str, Any]:
 
 def analyze(params: Mapping[str, str]) -> dict[str, Any]:
     ev = evaluator(params)
-    limit_text = params.get("max_exchanges") or "20"
-    if not limit_text.isdigit() or not 1 <= int(limit_text) <= MAX_EXCHANGES:
-        raise MjError(f"max_exchanges must be a whole number from 1 to {MAX_EXCHANGES}, not '{limit_text[:20]}'")
+    limit = _whole(params.get("max_exchanges") or "20", "max_exchanges", 1, MAX_EXCHANGES)
     parsed = ev.hand(_hand_text(params))
     favourite = _tile(ev, params.get("favourite"))
     room = params.get("waiting_room")
     result = ev.analyze(parsed, params.get("seen", ""), favourite, _tile(ev, params.get("discard")),
-                        room if room is not None and room.strip() else None, int(limit_text))
+                        room if room is not None and room.strip() else None, limit)
     return analysis_payload(result, parsed, ev.rules, favourite)
 
 
-def planner_available() -> bool:
-    """The planner (P(win), E[score]) is another branch's `Evaluator.plan`; the route waits for it."""
-    return hasattr(Evaluator, "plan")
-
-
 def plan(params: Mapping[str, str]) -> dict[str, Any]:
-    """HOOK for the planner: wire `Evaluator.plan`'s arguments and its serializer here once it exists."""
-    ev = evaluator(params)
-    result = ev.plan(ev.hand(_hand_text(params)))
-    import solver.serialize as serialize
+    """`mj plan --json`: P(win) and E[score] per discard over the draws left (solver/planning)."""
+    from solver.serialize_plan import plan_dict
 
-    to_dict = getattr(serialize, "plan_dict", None)
-    if to_dict is None:
-        raise MjError("the planner exists but has no serializer yet (solver.serialize.plan_dict)")
-    return {"rules": ev.rules.name, **to_dict(result, ev.rules)}
+    ev = evaluator(params)
+    turns = _whole(params.get("turns") or "3", "turns", 1, MAX_TURNS)
+    detour = _whole(params.get("detour") or "1", "detour", 0, MAX_TURNS)
+    objective = params.get("objective") or "win"
+    if objective not in ("win", "score"):
+        raise MjError(f"objective must be win or score, not '{objective[:20]}'")
+    result = ev.plan(_hand_text(params), turns, objective, params.get("seen", ""),
+                     params.get("waiting_room", ""), _tile(ev, params.get("favourite")), detour)
+    return plan_dict(result, ev.rules)
+
+
+def _whole(text: str, name: str, low: int, high: int) -> int:
+    if not text.isdigit() or not low <= int(text) <= high:
+        raise MjError(f"{name} must be a whole number from {low} to {high}, not '{text[:20]}'")
+    return int(text)

@@ -116,6 +116,22 @@ def test_bad_notation_shows_the_cli_error(page):
     assert expected.startswith("error: unknown tile 'harka'")
 
 
+def test_plan_shows_exact_win_probabilities(chromium, url):
+    """Seed 000's hand with one draw left: P(win) = live winning tiles / unseen tiles, 11/149 at best."""
+    page = chromium.new_page(viewport={"width": 360, "height": 740})
+    page.set_default_timeout(WAIT_MS)
+    page.goto(f"{url}?{urlencode({'hand': ' '.join(SEED_STEP_1)})}")
+    page.wait_for_function(ANSWERED)
+    page.fill("#turns", "1")
+    page.click("#plan")
+    page.wait_for_selector("#plan-result table")
+    assert page.locator("#plan-result tbody tr").first.inner_text().split("\t")[1] == "7.38 %"
+    assert page.inner_text("#plan-result p").startswith("With 1 draws left: discard ")
+    widths = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+    assert widths[0] <= widths[1] == 360
+    page.close()
+
+
 def test_phone_width_has_no_horizontal_scroll(chromium, url):
     page = chromium.new_page(viewport={"width": 360, "height": 740})
     page.set_default_timeout(WAIT_MS)

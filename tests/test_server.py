@@ -101,12 +101,19 @@ def test_page_and_static_files(client):
         assert client.get(f"/static/{name}").status_code == 200
 
 
-def test_plan_hook_says_not_yet(client):
-    response = client.get("/api/plan", params={"hand": SEED_HAND})
-    if jobs.planner_available():
-        pytest.skip("Evaluator.plan exists: the route is wired, not a 501")
-    assert response.status_code == 501
-    assert "planner" in response.json()["error"]
+def test_plan_route_matches_cli_json(client):
+    response = client.get("/api/plan", params={"hand": SEED_HAND, "turns": "1", "objective": "score"})
+    assert response.status_code == 200
+    assert response.json() == cli_json("plan", SEED_HAND, "--turns", "1", "--objective", "score")
+    assert response.json()["recommended"]["tile"] in ("sayoko", "nao")  # tied at 11/149
+
+
+@pytest.mark.parametrize("params", [{"turns": "0"}, {"turns": "x"}, {"turns": "99"}, {"objective": "fast"},
+                                    {"detour": "-1"}])
+def test_plan_route_bad_parameters(client, params):
+    response = client.get("/api/plan", params={"hand": SEED_HAND, **params})
+    assert response.status_code == 400
+    assert response.json()["error"].startswith("error: ")
 
 
 # --- bad input: the CLI's line, a 4xx, and the server goes on ------------------------------------

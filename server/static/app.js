@@ -298,13 +298,28 @@ function drawScore(s) {
 }
 
 async function plan() {
-  const out = $("plan-result");
-  out.textContent = "planning…";
+  const out = $("plan-result"), problem = $("plan-error");
+  problem.hidden = true;
+  out.replaceChildren(el("p", { class: "hint", text: "planning…" }));
+  const { discard, ...rest } = situation();  // a call tile is no part of a plan
   try {
-    const result = await api("plan", { hand: $("hand-text").value, ...situation() });
-    out.textContent = JSON.stringify(result);
+    const p = await api("plan", { hand: $("hand-text").value, turns: $("turns").value,
+                                  objective: $("objective").value, ...rest });
+    const name = (id) => (id === null ? "(next draw)" : idols.get(id)?.name ?? id);
+    const rows = p.discards.map((d) => el("tr", {}, cell(name(d.tile)),
+      cell(d.win_probability === null ? "" : (100 * d.win_probability).toFixed(2) + " %", "num"),
+      cell(d.expected_score === null ? "" : Math.round(d.expected_score), "num")));
+    const best = p.recommended;
+    const sora = best.sora ? (best.sora.use_now ? `; use そら now and take ${name(best.sora.take)}` : "; keep そら") : "";
+    const classes = Object.entries(p.policy_class).map(([k, v]) => `${k}: ${v}`).join("; ");
+    out.replaceChildren(
+      el("p", { text: `With ${p.turns} draws left: discard ${name(best.tile)}${sora}.` }),
+      table([["discard"], ["P(win)", "num"], ["E[score]", "num"]], rows),
+      el("p", { class: "hint", text: `policy class — ${classes}` }));
   } catch (error) {
-    out.textContent = error.message;
+    out.replaceChildren();
+    problem.textContent = error.message;
+    problem.hidden = false;
   }
 }
 
