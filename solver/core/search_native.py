@@ -18,10 +18,15 @@ NATIVE = _searchc is not None
 MAX_KINDS = 64  # the C search keeps kinds in one 64-bit mask
 
 
+def forced_pure() -> bool:
+    """MJ_PURE=1: the pure-Python search, even where the extension is built."""
+    return os.environ.get("MJ_PURE", "") == "1"
+
+
 def wanted(native: bool | None) -> bool:
     """Whether a new search should use the extension: asked for, or by default unless MJ_PURE=1."""
     if native is None:
-        return NATIVE and os.environ.get("MJ_PURE", "") not in ("1", "true", "yes")
+        return NATIVE and not forced_pure()
     if native and not NATIVE:
         raise RuntimeError("the native search was asked for but solver.core._searchc is not built")
     return native
