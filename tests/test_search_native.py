@@ -73,6 +73,14 @@ def test_native_equals_pure_on_real_hands(name):
             hand = type(hand)(tuple(counts), hand.called)
         assert native.best_leaf(hand, seen) == pure.best_leaf(hand, seen), (hand, seen)
         assert native.accepted(hand, seen) == pure.accepted(hand, seen)
+    gave_up = 0
+    for hand, seen in random_real_hands(ev, 150, 24):  # acceptance, whole and cut by a node limit
+        assert native.accepted(hand, seen) == pure.accepted(hand, seen), (hand, seen)
+        for limit in (0, 5, 40):
+            got = native.accepted(hand, seen, limit=limit)
+            assert got == pure.accepted(hand, seen, limit=limit), (hand, seen, limit)
+            gave_up += got is None
+    assert gave_up  # the limit was reached somewhere, so that path was compared too
 
 
 @pytest.mark.parametrize("name", RULE_SETS)

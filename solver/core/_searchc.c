@@ -3,7 +3,8 @@
  *
  * Narrow interface: Searcher(members, units_with, fill_order, kinds) holds one rule set's units;
  * Searcher.best(rest, cap, slots, budget, enough) runs the h search over one hand and returns the
- * first leaf of greatest kept count in the pure path's order, as plain ints and tuples, or None.
+ * first leaf of greatest kept count in the pure path's order, as plain ints and tuples, or None;
+ * Searcher.accept(...) lists the leaves of the acceptance enumeration that draw a kind not found yet.
  * Only the CPython C API; optional at build time (the pure path is the fallback).
  */
 #define PY_SSIZE_T_CLEAN
@@ -25,6 +26,9 @@ typedef struct {
     int *uw_off;    /* K + 1: units holding kind k, largest first, uw[uw_off[k] .. uw_off[k + 1]) */
     int *uw;
     int *fill_order; /* U */
+    uint64_t *reach_of;   /* K: kinds in some unit holding kind k */
+    uint64_t *fill_reach; /* n_fill_reach: kinds in some unit of at most s members */
+    int n_fill_reach;
     int key_len;    /* K + 3: slots, budget, validity, free[K] */
     signed char *cache; /* FILL_CACHE entries of key_len bytes, then one byte of answer each */
 } Searcher;
@@ -36,6 +40,12 @@ typedef struct {
     int budget, slots, kept, enough, best;
     int placed[MAXSLOTS], np;
     uint64_t rest_mask, dropped_mask;
+    /* acceptance (threshold >= 0): leaves keeping >= threshold, the kinds they draw */
+    int threshold, stop, gave_up, held[MAXK], cap[MAXK], draws[MAXK];
+    long long nodes; /* nodes left before giving up (< 0 from the start: no limit) */
+    int limited;
+    uint64_t want, found, drawn_mask;
+    PyObject *out; /* list of (kept, placed, counts, slots, free, budget, new kinds mask) */
     /* the best leaf so far */
     int b_placed[MAXSLOTS], b_np, b_m[MAXK], b_free[MAXK], b_slots, b_budget;
 } Run;
@@ -88,10 +98,9 @@ static int fillable(Searcher *s, int slots, const int *free_, int budget) {
 
 /* --- the bound: weights w_i = min over units u holding i the path may still place of |u|/|u ∩ R| --- */
 
-static int bound(Run *r) {
+static int weights(Run *r, double *w, int *kind) {
     Searcher *s = r->s;
-    double w[MAXK];
-    int kind[MAXK], n = 0;
+    int n = 0;
     uint64_t mask = r->rest_mask;
     while (mask) {
         int k = __builtin_ctzll(mask);
@@ -116,6 +125,12 @@ static int bound(Run *r) {
         w[i] = best;
         kind[i] = k;
     }
+    return n;
+}
+
+static int bound(Run *r) {
+    double w[MAXK];
+    int kind[MAXK], n = weights(r, w, kind);
     double room = (double)r->slots;
     int more = 0;
     for (int i = 0; i < n; i++) {
@@ -129,6 +144,84 @@ static int bound(Run *r) {
         }
     }
     return more;
+}
+
+/* fewest slots that keeping `need` more held tiles takes (their weights, rounded down) */
+static int room_for(Run *r, int need) {
+    if (need <= 0) return 0;
+    double w[MAXK], total = 0.0;
+    int kind[MAXK], n = weights(r, w, kind);
+    for (int i = 0; i < n; i++) {
+        int c = r->rest[kind[i]] < need ? r->rest[kind[i]] : need;
+        if (c) {
+            total += c * w[i];
+            need -= c;
+            if (!need) break;
+        }
+    }
+    return (int)total;
+}
+
+/* kinds this subtree's leaves can draw: drawn already, in units holding a held kind left, fillers' */
+static uint64_t reach(Run *r, int kind) {
+    Searcher *s = r->s;
+    int idx = r->slots - room_for(r, r->threshold - r->kept);
+    if (idx < 0) idx = 0;
+    if (idx >= s->n_fill_reach) idx = s->n_fill_reach - 1;
+    uint64_t mask = r->drawn_mask | s->fill_reach[idx];
+    for (int k = kind; k < s->K; k++)
+        if (r->rest[k]) mask |= s->reach_of[k];
+    return mask;
+}
+
+/* kinds a filler can draw for real (within its cap) in some exact filling of `slots` */
+static uint64_t filler_kinds(Searcher *s, int slots, const int *free_, int budget) {
+    uint64_t kinds = 0;
+    if (slots == 0) return 0;
+    int rest[MAXK];
+    for (int pos = 0; pos < s->U; pos++) {
+        int u = s->fill_order[pos];
+        if (s->sizes[u] > slots) continue;
+        int over = 0, useful = 0;
+        for (int j = s->mem_off[u]; j < s->mem_off[u + 1]; j++) {
+            int k = s->mem[j];
+            if (free_[k] <= 0) over++;
+            else if (!(kinds >> k & 1)) useful = 1;
+        }
+        if (!useful || over > budget) continue;
+        memcpy(rest, free_, sizeof(int) * s->K);
+        for (int j = s->mem_off[u]; j < s->mem_off[u + 1]; j++) rest[s->mem[j]]--;
+        for (int k = 0; k < s->K; k++)
+            if (rest[k] < 0) rest[k] = 0;
+        if (fillable(s, slots - s->sizes[u], rest, budget - over))
+            for (int j = s->mem_off[u]; j < s->mem_off[u + 1]; j++)
+                if (free_[s->mem[j]] > 0) kinds |= 1ULL << s->mem[j];
+    }
+    return kinds;
+}
+
+static PyObject *int_tuple(const int *xs, int n);
+
+/* acceptance: a leaf keeping >= threshold whose fillers exist; record it if it draws a kind not found yet */
+static void accept_leaf(Run *r) {
+    Searcher *s = r->s;
+    if (r->kept < r->threshold) return;
+    if (!fillable(s, r->slots, r->free_, r->budget)) return;
+    uint64_t draws = filler_kinds(s, r->slots, r->free_, r->budget);
+    for (int k = 0; k < s->K; k++)
+        if (r->m[k] > r->held[k] && r->held[k] < r->cap[k]) draws |= 1ULL << k;
+    uint64_t fresh = draws & ~r->found;
+    if (fresh) {
+        r->found |= fresh;
+        r->want &= ~fresh;
+        PyObject *item = Py_BuildValue("(iNNiNiK)", r->kept, int_tuple(r->placed, r->np), int_tuple(r->m, s->K),
+                                       r->slots, int_tuple(r->free_, s->K), r->budget, (unsigned long long)fresh);
+        if (!item || PyList_Append(r->out, item) < 0) {
+            r->stop = 1; /* the error stays set; best/accept return NULL */
+        }
+        Py_XDECREF(item);
+    }
+    if (!r->want) r->stop = 1;
 }
 
 /* --- the search --- */
@@ -155,10 +248,20 @@ static void dfs(Run *r, int kind, int start) {
         start = 0;
     }
     if (kind == K || r->slots == 0) {
-        leaf(r);
+        if (r->threshold >= 0) accept_leaf(r);
+        else leaf(r);
         return;
     }
-    if (r->best >= r->enough || r->kept + bound(r) <= r->best) return;
+    if (r->threshold >= 0) {
+        if (r->stop || r->kept + bound(r) <= r->best) return;
+        if (r->want && !(r->want & reach(r, kind))) return;
+        if (r->limited && --r->nodes < 0) {
+            r->stop = r->gave_up = 1;
+            return;
+        }
+    } else if (r->best >= r->enough || r->kept + bound(r) <= r->best) {
+        return;
+    }
     for (int pos = s->uw_off[kind] + start; pos < s->uw_off[kind + 1]; pos++) {
         int u = s->uw[pos];
         if (s->sizes[u] > r->slots) continue;
@@ -185,6 +288,7 @@ static void dfs(Run *r, int kind, int start) {
             } else if (free_[k] > 0) {
                 free_[k]--;
                 act[j - lo] = 2;
+                if (++r->draws[k] == 1) r->drawn_mask |= 1ULL << k;
             } else {
                 act[j - lo] = 0;
             }
@@ -207,11 +311,13 @@ static void dfs(Run *r, int kind, int start) {
                 free_[k]++;
             } else if (act[j - lo] == 2) {
                 free_[k]++;
+                if (--r->draws[k] == 0) r->drawn_mask &= ~(1ULL << k);
             }
         }
-        if (r->best >= r->enough) return;
+        if (r->stop || (r->threshold < 0 && r->best >= r->enough)) return;
     }
     /* drop the remaining copies of this kind */
+    if (r->stop) return;
     int n = rest[kind];
     rest[kind] = 0;
     r->dropped[kind] = 1;
@@ -264,10 +370,59 @@ static PyObject *Searcher_best(Searcher *s, PyObject *args) {
     r.budget = budget;
     r.enough = enough;
     r.best = -1;
+    r.threshold = -1;
     dfs(&r, 0, 0);
     if (r.best < 0) Py_RETURN_NONE;
     return Py_BuildValue("(iNNiNi)", r.best, int_tuple(r.b_placed, r.b_np), int_tuple(r.b_m, s->K),
                          r.b_slots, int_tuple(r.b_free, s->K), r.b_budget);
+}
+
+/* accept(rest, held, cap, slots, budget, threshold, want, found, limit) -> (gave_up, [(kept, placed,
+ * counts, slots, free, budget, new kinds mask), ...]): every leaf keeping >= threshold in the pure
+ * path's order, those drawing a kind not in `found` listed, stopping once `want` is all found;
+ * limit < 0: no node limit. */
+static PyObject *Searcher_accept(Searcher *s, PyObject *args) {
+    const char *rest_b, *held_b, *cap_b;
+    Py_ssize_t rest_n, held_n, cap_n;
+    int slots, budget, threshold;
+    unsigned long long want, found;
+    long long limit;
+    if (!PyArg_ParseTuple(args, "y#y#y#iiiKKL", &rest_b, &rest_n, &held_b, &held_n, &cap_b, &cap_n, &slots,
+                          &budget, &threshold, &want, &found, &limit))
+        return NULL;
+    if (rest_n != s->K || held_n != s->K || cap_n != s->K) {
+        PyErr_SetString(PyExc_ValueError, "rest, held and cap must hold one byte per kind");
+        return NULL;
+    }
+    if (slots < 0 || slots >= MAXSLOTS || budget < 0 || budget > 100 || threshold < 0) {
+        PyErr_SetString(PyExc_ValueError, "slots, budget or threshold out of range");
+        return NULL;
+    }
+    Run r;
+    memset(&r, 0, sizeof r);
+    r.s = s;
+    for (int k = 0; k < s->K; k++) {
+        r.rest[k] = (unsigned char)rest_b[k];
+        r.held[k] = (unsigned char)held_b[k];
+        r.cap[k] = r.free_[k] = (unsigned char)cap_b[k];
+        if (r.rest[k]) r.rest_mask |= 1ULL << k;
+    }
+    r.slots = slots;
+    r.budget = budget;
+    r.threshold = threshold;
+    r.best = threshold - 1;
+    r.want = want;
+    r.found = found;
+    r.limited = limit >= 0;
+    r.nodes = limit;
+    r.out = PyList_New(0);
+    if (!r.out) return NULL;
+    dfs(&r, 0, 0);
+    if (PyErr_Occurred()) {
+        Py_DECREF(r.out);
+        return NULL;
+    }
+    return Py_BuildValue("(iN)", r.gave_up, r.out);
 }
 
 static int read_ints(PyObject *seq, int *out, int n, int limit, const char *what) {
@@ -324,15 +479,31 @@ static void Searcher_dealloc(Searcher *s) {
     PyMem_Free(s->uw);
     PyMem_Free(s->fill_order);
     PyMem_Free(s->cache);
+    PyMem_Free(s->reach_of);
+    PyMem_Free(s->fill_reach);
     Py_TYPE(s)->tp_free((PyObject *)s);
 }
 
-/* Searcher(members, units_with, fill_order, kinds) */
+static int read_masks(PyObject *seq, uint64_t **out, int n) {
+    *out = PyMem_Calloc(n + 1, sizeof(uint64_t));
+    if (!*out) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (int i = 0; i < n; i++) {
+        unsigned long long v = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(seq, i));
+        if (v == (unsigned long long)-1 && PyErr_Occurred()) return -1;
+        (*out)[i] = v;
+    }
+    return 0;
+}
+
+/* Searcher(members, units_with, fill_order, kinds, reach_of, fill_reach) */
 static int Searcher_init(Searcher *s, PyObject *args, PyObject *kwds) {
-    PyObject *members, *units_with, *fill_order;
+    PyObject *members, *units_with, *fill_order, *reach_of, *fill_reach;
     int K;
-    if (!PyArg_ParseTuple(args, "O!O!O!i", &PyTuple_Type, &members, &PyTuple_Type, &units_with,
-                          &PyTuple_Type, &fill_order, &K))
+    if (!PyArg_ParseTuple(args, "O!O!O!iO!O!", &PyTuple_Type, &members, &PyTuple_Type, &units_with,
+                          &PyTuple_Type, &fill_order, &K, &PyTuple_Type, &reach_of, &PyTuple_Type, &fill_reach))
         return -1;
     if (s->sizes) {
         PyErr_SetString(PyExc_RuntimeError, "Searcher already initialised");
@@ -361,6 +532,13 @@ static int Searcher_init(Searcher *s, PyObject *args, PyObject *kwds) {
         return -1;
     }
     if (read_ints(fill_order, s->fill_order, U, U, "fill_order") < 0) return -1;
+    if (PyTuple_GET_SIZE(reach_of) != K || PyTuple_GET_SIZE(fill_reach) < 1) {
+        PyErr_SetString(PyExc_ValueError, "reach_of must have one mask per kind, fill_reach at least one");
+        return -1;
+    }
+    s->n_fill_reach = (int)PyTuple_GET_SIZE(fill_reach);
+    if (read_masks(reach_of, &s->reach_of, K) < 0 || read_masks(fill_reach, &s->fill_reach, s->n_fill_reach) < 0)
+        return -1;
     for (int u = 0; u < U; u++) {
         s->sizes[u] = s->mem_off[u + 1] - s->mem_off[u];
         if (s->sizes[u] < 1 || s->sizes[u] >= MAXSLOTS) {
@@ -375,6 +553,8 @@ static int Searcher_init(Searcher *s, PyObject *args, PyObject *kwds) {
 static PyMethodDef Searcher_methods[] = {
     {"best", (PyCFunction)Searcher_best, METH_VARARGS,
      "best(rest, cap, slots, budget, enough) -> (kept, placed, counts, slots, free, budget) or None"},
+    {"accept", (PyCFunction)Searcher_accept, METH_VARARGS,
+     "accept(rest, held, cap, slots, budget, threshold, want, found, limit) -> (gave_up, leaves)"},
     {NULL, NULL, 0, NULL},
 };
 

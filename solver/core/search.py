@@ -61,7 +61,8 @@ class TileSearch:
     def _native_searcher(self):
         if not self.native:
             return None
-        return searcher(self.members, self.units_with, self.fill_order, self.kinds, self.hand_size)
+        return searcher(self.members, self.units_with, self.fill_order, self.kinds, self.hand_size,
+                        self.reach_of, self.fill_reach)
 
     def __getstate__(self):
         state = dict(self.__dict__)
@@ -130,17 +131,28 @@ class TileSearch:
         self._leaf_cache[key] = leaf
         return leaf
 
-    def _native_best(self, hand: Hand, cap: list[int]) -> Leaf | None | bool:
-        """The C search's best leaf (the same leaf as _Run's), or False where it does not apply."""
+    def _native_args(self, hand: Hand, cap: list[int]) -> tuple[bytes, int, int] | None:
+        """(held tiles the search may keep, stand-in budget, slots) for the C search, or None where
+        its fixed ranges do not hold (then _Run answers)."""
+        if self._c is None:
+            return None
         rest = list(hand.concealed)
         if self.sora is not None:
             rest[self.sora] = 0  # そら is in no unit (wildcard: counted apart)
         budget = cap[self.sora] if self.wildcard else 0
         slots = self.slots(hand)
-        if max(cap) > 100 or max(rest) > 100 or budget > 100 or not 0 <= slots < 64:
+        if max(cap) > 100 or max(hand.concealed) > 100 or budget > 100 or not 0 <= slots < 64:
+            return None
+        return bytes(rest), budget, slots
+
+    def _native_best(self, hand: Hand, cap: list[int]) -> Leaf | None | bool:
+        """The C search's best leaf (the same leaf as _Run's), or False where it does not apply."""
+        args = self._native_args(hand, cap)
+        if args is None:
             return False
+        rest, budget, slots = args
         enough = slots - (self.soras(hand) if self.wildcard else 0)
-        found = self._c.best(bytes(rest), bytes(cap), slots, budget, enough)
+        found = self._c.best(rest, bytes(cap), slots, budget, enough)
         return None if found is None else Leaf(*found)
 
     def leaves(self, hand: Hand, seen: tuple[int, ...], threshold: int, copies: int = COPIES,
@@ -190,7 +202,17 @@ class TileSearch:
         run.visit = visit
         run.budget_nodes = limit
         if not visit(first):
-            run.dfs(0, 0)
+            args = self._native_args(hand, cap)
+            if args is None:
+                run.dfs(0, 0)
+            else:  # the same enumeration in C: it lists the leaves that draw a kind not found yet
+                rest, budget, slots = args
+                run.gave_up, leaves = self._c.accept(rest, bytes(held), bytes(cap), slots, budget, first.kept,
+                                                     run.want, _mask(found), -1 if limit is None else limit)
+                for *fields, fresh in leaves:
+                    new = {k for k in range(self.kinds) if fresh >> k & 1}
+                    found.update(new)
+                    targets.append(self.target(Leaf(*fields), new))
         if run.gave_up:
             return None
         return h, sorted(found), targets

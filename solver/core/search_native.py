@@ -33,8 +33,9 @@ def wanted(native: bool | None) -> bool:
 
 
 def searcher(members: tuple[tuple[int, ...], ...], units_with: tuple[tuple[int, ...], ...],
-             fill_order: tuple[int, ...], kinds: int, hand_size: int):
+             fill_order: tuple[int, ...], kinds: int, hand_size: int, reach_of: tuple[int, ...],
+             fill_reach: tuple[int, ...]):
     """The C searcher of a rule set, or None where it does not apply (too many kinds or slots)."""
     if kinds > MAX_KINDS or hand_size >= 64 or any(len(m) >= 64 for m in members):
         return None
-    return _searchc.Searcher(members, units_with, fill_order, kinds)
+    return _searchc.Searcher(members, units_with, fill_order, kinds, reach_of, fill_reach)
