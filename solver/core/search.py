@@ -58,8 +58,13 @@ class TileSearch:
         self.native = wanted(native)
         self._c = self._native_searcher()
 
+    @property
+    def compiled(self) -> bool:
+        """Whether the C search answers for this rule set."""
+        return self._c is not None
+
     def _native_searcher(self):
-        if not self.native:
+        if not (self.native and NATIVE):  # NATIVE: a pickled search may land where it is not built
             return None
         return searcher(self.members, self.units_with, self.fill_order, self.kinds, self.hand_size,
                         self.reach_of, self.fill_reach)
