@@ -25,8 +25,13 @@ from bench_fast import analysis_view, hands_of_class, ms, timed  # noqa: E402
 from timing import quantile, random_deals  # noqa: E402
 
 
+def fine(seconds: float) -> str:
+    return f"{seconds * 1000:9.3f} ms" if seconds < 0.01 else ms(seconds)
+
+
 def row(label: str, times: list[float], base: list[float] | None = None) -> str:
-    line = f"  {label:10} median {ms(statistics.median(times))}  p90 {ms(quantile(times, 0.9))}  max {ms(max(times))}"
+    line = (f"  {label:12} median {fine(statistics.median(times))}  p90 {fine(quantile(times, 0.9))}"
+            f"  max {fine(max(times))}")
     if base is not None:
         line += f"   {statistics.median(times) / statistics.median(base):6.1f}x the C search's median"
     return line
