@@ -17,7 +17,7 @@ import oracle
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from synthetic import BASE_SETTINGS, deals, games, oracle_cap, random_real_hands, seen_counts
+from synthetic import BASE_SETTINGS, oracle_cap, random_real_hands, search_positions
 
 from solver import Evaluator
 from solver.core.distance import exchange_distance
@@ -43,12 +43,7 @@ def pair(rules) -> tuple[TileSearch, TileSearch]:
 @settings(BASE_SETTINGS, max_examples=300)
 @given(data=st.data())
 def test_native_best_leaf_equals_pure_and_oracle(mode, data):
-    game = data.draw(games(), label="game")
-    ev = game.evaluator(MODE_PARAMS[mode])
-    size = data.draw(st.sampled_from([game.hand_size, game.hand_size - 1]), label="size")
-    deal = data.draw(deals(game, size=size), label="deal")
-    seen = data.draw(st.one_of(st.just((0,) * game.K), seen_counts(game, deal)), label="seen")
-    seen_t = tuple(seen) if any(seen) else ()
+    game, ev, _, deal, seen, seen_t = data.draw(search_positions(MODE_PARAMS[mode]))
     native, pure = pair(ev.rules)
     assert native.best_leaf(deal.hand, seen_t) == pure.best_leaf(deal.hand, seen_t)
     expected = oracle.exchange_distance(game.units, list(deal.concealed), list(deal.called),

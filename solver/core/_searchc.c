@@ -13,6 +13,21 @@
 
 /* --- Python glue --- */
 
+/* a run over one hand: held tiles the search may keep, the hand's own counts, the caps */
+static void start(Run *r, Searcher *s, const char *rest_b, const char *held_b, const char *cap_b, int slots,
+                  int budget) {
+    memset(r, 0, sizeof *r);
+    r->s = s;
+    for (int k = 0; k < s->K; k++) {
+        r->rest[k] = (unsigned char)rest_b[k];
+        r->held[k] = (unsigned char)held_b[k];
+        r->cap[k] = r->free_[k] = (unsigned char)cap_b[k];
+        if (r->rest[k]) r->rest_mask |= 1ULL << k;
+    }
+    r->slots = slots;
+    r->budget = budget;
+}
+
 static PyObject *Searcher_best(Searcher *s, PyObject *args) {
     const char *rest_b, *cap_b;
     Py_ssize_t rest_n, cap_n;
@@ -28,15 +43,7 @@ static PyObject *Searcher_best(Searcher *s, PyObject *args) {
         return NULL;
     }
     Run r;
-    memset(&r, 0, sizeof r);
-    r.s = s;
-    for (int k = 0; k < s->K; k++) {
-        r.rest[k] = (unsigned char)rest_b[k];
-        r.free_[k] = (unsigned char)cap_b[k];
-        if (r.rest[k]) r.rest_mask |= 1ULL << k;
-    }
-    r.slots = slots;
-    r.budget = budget;
+    start(&r, s, rest_b, rest_b, cap_b, slots, budget);
     r.enough = enough;
     r.best = -1;
     r.threshold = -1;
@@ -68,16 +75,7 @@ static PyObject *Searcher_accept(Searcher *s, PyObject *args) {
         return NULL;
     }
     Run r;
-    memset(&r, 0, sizeof r);
-    r.s = s;
-    for (int k = 0; k < s->K; k++) {
-        r.rest[k] = (unsigned char)rest_b[k];
-        r.held[k] = (unsigned char)held_b[k];
-        r.cap[k] = r.free_[k] = (unsigned char)cap_b[k];
-        if (r.rest[k]) r.rest_mask |= 1ULL << k;
-    }
-    r.slots = slots;
-    r.budget = budget;
+    start(&r, s, rest_b, held_b, cap_b, slots, budget);
     r.threshold = threshold;
     r.best = threshold - 1;
     r.want = want;
