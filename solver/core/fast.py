@@ -89,8 +89,8 @@ def accepted(dm, hand: Hand, seen: tuple[int, ...] = (), seeds: Iterable[tuple[i
     h = search.h(hand, seen)
     if h is None:
         return None, [], []
-    if search.compiled:
-        limit = None if limit is None else max(limit, ACCEPT_NODES_C)
+    if search.compiled and limit == ACCEPT_NODES:  # the default limit: the C search's own
+        limit = ACCEPT_NODES_C
     if search.wildcard or h < ACCEPT_H or search.compiled:
         fast = search.accepted(hand, seen, limit=limit)
         if fast is not None:
