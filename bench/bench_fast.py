@@ -5,7 +5,7 @@ timed in the same run on the same hands, plus start-up times and a differential 
     python bench/bench_fast.py --quick         # smoke: ~2 minutes
     python bench/bench_fast.py --diff 10000    # the differential run's size (default 10^4; --quick: 500)
 
-Rows: h of a 13-tile deal (search vs the CP-SAT template); `analyze` per hand class (search path vs
+Rows: h of a 13-tile deal (the C search when built, the pure search, the CP-SAT template: bench_native.py); `analyze` per hand class (search path vs
 `turn.FAST = False`, every answer from CP-SAT as before); `mj` as a process. Exit status 1 if the two
 paths disagree anywhere.
 """
@@ -159,27 +159,10 @@ def bench_analyze(args, say) -> int:
 
 
 def bench_h(args, say) -> int:
-    from solver import Evaluator, Hand
-    from solver.core.distance import exchange_distance
-    from solver.core.search import TileSearch
+    from bench_native import bench_h as h_rows  # the C search (when built), the pure search, CP-SAT
 
-    ev = Evaluator("2019-12")
-    dm = ev.distance_model
-    deals = [Hand(tuple(c)) for c in random_deals(args.seed, args.hands, len(ev.tiles), 13)]
-    exchange_distance(dm, deals[0])
-    search = TileSearch(ev.rules)  # a fresh one: no answer cached from a warm-up
-    fast_t, slow_t = [], []
-    for hand in deals:
-        t2, want = timed(lambda: exchange_distance(dm, hand).h)
-        t1, got = timed(lambda: search.h(hand))
-        assert got == want, (hand, got, want)
-        fast_t.append(t1)
-        slow_t.append(t2)
-    fm, sm = statistics.median(fast_t), statistics.median(slow_t)
-    say(f"\nh of a 13-tile deal, 2019-12, {len(deals)} seeded deals (search uncached)")
-    say(f"  search median {ms(fm)}  p90 {ms(quantile(fast_t, 0.9))}  max {ms(max(fast_t))}   target <= 0.5 ms")
-    say(f"  CP-SAT median {ms(sm)}  p90 {ms(quantile(slow_t, 0.9))}  max {ms(max(slow_t))}   ratio {sm / fm:.1f}x")
-    return 0
+    say("")
+    return h_rows(args, say)
 
 
 def bench_diff(args, say) -> int:

@@ -261,6 +261,18 @@ def seen_counts(draw, game: Game, deal: Deal, *, max_total: int = 6) -> tuple[in
     return tuple(seen)
 
 
+@st.composite
+def search_positions(draw, param_set: str):
+    """(game, evaluator, size, deal, seen, seen as the library takes it) for the search tests: a small
+    game under a real rule set's parameters, a hand of hand_size or one fewer tiles, seen tiles or none."""
+    game = draw(games(), label="game")
+    ev = game.evaluator(param_set)
+    size = draw(st.sampled_from([game.hand_size, game.hand_size - 1]), label="size")
+    deal = draw(deals(game, size=size), label="deal")
+    seen = draw(st.one_of(st.just((0,) * game.K), seen_counts(game, deal)), label="seen")
+    return game, ev, size, deal, seen, tuple(seen) if any(seen) else ()
+
+
 def favourites(game: Game, deal: Deal | None = None) -> st.SearchStrategy[int | None]:
     """A favourite: any kind but そら, or none; often one of the hand's kinds when a deal is given."""
     options = [st.none(), st.sampled_from(game.real_kinds)]

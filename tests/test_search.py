@@ -22,7 +22,7 @@ from synthetic import (
     games,
     oracle_cap,
     random_real_hands,
-    seen_counts,
+    search_positions,
 )
 
 from solver import Evaluator, Hand
@@ -66,12 +66,7 @@ def check_exchange(rules, hand: Hand, seen, h, exchange) -> None:
 @settings(BASE_SETTINGS, max_examples=150)
 @given(data=st.data())
 def test_search_h_and_acceptance_agree_with_oracle(mode, data):
-    game = data.draw(games(), label="game")
-    ev = game.evaluator(MODE_PARAMS[mode])
-    size = data.draw(st.sampled_from([game.hand_size, game.hand_size - 1]), label="size")
-    deal = data.draw(deals(game, size=size), label="deal")
-    seen = data.draw(st.one_of(st.just((0,) * game.K), seen_counts(game, deal)), label="seen")
-    seen_t = tuple(seen) if any(seen) else ()
+    game, ev, size, deal, seen, seen_t = data.draw(search_positions(MODE_PARAMS[mode]))
     search = TileSearch(ev.rules)
     expected = oracle_h(game, deal, seen, mode)
     event(f"h = {expected}")

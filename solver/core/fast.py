@@ -16,6 +16,8 @@ from solver.core.search import TileSearch
 
 ACCEPT_NODES = 2000  # past this many search nodes the acceptance proof goes to CP-SAT (bench/)
 ACCEPT_H = 2  # from this h on (outside wildcard mode) optimal targets abound: CP-SAT with swaps lists them faster
+# ... than the pure search; the C search (solver/core/_searchc.c) lists them faster still, up to its own node limit
+ACCEPT_NODES_C = 200_000  # bench: 2019-10 worst 3.6 s at 2000, 0.4 s here (the C search visits ~10^7 nodes/s)
 _SEARCHES: dict[int, tuple[RuleSet, TileSearch]] = {}
 _SCORERS: dict[int, tuple[RuleSet, WinScorer]] = {}
 
@@ -87,7 +89,9 @@ def accepted(dm, hand: Hand, seen: tuple[int, ...] = (), seeds: Iterable[tuple[i
     h = search.h(hand, seen)
     if h is None:
         return None, [], []
-    if search.wildcard or h < ACCEPT_H:
+    if search.compiled and limit == ACCEPT_NODES:  # the default limit: the C search's own
+        limit = ACCEPT_NODES_C
+    if search.wildcard or h < ACCEPT_H or search.compiled:
         fast = search.accepted(hand, seen, limit=limit)
         if fast is not None:
             return fast

@@ -23,6 +23,9 @@ from __future__ import annotations
 from solver.core.hand import COPIES, Hand
 from solver.core.rules import RuleSet
 from solver.core.search_dfs import CACHE_LIMIT, Leaf, _mask, _Run
+from solver.core.search_native import NATIVE, searcher, wanted
+
+__all__ = ["NATIVE", "TileSearch", "real_draws"]
 
 LEAF_CACHE = 256  # best leaves kept (each holds a few tuples of 54)
 
@@ -30,7 +33,8 @@ LEAF_CACHE = 256  # best leaves kept (each holds a few tuples of 54)
 class TileSearch:
     """Exact h, completeness and optimal targets for one rule set, from plain data (picklable)."""
 
-    def __init__(self, rules: RuleSet):
+    def __init__(self, rules: RuleSet, native: bool | None = None):
+        """`native`: use the C search (True), the pure one (False), or the C one if built unless MJ_PURE=1."""
         self.kinds = len(rules.tiles)
         self.hand_size = rules.hand_size
         self.sora = rules.tiles.sora
@@ -51,12 +55,30 @@ class TileSearch:
         self._fill_cache: dict = {}
         self._weight_cache: dict = {}
         self._leaf_cache: dict = {}
+        self.native = wanted(native)
+        self._c = self._native_searcher()
+
+    @property
+    def compiled(self) -> bool:
+        """Whether the C search answers for this rule set."""
+        return self._c is not None
+
+    def _native_searcher(self):
+        if not (self.native and NATIVE):  # NATIVE: a pickled search may land where it is not built
+            return None
+        return searcher(self.members, self.units_with, self.fill_order, self.kinds, self.hand_size,
+                        self.reach_of, self.fill_reach)
 
     def __getstate__(self):
         state = dict(self.__dict__)
         for name in ("_h_cache", "_fill_cache", "_weight_cache", "_leaf_cache"):
             state[name] = {}
+        state["_c"] = None  # a C object does not pickle: rebuilt on arrival
         return state
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        self._c = self._native_searcher()
 
     # --- the hand's parameters --------------------------------------------------------------------
     def caps(self, hand: Hand, seen: tuple[int, ...] = (), copies: int = COPIES) -> list[int]:
@@ -103,12 +125,40 @@ class TileSearch:
         key = (hand.concealed, hand.called, seen, copies)
         if key in self._leaf_cache:
             return self._leaf_cache[key]
-        run = _Run(self, hand, self.caps(hand, seen, copies), None)
-        run.dfs(0, 0)
+        cap = self.caps(hand, seen, copies)
+        leaf = self._native_best(hand, cap) if self._c is not None else False
+        if leaf is False:
+            run = _Run(self, hand, cap, None)
+            run.dfs(0, 0)
+            leaf = run.best_leaf
         if len(self._leaf_cache) > LEAF_CACHE:
             self._leaf_cache.clear()
-        self._leaf_cache[key] = run.best_leaf
-        return run.best_leaf
+        self._leaf_cache[key] = leaf
+        return leaf
+
+    def _native_args(self, hand: Hand, cap: list[int]) -> tuple[bytes, int, int] | None:
+        """(held tiles the search may keep, stand-in budget, slots) for the C search, or None where
+        its fixed ranges do not hold (then _Run answers)."""
+        if self._c is None:
+            return None
+        rest = list(hand.concealed)
+        if self.sora is not None:
+            rest[self.sora] = 0  # そら is in no unit (wildcard: counted apart)
+        budget = cap[self.sora] if self.wildcard else 0
+        slots = self.slots(hand)
+        if max(cap) > 100 or max(hand.concealed) > 100 or budget > 100 or not 0 <= slots < 64:
+            return None
+        return bytes(rest), budget, slots
+
+    def _native_best(self, hand: Hand, cap: list[int]) -> Leaf | None | bool:
+        """The C search's best leaf (the same leaf as _Run's), or False where it does not apply."""
+        args = self._native_args(hand, cap)
+        if args is None:
+            return False
+        rest, budget, slots = args
+        enough = slots - (self.soras(hand) if self.wildcard else 0)
+        found = self._c.best(rest, bytes(cap), slots, budget, enough)
+        return None if found is None else Leaf(*found)
 
     def leaves(self, hand: Hand, seen: tuple[int, ...], threshold: int, copies: int = COPIES,
                visit=None) -> list[Leaf]:
@@ -157,7 +207,17 @@ class TileSearch:
         run.visit = visit
         run.budget_nodes = limit
         if not visit(first):
-            run.dfs(0, 0)
+            args = self._native_args(hand, cap)
+            if args is None:
+                run.dfs(0, 0)
+            else:  # the same enumeration in C: it lists the leaves that draw a kind not found yet
+                rest, budget, slots = args
+                run.gave_up, leaves = self._c.accept(rest, bytes(held), bytes(cap), slots, budget, first.kept,
+                                                     run.want, _mask(found), -1 if limit is None else limit)
+                for *fields, fresh in leaves:
+                    new = {k for k in range(self.kinds) if fresh >> k & 1}
+                    found.update(new)
+                    targets.append(self.target(Leaf(*fields), new))
         if run.gave_up:
             return None
         return h, sorted(found), targets
