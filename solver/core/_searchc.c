@@ -1,5 +1,5 @@
 /* The hot depth-first search of TileSearch (search.py, search_dfs.py) in C: the same algorithm, the
- * same leaf found. See docs/formulation.md sections 7 and 8 for what it enumerates and why it is
+ * same leaf found. See docs/formulation.md sections 7 and 9 for what it enumerates and why it is
  * exact. This file is the Python glue; the search itself is in searchc_dfs.c.
  *
  * Narrow interface: Searcher(members, units_with, fill_order, kinds, reach_of, fill_reach) holds one

@@ -1,5 +1,5 @@
 /* The depth-first search of the native TileSearch: fillers, the bound, the h run and the acceptance
- * run, step for step as search.py and search_dfs.py (docs/formulation.md sections 7 and 8). */
+ * run, step for step as search.py and search_dfs.py (docs/formulation.md sections 7 and 9). */
 #include "searchc.h"
 
 /* --- fillers: can `slots` be filled exactly by units within free copies (and budget stand-ins)? --- */
