@@ -13,7 +13,7 @@ from typing import Any
 
 from solver.api import Evaluator
 from solver.core.distance import shortcut_distance
-from solver.core.fast import exchange_distance
+from solver.core.fast import exchange_distance, search_for
 from solver.core.errors import HAND_SIZE, MjError, shown
 from solver.core.hand import COPIES, Hand, Situation, check_hand, check_situation
 from solver.core.notation import hand_from_list, parse_hand, parse_tiles
@@ -228,11 +228,22 @@ def _over_limit(ctx: Context, target) -> list[int]:
     return sorted(k for k, n in counts.items() if n > COPIES)
 
 
+def _shortcuts_that_may_give(ctx: Context, claimed: int, exact: int) -> list[tuple[int, bool]]:
+    """The shortcuts (copy limit, units missing at most two only) to try, in order, leaving out those that
+    provably cannot give `claimed`: a 4th copy only lowers h and the two-missing restriction only raises
+    it, so h(4) <= exact <= h(3, two) and h(4) <= h(4, two). h(4) itself comes from the search, no solve."""
+    if claimed == exact:
+        return []
+    if claimed > exact:  # h(4) <= exact < claimed
+        return [(COPIES, True), (COPIES + 1, True)]
+    h4 = search_for(ctx.rules).h(ctx.hand, ctx.seen, COPIES + 1)  # claimed < exact <= h(3, two)
+    return [] if h4 is None or claimed < h4 else [(COPIES + 1, False), (COPIES + 1, True)]
+
+
 def explain_h(ctx: Context, claimed: int, exact: int | None) -> dict[str, str]:
     if exact is None:
         return make_reason("h_value", "no complete hand can be reached (too many tiles seen)")
-    tries = [(COPIES + 1, False), (COPIES, True), (COPIES + 1, True)] if claimed != exact else []
-    for copies, two in tries:
+    for copies, two in _shortcuts_that_may_give(ctx, claimed, exact):
         h, witness = _h_with(ctx, copies, two)
         if h != claimed:
             continue
