@@ -51,6 +51,12 @@ class Search:
         self.sparse = [tuple((i, c) for i, c in enumerate(t) if c) for t in targets]
         self.nowin, self.sora = nowin, sora_pos
         self.memo: dict[tuple, int] = {}
+        # Raw state -> value, checked before the targets within reach are filtered: a state's value
+        # depends on the state alone (the parent's targets only narrow the filter), so a repeat
+        # skips the filtering. Not counted as states (the canonical memo is).
+        self.seen12: dict[tuple, int] = {}
+        self.seen13: dict[tuple, int] = {}
+        self.masks = {t: sum(1 << i for i, _ in t) for t in self.sparse}
         self.state_limit, self.tick = state_limit, tick
         self.visited = 0
         self.slack = slack  # None: every discard; else only those within `slack` of the lowest distance
@@ -91,6 +97,14 @@ class Search:
             return self.nowin_score(hand)
         if self.sora is None or not hand[self.sora]:
             room = ()  # no そら to fetch with: the waiting room no longer matters
+        raw = (hand, wall, room, t, W)
+        got = self.seen12.get(raw)
+        if got is not None:
+            return got
+        value = self.seen12[raw] = self.v12_filtered(hand, wall, room, W, t, alive)
+        return value
+
+    def v12_filtered(self, hand, wall, room, W, t, alive) -> int:
         alive = self.reachable(hand, wall, room, t, alive)
         if self.win and not room:
             hand, wall = self.canonical(hand, wall, alive)
@@ -110,6 +124,9 @@ class Search:
         if self.visited % 4096 == 0:
             if len(self.memo) > self.state_limit:
                 raise TooLarge(f"the plan passed {self.state_limit} states; lower --turns or --detour")
+            if len(self.seen12) + len(self.seen13) > 8 * self.state_limit:
+                self.seen12.clear()  # only a cache: bound its memory
+                self.seen13.clear()
             if self.tick:
                 self.tick(self.visited)
         return value
@@ -120,13 +137,13 @@ class Search:
         Targets within reach only get fewer, so such a kind never matters again: its held copies
         are interchangeable junk and its wall copies are part of the mass of junk draws.
         """
-        used = [False] * len(hand)
+        masks = self.masks
+        used = 0
         for target in alive:
-            for i, _ in target:
-                used[i] = True
-        junk = sum(n for i, n in enumerate(hand) if not used[i])
-        hand = tuple(n if used[i] else 0 for i, n in enumerate(hand[:-1])) + (junk,)
-        wall = tuple(n if used[i] else 0 for i, n in enumerate(wall))
+            used |= masks[target]
+        junk = sum(n for i, n in enumerate(hand) if not used >> i & 1)
+        hand = tuple(n if used >> i & 1 else 0 for i, n in enumerate(hand[:-1])) + (junk,)
+        wall = tuple(n if used >> i & 1 else 0 for i, n in enumerate(wall))
         return hand, wall
 
     def fetches(self, hand, room) -> list[int]:
@@ -167,6 +184,13 @@ class Search:
         mimic any play, docs section 8), so only junk is considered while any is held, and no
         waiting room is in play (a fetch could tell the two hands apart).
         """
+        raw = (hand, wall, room, t, W)
+        got = self.seen13.get(raw)
+        if got is None:
+            got = self.seen13[raw] = self.v13_filtered(hand, wall, room, W, t, alive)
+        return got
+
+    def v13_filtered(self, hand, wall, room, W, t, alive) -> int:
         score = self.scores.get(hand[:self.nr]) if not any(hand[self.nr:]) else None
         scale = falling(W, t)
         if score is not None and self.win:
