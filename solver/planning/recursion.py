@@ -57,6 +57,7 @@ class Search:
         self.seen12: dict[tuple, int] = {}
         self.seen13: dict[tuple, int] = {}
         self.masks = {t: sum(1 << i for i, _ in t) for t in self.sparse}
+        self.flags: dict[int, tuple[bool, ...]] = {}  # used-positions mask -> per-position flags
         self.state_limit, self.tick = state_limit, tick
         self.visited = 0
         self.slack = slack  # None: every discard; else only those within `slack` of the lowest distance
@@ -141,10 +142,12 @@ class Search:
         used = 0
         for target in alive:
             used |= masks[target]
-        junk = sum(n for i, n in enumerate(hand) if not used >> i & 1)
-        hand = tuple(n if used >> i & 1 else 0 for i, n in enumerate(hand[:-1])) + (junk,)
-        wall = tuple(n if used >> i & 1 else 0 for i, n in enumerate(wall))
-        return hand, wall
+        flags = self.flags.get(used)
+        if flags is None:
+            flags = self.flags[used] = tuple(bool(used >> i & 1) for i in range(len(hand) - 1))
+        kept = [n if f else 0 for n, f in zip(hand, flags)]
+        kept.append(sum(hand) - sum(kept))
+        return tuple(kept), tuple([n if f else 0 for n, f in zip(wall, flags)])
 
     def fetches(self, hand, room) -> list[int]:
         if not room or self.sora is None or not hand[self.sora]:
