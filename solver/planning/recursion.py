@@ -78,12 +78,25 @@ class Search:
         soras = hand[self.sora] if self.sora is not None and room else 0
         reach = t + min(soras, t)
         out = []
+        if not soras:  # the common case, without the waiting room: the same test, fewer branches
+            for target in alive:
+                cost = 0
+                for i, c in target:
+                    need = c - hand[i]
+                    if need > 0:
+                        if need > wall[i]:
+                            break
+                        cost += need
+                else:
+                    if cost <= reach:
+                        out.append(target)
+            return out
         for target in alive:
             cost = 0
             for i, c in target:
                 need = c - hand[i]
                 if need > 0:
-                    if need > wall[i] + (room[i] if soras else 0):
+                    if need > wall[i] + room[i]:
                         break
                     cost += need
                     if cost > reach:
@@ -237,11 +250,12 @@ class Search:
 
     def near(self, hand, candidates, alive) -> list[int]:
         """The discards whose distance to the nearest live target is within `slack` of the lowest."""
-        dist = {}
-        for i in candidates:
-            h = list(hand)
-            h[i] -= 1
-            dist[i] = min((sum(c - h[k] for k, c in target if c > h[k]) for target in alive), default=99)
+        # Discarding i costs a target one more draw iff it holds at least hand[i] of i, so the
+        # distance after it is the lowest cost m now, or m + 1 when every target at m holds that many.
+        costs = [sum(c - hand[k] for k, c in target if c > hand[k]) for target in alive]
+        m = min(costs)
+        closest = [dict(target) for target, cost in zip(alive, costs) if cost == m]
+        dist = {i: m if any(t.get(i, 0) < hand[i] for t in closest) else m + 1 for i in candidates}
         low = min(dist.values())
         return [i for i in candidates if dist[i] <= low + self.slack]
 
