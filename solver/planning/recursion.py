@@ -111,12 +111,27 @@ class Search:
             return self.nowin_score(hand)
         if self.sora is None or not hand[self.sora]:
             room = ()  # no そら to fetch with: the waiting room no longer matters
+        if t == 1 and self.win and not room:
+            return self.last_draw(hand, wall)
         raw = (hand, wall, room, t, W)
         got = self.seen12.get(raw)
         if got is not None:
             return got
         value = self.seen12[raw] = self.v12_filtered(hand, wall, room, W, t, alive)
         return value
+
+    def last_draw(self, hand, wall) -> int:
+        """P(win) with one draw left, scaled by W: the live draws that complete the hand (no recursion)."""
+        if any(hand[self.nr:]):
+            return 0  # junk held: no draw completes the hand
+        total = 0
+        for i in range(self.nr):
+            if wall[i]:
+                h = list(hand[:self.nr])
+                h[i] += 1
+                if tuple(h) in self.scores:
+                    total += wall[i]
+        return total
 
     def v12_filtered(self, hand, wall, room, W, t, alive) -> int:
         alive = self.reachable(hand, wall, room, t, alive)
