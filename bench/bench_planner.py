@@ -87,7 +87,7 @@ def baseline(ev: Evaluator, hands: list[Hand], turns: int) -> None:
 
         def patched(self, *args, **kwargs):
             original(self, *args, **kwargs)
-            self.memo = NoMemo()
+            self.memo, self.seen12, self.seen13 = NoMemo(), NoMemo(), NoMemo()
 
         recursion.Search.__init__ = patched
         try:

@@ -51,6 +51,13 @@ class Search:
         self.sparse = [tuple((i, c) for i, c in enumerate(t) if c) for t in targets]
         self.nowin, self.sora = nowin, sora_pos
         self.memo: dict[tuple, int] = {}
+        # Raw state -> value, checked before the targets within reach are filtered: a state's value
+        # depends on the state alone (the parent's targets only narrow the filter), so a repeat
+        # skips the filtering. Not counted as states (the canonical memo is).
+        self.seen12: dict[tuple, int] = {}
+        self.seen13: dict[tuple, int] = {}
+        self.masks = {t: sum(1 << i for i, _ in t) for t in self.sparse}
+        self.flags: dict[int, tuple[bool, ...]] = {}  # used-positions mask -> per-position flags
         self.state_limit, self.tick = state_limit, tick
         self.visited = 0
         self.slack = slack  # None: every discard; else only those within `slack` of the lowest distance
@@ -71,12 +78,25 @@ class Search:
         soras = hand[self.sora] if self.sora is not None and room else 0
         reach = t + min(soras, t)
         out = []
+        if not soras:  # the common case, without the waiting room: the same test, fewer branches
+            for target in alive:
+                cost = 0
+                for i, c in target:
+                    need = c - hand[i]
+                    if need > 0:
+                        if need > wall[i]:
+                            break
+                        cost += need
+                else:
+                    if cost <= reach:
+                        out.append(target)
+            return out
         for target in alive:
             cost = 0
             for i, c in target:
                 need = c - hand[i]
                 if need > 0:
-                    if need > wall[i] + (room[i] if soras else 0):
+                    if need > wall[i] + room[i]:
                         break
                     cost += need
                     if cost > reach:
@@ -91,6 +111,29 @@ class Search:
             return self.nowin_score(hand)
         if self.sora is None or not hand[self.sora]:
             room = ()  # no そら to fetch with: the waiting room no longer matters
+        if t == 1 and self.win and not room:
+            return self.last_draw(hand, wall)
+        raw = (hand, wall, room, t, W)
+        got = self.seen12.get(raw)
+        if got is not None:
+            return got
+        value = self.seen12[raw] = self.v12_filtered(hand, wall, room, W, t, alive)
+        return value
+
+    def last_draw(self, hand, wall) -> int:
+        """P(win) with one draw left, scaled by W: the live draws that complete the hand (no recursion)."""
+        if any(hand[self.nr:]):
+            return 0  # junk held: no draw completes the hand
+        total = 0
+        for i in range(self.nr):
+            if wall[i]:
+                h = list(hand[:self.nr])
+                h[i] += 1
+                if tuple(h) in self.scores:
+                    total += wall[i]
+        return total
+
+    def v12_filtered(self, hand, wall, room, W, t, alive) -> int:
         alive = self.reachable(hand, wall, room, t, alive)
         if self.win and not room:
             hand, wall = self.canonical(hand, wall, alive)
@@ -110,6 +153,9 @@ class Search:
         if self.visited % 4096 == 0:
             if len(self.memo) > self.state_limit:
                 raise TooLarge(f"the plan passed {self.state_limit} states; lower --turns or --detour")
+            if len(self.seen12) + len(self.seen13) > 8 * self.state_limit:
+                self.seen12.clear()  # only a cache: bound its memory
+                self.seen13.clear()
             if self.tick:
                 self.tick(self.visited)
         return value
@@ -120,14 +166,16 @@ class Search:
         Targets within reach only get fewer, so such a kind never matters again: its held copies
         are interchangeable junk and its wall copies are part of the mass of junk draws.
         """
-        used = [False] * len(hand)
+        masks = self.masks
+        used = 0
         for target in alive:
-            for i, _ in target:
-                used[i] = True
-        junk = sum(n for i, n in enumerate(hand) if not used[i])
-        hand = tuple(n if used[i] else 0 for i, n in enumerate(hand[:-1])) + (junk,)
-        wall = tuple(n if used[i] else 0 for i, n in enumerate(wall))
-        return hand, wall
+            used |= masks[target]
+        flags = self.flags.get(used)
+        if flags is None:
+            flags = self.flags[used] = tuple(bool(used >> i & 1) for i in range(len(hand) - 1))
+        kept = [n if f else 0 for n, f in zip(hand, flags)]
+        kept.append(sum(hand) - sum(kept))
+        return tuple(kept), tuple([n if f else 0 for n, f in zip(wall, flags)])
 
     def fetches(self, hand, room) -> list[int]:
         if not room or self.sora is None or not hand[self.sora]:
@@ -167,6 +215,13 @@ class Search:
         mimic any play, docs section 8), so only junk is considered while any is held, and no
         waiting room is in play (a fetch could tell the two hands apart).
         """
+        raw = (hand, wall, room, t, W)
+        got = self.seen13.get(raw)
+        if got is None:
+            got = self.seen13[raw] = self.v13_filtered(hand, wall, room, W, t, alive)
+        return got
+
+    def v13_filtered(self, hand, wall, room, W, t, alive) -> int:
         score = self.scores.get(hand[:self.nr]) if not any(hand[self.nr:]) else None
         scale = falling(W, t)
         if score is not None and self.win:
@@ -210,11 +265,12 @@ class Search:
 
     def near(self, hand, candidates, alive) -> list[int]:
         """The discards whose distance to the nearest live target is within `slack` of the lowest."""
-        dist = {}
-        for i in candidates:
-            h = list(hand)
-            h[i] -= 1
-            dist[i] = min((sum(c - h[k] for k, c in target if c > h[k]) for target in alive), default=99)
+        # Discarding i costs a target one more draw iff it holds at least hand[i] of i, so the
+        # distance after it is the lowest cost m now, or m + 1 when every target at m holds that many.
+        costs = [sum(c - hand[k] for k, c in target if c > hand[k]) for target in alive]
+        m = min(costs)
+        closest = [dict(target) for target, cost in zip(alive, costs) if cost == m]
+        dist = {i: m if any(t.get(i, 0) < hand[i] for t in closest) else m + 1 for i in candidates}
         low = min(dist.values())
         return [i for i in candidates if dist[i] <= low + self.slack]
 
