@@ -18,24 +18,25 @@ ACCEPT_NODES = 2000  # past this many search nodes the acceptance proof goes to 
 ACCEPT_H = 2  # from this h on (outside wildcard mode) optimal targets abound: CP-SAT with swaps lists them faster
 # ... than the pure search; the C search (solver/core/_searchc.c) lists them faster still, up to its own node limit
 ACCEPT_NODES_C = 200_000  # bench: 2019-10 worst 3.6 s at 2000, 0.4 s here (the C search visits ~10^7 nodes/s)
-_SEARCHES: dict[int, tuple[RuleSet, TileSearch]] = {}
-_SCORERS: dict[int, tuple[RuleSet, WinScorer]] = {}
+_BUILT: dict[tuple[type, int], tuple[RuleSet, object]] = {}
+
+
+def _built_once(kind: type, rules: RuleSet):
+    """`kind(rules)`, built once per rule set (keyed by identity: a RuleSet is built once per Evaluator)."""
+    entry = _BUILT.get((kind, id(rules)))
+    if entry is None or entry[0] is not rules:
+        entry = _BUILT[(kind, id(rules))] = (rules, kind(rules))
+    return entry[1]
 
 
 def search_for(rules: RuleSet) -> TileSearch:
-    """The search of a rule set, built once (keyed by identity: a RuleSet is built once per Evaluator)."""
-    entry = _SEARCHES.get(id(rules))
-    if entry is None or entry[0] is not rules:
-        entry = _SEARCHES[id(rules)] = (rules, TileSearch(rules))
-    return entry[1]
+    """The search of a rule set, built once."""
+    return _built_once(TileSearch, rules)
 
 
 def scorer_for(rules: RuleSet) -> WinScorer:
     """The winning-score search of a rule set, built once."""
-    entry = _SCORERS.get(id(rules))
-    if entry is None or entry[0] is not rules:
-        entry = _SCORERS[id(rules)] = (rules, WinScorer(rules))
-    return entry[1]
+    return _built_once(WinScorer, rules)
 
 
 def witness(search: TileSearch, rules: RuleSet, hand: Hand, seen: tuple[int, ...] = (),
