@@ -16,7 +16,7 @@ from typing import Any, Iterable, Iterator
 
 from solver.core import cpsat
 from solver.core.distance import target_exchange
-from solver.core.hand import COPIES, Hand
+from solver.core.hand import Hand
 from solver.core.model import DistanceModel
 from solver.core.results import Exchange
 
@@ -247,14 +247,9 @@ class Witnesses:
             sum(min(h, c) for h, c in zip(held, counts)) == self.kept_opt
 
 
-def _caps(dm: DistanceModel, hand: Hand, seen: tuple[int, ...]) -> list[int]:
-    called = hand.called_counts(dm.rules)
-    return [max(0, COPIES - called[k] - (seen[k] if seen else 0)) for k in range(len(hand.concealed))]
-
-
 def witnesses(dm: DistanceModel, hand: Hand, seen: tuple[int, ...], optimum: Optimum) -> Witnesses:
     kept_opt = dm.rules.hand_size - sum(dm.rules.units[u].size for u in hand.called) - optimum.h
-    return Witnesses(dm, hand, _caps(dm, hand, seen), kept_opt)
+    return Witnesses(dm, hand, hand.caps(dm.rules, seen), kept_opt)
 
 
 def accepted_kinds(dm: DistanceModel, hand: Hand, seen: tuple[int, ...] = ()) -> tuple[int | None, list[int]]:
@@ -279,7 +274,7 @@ def accepted_with_witnesses(dm: DistanceModel, hand: Hand, seen: tuple[int, ...]
     seeds = list(seeds) if swaps else []
     proven = kept
     if proven is None and kept_bound is not None and seeds:
-        probe = Witnesses(dm, hand, _caps(dm, hand, seen), kept_bound)
+        probe = Witnesses(dm, hand, hand.caps(dm.rules, seen), kept_bound)
         proven = kept_bound if any(probe.offer_quietly(seed) for seed in seeds) else None
     optimum = fix_optimum(dm, hand, seen, proven)
     if optimum is None:

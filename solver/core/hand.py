@@ -30,6 +30,11 @@ class Hand:
                 counts[kind] += 1
         return counts
 
+    def caps(self, rules: RuleSet, seen: tuple[int, ...] = (), copies: int = COPIES) -> list[int]:
+        """Copies of each kind a target may hold: `copies` minus those in called units and those seen."""
+        called = self.called_counts(rules)
+        return [max(0, copies - called[k] - (seen[k] if seen else 0)) for k in range(len(self.concealed))]
+
     def totals(self, rules: RuleSet) -> list[int]:
         """Copies of each kind held, concealed and called."""
         return [a + b for a, b in zip(self.concealed, self.called_counts(rules))]

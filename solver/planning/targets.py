@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from solver.core.errors import MjError
-from solver.core.hand import COPIES, Hand
+from solver.core.hand import Hand
 from solver.core.rules import RuleSet
 
 TARGET_LIMIT = 200_000  # distinct targets enumerated before giving up (see TooLarge)
@@ -32,12 +32,6 @@ class Targets:
     relevant: tuple[int, ...]  # kinds held by some target (sorted)
 
 
-def caps(rules: RuleSet, hand: Hand, seen: tuple[int, ...]) -> list[int]:
-    """Copies of each kind a target may hold: 3 minus those in called units and those seen elsewhere."""
-    called = hand.called_counts(rules)
-    return [max(0, COPIES - called[k] - (seen[k] if seen else 0)) for k in range(len(hand.concealed))]
-
-
 def called_points(rules: RuleSet, called: tuple[int, ...], *, won: bool, favourite: int | None) -> tuple[int, bool]:
     """Points of the called units and whether one of them holds the favourite."""
     defs = [rules.units[u] for u in called]
@@ -53,7 +47,7 @@ def enumerate_targets(rules: RuleSet, hand: Hand, seen: tuple[int, ...], budget:
     by the cost so far plus the slots left that the hand's unused tiles cannot fill.
     """
     held = hand.concealed
-    cap = caps(rules, hand, seen)
+    cap = hand.caps(rules, seen)
     size = rules.hand_size - sum(rules.units[u].size for u in hand.called)
     base, fav_called = called_points(rules, hand.called, won=True, favourite=favourite)
     sora = rules.tiles.sora
