@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from solver.core.errors import HAND_SIZE, MjError
+from solver.core.fast import search_for
 from solver.core.hand import COPIES, Hand, check_hand, check_situation, Situation
 from solver.core.rules import RuleSet
 from solver.planning.recursion import STATE_LIMIT, Search, check_probability
@@ -198,13 +199,8 @@ def plan(rules: RuleSet, hand: Hand, *, turns: int, objective: str = "win", seen
 
 
 def distance(rules: RuleSet, hand: Hand, out_of_wall: tuple[int, ...]) -> int | None:
-    """The least cost of a target (h), by enumeration at growing budgets; None when none exists."""
-    size = rules.hand_size - sum(rules.units[u].size for u in hand.called)
-    for budget in range(size + 1):
-        found = enumerate_targets(rules, hand, out_of_wall, budget)
-        if found.counts:
-            return budget
-    return None
+    """h with every tile out of the wall treated as seen (the exact search of solver/core/search.py)."""
+    return search_for(rules).h(hand, out_of_wall)
 
 
 def acceptance(targets: Targets, hand: Hand, wall: list[int], budget: int) -> tuple[int | None, int | None]:
