@@ -299,7 +299,7 @@ def generate(
 
     Example: mj generate waits --count 20 --seed 7 --difficulty hard --output waits.jsonl
     """
-    from solver.generation import dumps
+    from solver.serialize import dumps
     from solver.generation import generate as positions
 
     with errors():

@@ -21,7 +21,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from solver.api import Evaluator  # noqa: E402
-from solver.generation import dumps  # noqa: E402
+from solver.serialize import dumps  # noqa: E402
 from solver.generation.shortcuts import HITORI_JONG, SHORTCUTS, shortcut_answer  # noqa: E402
 
 

@@ -16,7 +16,8 @@ from solver import Evaluator
 from solver.checking.check import check_claim
 from solver.core.errors import MjError
 from solver.core.notation import hand_from_list
-from solver.generation import dumps, generate
+from solver.generation import generate
+from solver.serialize import dumps
 from solver.generation.difficulty import exact_covers, parse_difficulty, wait_depth
 from solver.generation.traps import TRAPS
 

@@ -3,7 +3,6 @@ informational fields `kind`, `difficulty` and `shortcut`. Tiles by id, as in all
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from solver.analysis.turn import DiscardRow, Wait
@@ -55,7 +54,3 @@ def position(kind: str, rules: RuleSet, hand: Hand, claims: dict[str, Any], feat
     if note is not None:
         out["note"] = note
     return out
-
-
-def dumps(position: dict[str, Any]) -> str:
-    return json.dumps(position, ensure_ascii=False, allow_nan=False, separators=(", ", ": "))
