@@ -14,6 +14,7 @@ from synthetic import BASE_SETTINGS, Game, deals, games
 
 from solver import Evaluator, Hand, MjError
 from solver.planning.plan import prepare
+from solver.planning.recursion import Search
 
 EXAMPLE = "真 雪歩 あずさ 可奈 歩 未来 まつり 美也 紗代子 海美 奈緒 美奈子 星梨花"
 
@@ -121,6 +122,23 @@ def test_real_hand_two_turns_against_the_full_tree(ev):
     want = plan_value(units, list(hand.concealed), [], seen=[0] * 54, room=[0] * 54, turns=2, objective="win",
                       rules=rules, sora=ev.tiles.sora)
     assert p.discards[0].win_probability == want[None]
+
+
+@pytest.mark.parametrize("hand, turns, detour", [
+    ("真 雪歩 あずさ 可奈 歩 未来 まつり 美也 紗代子 海美 奈緒 美奈子 星梨花", 4, 0),
+    ("春香 千早 美希 雪歩 やよい 真 伊織 貴音 律子 あずさ 亜美 真美 未来", 3, 0),
+    ("真 雪歩 あずさ 可奈 歩 未来 まつり 美也 紗代子 海美 奈緒 美奈子 星梨花", 3, 1),
+])
+def test_memo_reductions_change_no_value(ev, hand, turns, detour, monkeypatch):
+    """The memo's shortcuts (interchangeable kinds sorted, the one-draw wait table) against the same
+    recursion with them switched off: every discard's P(win) is the same Fraction."""
+    fast = planner_rows(ev.plan(hand, turns=turns, detour=detour, both=False))
+    monkeypatch.setattr(Search, "interchangeable", lambda self, alive, n: (
+        tuple(any(i == k for t in alive for k, _ in t) for i in range(n)), []))
+    monkeypatch.setattr(Search, "last_discard", lambda self, hand, wall: max(
+        self.v12(hand[:i] + (hand[i] - 1,) + hand[i + 1:], wall, (), 0, 1, self.sparse)
+        for i, n in enumerate(hand) if n))
+    assert planner_rows(ev.plan(hand, turns=turns, detour=detour, both=False)) == fast
 
 
 def test_monotone_in_turns(ev):
