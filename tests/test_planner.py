@@ -134,7 +134,7 @@ def test_memo_reductions_change_no_value(ev, hand, turns, detour, monkeypatch):
     recursion with them switched off: every discard's P(win) is the same Fraction."""
     fast = planner_rows(ev.plan(hand, turns=turns, detour=detour, both=False))
     monkeypatch.setattr(Search, "interchangeable", lambda self, alive, n: (
-        tuple(any(i == k for t in alive for k, _ in t) for i in range(n)), []))
+        tuple(any(i == k for t in alive for k, _ in t) for i in range(n)), [], []))
     monkeypatch.setattr(Search, "last_discard", lambda self, hand, wall: max(
         self.v12(hand[:i] + (hand[i] - 1,) + hand[i + 1:], wall, (), 0, 1, self.sparse)
         for i, n in enumerate(hand) if n))

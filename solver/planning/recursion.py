@@ -169,14 +169,21 @@ class Search:
         holds alike are interchangeable: swapping two of them maps the hand and every target to
         themselves, so the state's value does not change when their wall counts are permuted.
         Their wall counts are sorted.
+        When discards never raise h (slack 0), a kind every such target holds exactly as often as
+        the hand is frozen: its draws are junk, and discarding one would raise every target's cost,
+        so the hand keeps it for ever; its wall copies join the junk mass too.
         """
         groups = self.groups.get(alive_key := tuple(map(id, alive)))
         if groups is None:
             groups = self.groups[alive_key] = self.interchangeable(alive, len(hand) - 1)
-        flags, classes = groups
+        flags, classes, constant = groups
         kept = [n if f else 0 for n, f in zip(hand, flags)]
         kept.append(sum(hand) - sum(kept))
         live = [n if f else 0 for n, f in zip(wall, flags)]
+        if self.slack == 0:
+            for i, c in constant:
+                if hand[i] == c:
+                    live[i] = 0
         for members in classes:
             by_count: dict[int, list[int]] = {}
             for i in members:
@@ -188,7 +195,8 @@ class Search:
         return tuple(kept), tuple(live)
 
     def interchangeable(self, alive, positions: int):
-        """(per-position flag: some target within reach holds it; classes of positions with equal columns)."""
+        """(per-position flag: some target within reach holds it; classes of positions with equal columns;
+        (position, count) for the positions every target holds the same number of)."""
         columns: dict[int, list[tuple[int, int]]] = {}
         for j, target in enumerate(alive):
             for i, c in target:
@@ -197,7 +205,9 @@ class Search:
         classes: dict[tuple, list[int]] = {}
         for i, column in columns.items():
             classes.setdefault(tuple(column), []).append(i)
-        return flags, [members for members in classes.values() if len(members) > 1]
+        constant = [(i, column[0][1]) for i, column in columns.items()
+                    if len(column) == len(alive) and all(c == column[0][1] for _, c in column)]
+        return flags, [members for members in classes.values() if len(members) > 1], constant
 
     def fetches(self, hand, room) -> list[int]:
         if not room or self.sora is None or not hand[self.sora]:
