@@ -191,6 +191,8 @@ def plan(hand: HandArg,
          waiting_room: Annotated[str, typer.Option("--waiting-room", help="Tiles in the waiting room (fetch-mode そら takes one).")] = "",
          favorite: Annotated[Optional[str], typer.Option("--favorite", "--favourite", help="The player's favourite (担当).")] = None,
          detour: Annotated[int, typer.Option("--detour", min=0, help="Targets within h + d exchanges when all play is out of reach.")] = 1,
+         estimate: Annotated[Optional[int], typer.Option("--estimate", min=2, max=1_000_000, help="Past the exact frontier, estimate over this many sampled walls (labelled, 95% intervals) instead of stopping.")] = None,
+         max_states: Annotated[int, typer.Option("--max-states", min=1, help="The exact frontier: memoised states before stopping (or estimating).")] = 500_000,
          rules: RulesOpt = DEFAULT_RULES, json_: JsonOpt = False, catalogue: CatalogueOpt = None,
          as_of: AsOfOpt = None) -> None:
     """Exact P(win) and E[score] per discard over the draws left, the recommended play and そら use.
@@ -202,7 +204,8 @@ def plan(hand: HandArg,
     with errors():
         ev = evaluator(rules, catalogue, as_of)
         with progress_bar(json_) as progress:
-            result = ev.plan(hand, turns, objective.value, seen, waiting_room, favorite, detour, progress)
+            result = ev.plan(hand, turns, objective.value, seen, waiting_room, favorite, detour, progress,
+                             estimate=estimate, max_states=max_states)
         if json_:
             from solver.serialize_plan import plan_dict
 

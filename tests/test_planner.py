@@ -3,6 +3,7 @@ a Monte Carlo of its own recommended policy, and the そら and dead-wait cases 
 
 from __future__ import annotations
 
+import json
 import random
 from fractions import Fraction
 
@@ -14,6 +15,7 @@ from synthetic import BASE_SETTINGS, Game, deals, games
 
 from solver import Evaluator, Hand, MjError
 from solver.planning.plan import prepare
+from solver.planning.estimate import Policy, Sampled
 from solver.planning.recursion import Search
 
 EXAMPLE = "真 雪歩 あずさ 可奈 歩 未来 まつり 美也 紗代子 海美 奈緒 美奈子 星梨花"
@@ -229,8 +231,6 @@ def test_wildcard_sora_is_refused():
 # --- CLI ------------------------------------------------------------------------------------------
 
 def test_cli_plan_json_keys_and_values(ev):
-    import json
-
     from typer.testing import CliRunner
 
     from cli import app
@@ -238,7 +238,7 @@ def test_cli_plan_json_keys_and_values(ev):
     result = CliRunner().invoke(app, ["plan", EXAMPLE, "--turns", "1", "--json"])
     assert result.exit_code == 0, result.stderr
     data = json.loads(result.stdout)
-    assert set(data) == {"turns", "model", "policy_class", "discards", "recommended"}
+    assert set(data) == {"turns", "model", "method", "games", "policy_class", "discards", "recommended"}
     assert all(set(d) == {"tile", "win_probability", "expected_score"} for d in data["discards"])
     exact = ev.plan(EXAMPLE, turns=1)
     assert data["discards"][0]["win_probability"] == float(exact.discards[0].win_probability)
@@ -253,3 +253,70 @@ def test_cli_plan_bad_input_exits_2(args):
 
     result = CliRunner().invoke(app, ["plan", EXAMPLE, *args])
     assert result.exit_code == 2 and "Traceback" not in result.stderr
+
+
+# --- the estimate past the exact frontier ---------------------------------------------------------
+
+def test_wilson_interval_of_half():
+    low, high = Sampled(100, 50, 0, 0).win_interval()
+    assert (round(low, 4), round(high, 4)) == (0.4038, 0.5962)
+    assert Sampled(10, 0, 0, 0).win_interval()[0] == 0 < Sampled(10, 0, 0, 0).win_interval()[1]
+
+
+def policy_value(search, policy: Policy, hand, wall, W: int, t: int, memo: dict) -> Fraction:
+    """The exact P(win) of the estimate's policy: every draw weighed, the policy's discard after each."""
+    key = (hand, tuple(wall), t)
+    if t == 0:
+        return Fraction(0)
+    if key not in memo:
+        total, nr = Fraction(0), search.nr
+        for pos in range(nr):
+            if wall[pos]:
+                h = hand[:pos] + (hand[pos] + 1,) + hand[pos + 1:]
+                w = list(wall)
+                w[pos] -= 1
+                if not any(h[nr:]) and h[:nr] in search.scores:
+                    total += wall[pos]
+                    continue
+                x = policy.discard(h, w, t - 1)
+                total += wall[pos] * policy_value(search, policy, h[:x] + (h[x] - 1,) + h[x + 1:], w, W - 1, t - 1,
+                                                  memo)
+        total += (W - sum(wall)) * policy_value(search, policy, hand, wall, W - 1, t - 1, memo)
+        memo[key] = total / W
+    return memo[key]
+
+
+def test_estimate_agrees_with_the_exact_value_of_its_policy(ev):
+    """Forced past a tiny state limit: each discard's estimate lies within 3.3 standard errors of its
+    policy's exact value (computed here over every draw), and never far above the all-play optimum."""
+    hand, turns = ev.hand(EXAMPLE), 3
+    est = ev.plan(hand, turns=turns, detour=0, both=False, estimate=3000, max_states=1)
+    assert est.method == "estimate" and est.games == 3000 and "Monte Carlo" in est.policy_class["win_probability"]
+    exact = {r.tile: r.win_probability for r in ev.plan(hand, turns=turns, detour=2, both=False).discards}
+    prep = prepare(ev.rules, hand, turns=turns, objectives=("win",), detour=0)
+    search = prep.searches["win"]
+    policy, memo = Policy(search, prep.wall_r), {}
+    for row in est.discards:
+        pos = prep.positions.index(row.tile)
+        root = prep.start[:pos] + (prep.start[pos] - 1,) + prep.start[pos + 1:]
+        p = policy_value(search, policy, root, list(prep.wall_r), prep.W0, turns, memo)
+        error = 3.3 * (float(p) * (1 - float(p)) / est.games) ** 0.5 + 1e-9
+        assert abs(float(row.win_probability) - float(p)) <= error, ev.tiles.name(row.tile)
+        assert p <= exact[row.tile]  # a policy never beats the optimum ("all play" at detour 2)
+        assert row.win_interval[0] <= float(row.win_probability) <= row.win_interval[1]
+
+
+def test_cli_estimate_is_labelled_and_the_limit_is_an_error():
+    from typer.testing import CliRunner
+
+    from cli import app
+    args = ["plan", EXAMPLE, "--turns", "6", "--max-states", "50"]
+    stopped = CliRunner().invoke(app, args)
+    assert stopped.exit_code == 2 and "--estimate" in stopped.output and "Traceback" not in stopped.output
+    got = json.loads(CliRunner().invoke(app, args + ["--estimate", "200", "--json"]).output)
+    assert got["method"] == "estimate" and got["games"] == 200
+    for row in got["discards"]:
+        low, high = row["win_probability_interval"]
+        assert 0 <= low <= row["win_probability"] <= high <= 1
+    exact = json.loads(CliRunner().invoke(app, ["plan", EXAMPLE, "--turns", "1", "--json"]).output)
+    assert exact["method"] == "exact" and exact["games"] is None and "win_probability_interval" not in exact["discards"][0]
