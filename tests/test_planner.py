@@ -320,3 +320,28 @@ def test_cli_estimate_is_labelled_and_the_limit_is_an_error():
         assert 0 <= low <= row["win_probability"] <= high <= 1
     exact = json.loads(CliRunner().invoke(app, ["plan", EXAMPLE, "--turns", "1", "--json"]).output)
     assert exact["method"] == "exact" and exact["games"] is None and "win_probability_interval" not in exact["discards"][0]
+
+
+def test_estimate_policy_matrices_against_its_plain_definition(ev):
+    """Policy.lowest_h (all discards at once by matrices) against the policy's words in plain Python:
+    per discard, h over the targets after it, ties by the start's unseen copies of the kinds lowering it."""
+    rng = random.Random(3)
+    prep = prepare(ev.rules, ev.hand(EXAMPLE), turns=3, objectives=("win",), detour=1)
+    search = prep.searches["win"]
+    policy, targets, nr = Policy(search, prep.wall_r), [dict(t) for t in search.sparse], search.nr
+    for _ in range(150):
+        hand = list(prep.start)
+        for _ in range(rng.randint(0, 3)):
+            hand[rng.choice([i for i in range(nr) if hand[i]])] -= 1
+            hand[rng.choice([i for i in range(nr) if hand[i] < 3])] += 1
+        hand[rng.choice([i for i in range(nr) if hand[i] < 3])] += 1
+        hand = tuple(hand)
+        keys = {}
+        for x in (x for x in range(nr) if hand[x]):
+            kept = hand[:x] + (hand[x] - 1,) + hand[x + 1:]
+            costs = [sum(max(0, c - kept[i]) for i, c in t.items()) for t in targets]
+            low = min(costs)
+            lowering = {i for t, c in zip(targets, costs) if c == low for i, n in t.items() if n > kept[i]}
+            keys[x] = (-low, sum(prep.wall_r[i] for i in lowering))
+        best = max(keys.values())
+        assert policy.lowest_h(hand) == min(x for x, k in keys.items() if k == best)

@@ -14,6 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
+import numpy as np
+
 POLICY = ("wins at once; discards junk first, then the tile leaving the lowest h over the listed targets, "
           "ties by the most unseen copies (at the start) of the tiles that lower it; with one draw left, "
           "the discard leaving the most live winning tiles; drawn tiles of other kinds discarded at once; "
@@ -58,8 +60,8 @@ class Policy:
 
     def __init__(self, search, start_wall: tuple[int, ...]):
         self.search, self.nr = search, search.nr
-        self.targets = [dict(t) for t in search.sparse]
-        self.start_wall = start_wall
+        self.matrix = np.array(list(search.scores), dtype=np.int16).reshape(-1, self.nr)  # a row per target
+        self.start_wall = np.array(start_wall, dtype=np.int64)
         self.memo: dict[tuple[int, ...], int] = {}
 
     def discard(self, hand: tuple[int, ...], wall: list[int], left: int) -> int:
@@ -86,20 +88,25 @@ class Policy:
         return choice
 
     def lowest_h(self, hand) -> int:
-        costs = [sum(c - hand[i] for i, c in t.items() if c > hand[i]) for t in self.targets]
-        best_key, choice = None, None
-        for x in range(self.nr):
-            if not hand[x]:
-                continue
-            # discarding x costs a target one more draw iff it holds at least hand[x] of x
-            after = [c + (t.get(x, 0) >= hand[x]) for t, c in zip(self.targets, costs)]
-            m = min(after, default=0)
-            kept = hand[:x] + (hand[x] - 1,) + hand[x + 1:]
-            lowering = {i for t, c in zip(self.targets, after) if c == m for i, n in t.items() if n > kept[i]}
-            key = (-m, sum(self.start_wall[i] for i in lowering))
-            if best_key is None or key > best_key:
-                best_key, choice = key, x
-        return choice
+        """Discarding x costs a target one more draw iff it holds at least hand[x] of x, so h after it is
+        the least cost m now when some target at m holds fewer x than the hand (then the kinds that
+        lower it are those such targets lack), else m + 1 (the kinds the targets at m lack, x itself,
+        and those lacked by the targets at m + 1 that hold fewer x). All discards at once, by matrices."""
+        held = np.array(hand[:self.nr])
+        if not len(self.matrix):
+            return int(np.argmax(held > 0))
+        costs = np.maximum(self.matrix - held, 0).sum(axis=1)
+        m = costs.min()
+        closest, next_ = self.matrix[costs == m], self.matrix[costs == m + 1]
+        lack_c, fewer_c = (closest > held).astype(np.int32), (closest < held).astype(np.int32)
+        lack_n, fewer_n = (next_ > held).astype(np.int32), (next_ < held).astype(np.int32)
+        keeps = fewer_c.any(axis=0)
+        lowering_keep = (fewer_c.T @ lack_c) > 0  # row x: kinds lacked by the targets at m that keep h
+        lowering_raise = ((fewer_n.T @ lack_n) > 0) | lack_c.any(axis=0) | np.eye(self.nr, dtype=bool)
+        lowering = np.where(keeps[:, None], lowering_keep, lowering_raise)
+        accept = lowering.astype(np.int64) @ self.start_wall
+        key = np.where(held > 0, np.where(keeps, 0, -1) * 10_000 + accept, -10 ** 9)
+        return int(np.argmax(key))  # the first best: ties go to the lowest position
 
 
 def simulate(search, roots: list[tuple[int, ...]], wall_r: tuple[int, ...], W: int, turns: int, games: int,
