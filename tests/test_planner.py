@@ -109,21 +109,23 @@ def test_one_turn_is_live_winning_tiles_over_unseen(ev):
     assert p.policy_class["win_probability"] == "all play"
 
 
-def test_real_hand_two_turns_against_the_full_tree(ev):
-    """turns = 2 on a tenpai 12-tile hand of the real catalogue, full tree, exact Fractions (the oracle
-    gets the rule set's units as plain tuples)."""
-    hand = ev.hand("真 雪歩 あずさ 可奈 歩 未来 まつり 美也 紗代子 海美 奈緒 美奈子")
-    units = [u.members for u in ev.rules.units]
+def real_oracle(ev, hand: Hand, turns: int, room: list[int] | None = None, objective: str = "win") -> dict:
+    """The full-tree oracle on the real catalogue (it gets the rule set's units as plain tuples)."""
     spec = ev.rules.spec
     rules = dict(min_points=spec.min_points, member_points=spec.member_points, called=spec.called,
                  ron_minus_member=spec.ron_minus_member, no_win=spec.no_win, favourite=spec.favourite,
                  favourite_bonus=spec.favourite_bonus, sora_mode=spec.sora, ron_on_shika=spec.ron_on_shika,
                  shika=ev.tiles.shika, hand_size=13)
+    return plan_value([u.members for u in ev.rules.units], list(hand.concealed), [], seen=[0] * 54,
+                      room=room or [0] * 54, turns=turns, objective=objective, rules=rules, sora=ev.tiles.sora)
+
+
+def test_real_hand_two_turns_against_the_full_tree(ev):
+    """turns = 2 on a tenpai 12-tile hand of the real catalogue, full tree, exact Fractions."""
+    hand = ev.hand("真 雪歩 あずさ 可奈 歩 未来 まつり 美也 紗代子 海美 奈緒 美奈子")
     p = ev.plan(hand, turns=2, detour=2)
     assert p.policy_class["win_probability"] == "all play"
-    want = plan_value(units, list(hand.concealed), [], seen=[0] * 54, room=[0] * 54, turns=2, objective="win",
-                      rules=rules, sora=ev.tiles.sora)
-    assert p.discards[0].win_probability == want[None]
+    assert p.discards[0].win_probability == real_oracle(ev, hand, 2)[None]
 
 
 @pytest.mark.parametrize("hand, turns, detour", [
@@ -212,6 +214,30 @@ def test_sora_waits_when_the_room_holds_nothing_useful(ev):
     p = ev.plan(hand, turns=1, waiting_room="詩花")
     move = p.discards[0].sora
     assert move is not None and not move.use_now and move.take is None
+
+
+def test_sora_waits_when_fetching_later_is_worth_more(ev):
+    """Two draws left, そら held, 春香 and 詩花 in the waiting room: fetching now cannot win at the first
+    draw anyway, while waiting keeps the choice of tile until the first draw is seen (and adds the
+    player's own discard to the room). The planner's waiting value is that of a real policy (a lower
+    bound), and the full tree values every fetch now lower still: waiting is right under all play."""
+    text, room_text = "春香 千早 千早 貴音 律子 未来 静香 星梨花 杏奈 莉緒 麗花 そら", "春香 詩花"
+    p = ev.plan(text, turns=2, waiting_room=room_text, detour=4, both=False)
+    move = p.discards[0].sora
+    assert move is not None and not move.use_now and move.take is None
+    hand, sora = ev.hand(text), ev.tiles.sora
+    room = [0] * 54
+    for name in room_text.split():
+        room[ev.tile(name)] += 1
+    fetched = []
+    for name in room_text.split():
+        k = ev.tile(name)
+        after = list(hand.concealed)
+        after[sora], after[k] = after[sora] - 1, after[k] + 1
+        left = list(room)
+        left[k], left[sora] = left[k] - 1, left[sora] + 1
+        fetched.append(real_oracle(ev, Hand(tuple(after)), 2, left)[None])
+    assert move.value_if_waiting == p.discards[0].win_probability > max(fetched) > 0
 
 
 # --- bad input ------------------------------------------------------------------------------------
