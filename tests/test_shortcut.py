@@ -17,8 +17,9 @@ from synthetic import BASE_SETTINGS, oracle_cap, random_real_hands, search_posit
 from solver import Evaluator
 from solver.checking import context
 from solver.checking.check import check_claim
-from solver.core import distance, shortcut
+from solver.core import distance, fast, shortcut
 from solver.core.hand import COPIES
+from solver.core.search import NATIVE, TileSearch
 
 MODES = {"fetch": "2019-12", "dead": "hitori-jong-2.1", "wildcard": "2019-10"}
 SHORTCUTS = [(COPIES, False), (COPIES, True), (COPIES + 1, False), (COPIES + 1, True)]
@@ -51,7 +52,7 @@ def test_shortcut_search_agrees_with_oracle_and_cpsat(mode, data):
     hand, rules = deal.hand, ev.rules
     got = {}
     for copies, two in SHORTCUTS:
-        allowed = shortcut.two_missing_units(rules, hand) if two else tuple(range(len(rules.units)))
+        allowed = shortcut.two_missing_units(fast.search_for(rules), hand) if two else tuple(range(len(rules.units)))
         # the oracle over the allowed units only: the called units fold into the caps and the slots
         cap = [c + copies - COPIES for c in oracle_cap(game, game.units, deal.called, seen)]
         slots = game.hand_size - sum(len(game.units[u]) for u in deal.called)
@@ -77,8 +78,21 @@ def test_shortcut_search_agrees_with_cpsat_on_real_hands(name):
             want = distance.shortcut_distance(ev.distance_model, hand, seen, copies, two)
             got = shortcut.shortcut_distance(ev.rules, hand, seen, copies, two)
             assert got.h == want.h
-            allowed = shortcut.two_missing_units(ev.rules, hand) if two else tuple(range(len(ev.rules.units)))
+            allowed = shortcut.two_missing_units(fast.search_for(ev.rules), hand) if two else tuple(range(len(ev.rules.units)))
             witness_ok(ev.rules, hand, seen, got.h, got.exchange, copies, allowed)
+
+
+@pytest.mark.skipif(not NATIVE, reason="the C search is not built")
+def test_restricted_search_c_equals_pure():
+    ev = Evaluator("2019-10")  # wildcard: the stand-in budget too
+    pure, native = TileSearch(ev.rules, native=False), TileSearch(ev.rules, native=True)
+    for hand, seen in random_real_hands(ev, 30, 41):
+        units = shortcut.two_missing_units(native, hand)
+        a, b = pure.restricted(units), native.restricted(units)
+        assert a._c is None and b.compiled
+        for copies in (COPIES, COPIES + 1):
+            assert a.h(hand, seen, copies) == b.h(hand, seen, copies)
+            assert a.best_leaf(hand, seen, copies) == b.best_leaf(hand, seen, copies)
 
 
 def _cpsat_h_with(ctx, copies, two):
