@@ -97,6 +97,8 @@ class TileSearch:
 
     # --- the hand's parameters --------------------------------------------------------------------
     def caps(self, hand: Hand, seen: tuple[int, ...] = (), copies: int = COPIES) -> list[int]:
+        if not hand.called and not seen:
+            return [copies] * self.kinds
         called = [0] * self.kinds
         for u in hand.called:
             for k in self.members[u]:
