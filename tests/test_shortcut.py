@@ -61,8 +61,13 @@ def test_shortcut_search_agrees_with_oracle_and_cpsat(mode, data):
         model = distance.shortcut_distance(ev.distance_model, hand, seen_t, copies, two)
         result = shortcut.shortcut_distance(rules, hand, seen_t, copies, two)
         assert result.h == want == model.h, (copies, two)
+        # told the unrestricted answer (whose witness may already use allowed units only): the same h
+        told = shortcut.shortcut_distance(rules, hand, seen_t, copies, two,
+                                          unrestricted=shortcut.shortcut_distance(rules, hand, seen_t, copies))
+        assert told.h == want
         if want is not None:
             witness_ok(rules, hand, seen_t, want, result.exchange, copies, allowed)
+            witness_ok(rules, hand, seen_t, want, told.exchange, copies, allowed)
         got[copies, two] = float("inf") if want is None else want
     event(f"two-missing raises h: {got[3, True] > got[3, False]}")
     # the order explain_h relies on to stop early

@@ -174,6 +174,7 @@ class Context:
         self.winning_tile = self._tile(wt, "winning_tile") if wt is not None else None
         check_situation(self.hand, ev.rules, Situation(self.win, self.winning_tile, self.favourite))
         self._h: Any = None
+        self.shortcuts: dict[tuple[int, bool], Any] = {}  # (copy limit, two-missing only) -> DistanceResult
 
     def _tile(self, value: Any, what: str) -> int:
         if not isinstance(value, str):
@@ -218,7 +219,9 @@ def _h_with(ctx: Context, copies: int, two_missing_only: bool) -> tuple[int | No
     """h as an engine would compute it with a copy limit of `copies` and/or only units missing at most two
     members of the hand in its targets (RULES.md section 7), by the exact search (no solve). Returns (h, a witness
     Exchange) or (None, None)."""
-    result = shortcut_distance(ctx.rules, ctx.hand, ctx.seen, copies, two_missing_only)
+    known = ctx.shortcuts.get((copies, False)) or (ctx.h() if copies == COPIES else None)
+    result = shortcut_distance(ctx.rules, ctx.hand, ctx.seen, copies, two_missing_only, unrestricted=known)
+    ctx.shortcuts[(copies, two_missing_only)] = result
     return result.h, result.exchange
 
 
