@@ -23,10 +23,14 @@ def target_exchange(rules, hand: Hand, target: tuple[int, ...], sora_for: tuple[
         wanted[k] -= 1
     if sora_for:
         wanted[rules.tiles.sora] += len(sora_for)
-    pairs = tuple(enumerate(zip(hand.concealed, wanted)))
-    out = tuple(k for k, (held, want) in pairs for _ in range(held - want))
-    into = tuple(k for k, (held, want) in pairs for _ in range(want - held))
-    return Exchange(out, into, tuple(sorted(target)), tuple(sorted(sora_for)))
+    out: list[int] = []
+    into: list[int] = []
+    for k, (held, want) in enumerate(zip(hand.concealed, wanted)):
+        if held > want:
+            out += [k] * (held - want)
+        elif want > held:
+            into += [k] * (want - held)
+    return Exchange(tuple(out), tuple(into), tuple(sorted(target)), tuple(sorted(sora_for)))
 
 
 def exchange_distance(model: DistanceModel, hand: Hand, seen: tuple[int, ...] = (),
