@@ -10,7 +10,8 @@ exact h and an explanation: the checker's common path). Each configuration runs 
 fresh process (`mj check FILE --json --workers N`, start-up included), reading stdout as it streams:
 "first" is the time to the first claim's line. The baseline tree is `git archive <ref>` in a temporary
 directory, with the C search built in it as `pip install` builds it here. Configurations take turns in an order rotated each round, so a slow spell of the shared
-machine hits all alike; compare ratios, never times across runs. The verdicts of every line must agree
+machine hits all alike; compare ratios, never times across runs. A CPU-bound probe (one process, then
+two at once) at the start and the end says how much a second worker can gain on the machine as it is. The verdicts of every line must agree
 between the two trees (exit status 1 otherwise).
 """
 
@@ -69,6 +70,22 @@ def run(tree: Path, claims: Path, workers: int, cluster: str | None = None) -> t
     report = json.loads("".join(lines))
     answers = [(c["line"], c["verdict"], c.get("fields", {}).get("h", {}).get("exact")) for c in report["claims"]]
     return first or total, total, _children_cpu() - cpu, answers
+
+
+PROBE = "sum(i * i for i in range(6_000_000))"  # about 0.5 s of one core
+
+
+def parallelism() -> float:
+    """What two processes get from this machine right now: a CPU-bound probe run alone, then two at once
+    (2.0: two free cores; near 1: the other core is busy). The 2-worker/1-worker ratio cannot beat it."""
+    def wall(n: int) -> float:
+        start = time.perf_counter()
+        procs = [subprocess.Popen([sys.executable, "-c", PROBE]) for _ in range(n)]
+        for proc in procs:
+            proc.wait()
+        return time.perf_counter() - start
+
+    return 2 * wall(1) / wall(2)
 
 
 def build_extension(tree: Path) -> str:
@@ -137,7 +154,8 @@ def main() -> int:
             configs.append(("cluster", ROOT, 2))
         times: dict[tuple[str, int], list[tuple[float, float, float]]] = {(n, w): [] for n, _, w in configs}
         answers: dict[str, list] = {}
-        print(f"{args.claims} claims, {args.rounds} round(s); load average at start {os.getloadavg()[0]:.1f}")
+        print(f"{args.claims} claims, {args.rounds} round(s); load average at start {os.getloadavg()[0]:.1f}; "
+              f"two CPU-bound processes run {parallelism():.2f}x as fast as one")
         for r in range(args.rounds):
             for name, tree, w in configs[r % len(configs):] + configs[:r % len(configs)]:
                 first, total, cpu, got = run(tree, claims, w, cluster.scheduler_address if name == "cluster" else None)
@@ -147,7 +165,8 @@ def main() -> int:
                 print(f"  round {r + 1}: {name:>10}, {w} worker(s): first result {first:.2f} s, "
                       f"{total:.1f} s, {args.claims / total:.0f} claims/s, CPU {cpu:.1f} s", flush=True)
         print_table(args.claims, args.baseline_ref, configs, times)
-        print(f"load average at end {os.getloadavg()[0]:.1f}")
+        print(f"load average at end {os.getloadavg()[0]:.1f}; two CPU-bound processes run {parallelism():.2f}x "
+              "as fast as one")
         if len({json.dumps(a) for a in answers.values()}) != 1:
             print("DISAGREEMENT: the trees give different verdicts")
             return 1
