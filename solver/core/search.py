@@ -20,6 +20,8 @@ budget cap_σ, and h = max(0, N - c_σ - real kept).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from solver.core.hand import COPIES, Hand
 from solver.core.rules import RuleSet
 from solver.core.search_dfs import CACHE_LIMIT, Leaf, _mask, _Run
@@ -58,6 +60,19 @@ class TileSearch:
         self.native = wanted(native)
         self._c = self._native_searcher()
 
+    def restricted(self, units: Iterable[int]) -> TileSearch:
+        """The same search over only `units` (indices unchanged; no other unit is placed or used as a filler):
+        h as an engine that considers no other unit computes it (shortcut.py). The reach masks stay the
+        whole rule set's: supersets, so they only prune less."""
+        keep = set(units)
+        sub = TileSearch.__new__(TileSearch)  # not copy.copy: __setstate__ would build the whole C searcher
+        sub.__dict__.update(self.__dict__)
+        sub.units_with = tuple(tuple(u for u in us if u in keep) for us in self.units_with)
+        sub.fill_order = tuple(u for u in self.fill_order if u in keep)
+        sub._h_cache, sub._fill_cache, sub._weight_cache, sub._leaf_cache = {}, {}, {}, {}
+        sub._c = sub._native_searcher()
+        return sub
+
     @property
     def compiled(self) -> bool:
         """Whether the C search answers for this rule set."""
@@ -82,6 +97,8 @@ class TileSearch:
 
     # --- the hand's parameters --------------------------------------------------------------------
     def caps(self, hand: Hand, seen: tuple[int, ...] = (), copies: int = COPIES) -> list[int]:
+        if not hand.called and not seen:
+            return [copies] * self.kinds
         called = [0] * self.kinds
         for u in hand.called:
             for k in self.members[u]:
