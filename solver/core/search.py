@@ -171,6 +171,14 @@ class TileSearch:
         run.dfs(0, 0)
         return run.found
 
+    def each_leaf(self, hand: Hand, seen: tuple[int, ...], threshold: int, visit, limit: int | None = None) -> bool:
+        """`visit(leaf)` for every leaf keeping at least `threshold` real hand tiles, until it returns True;
+        False when the search gave up past `limit` nodes."""
+        run = _Run(self, hand, self.caps(hand, seen), threshold)
+        run.visit, run.budget_nodes = visit, limit
+        run.dfs(0, 0)
+        return not run.gave_up
+
     def accepted(self, hand: Hand, seen: tuple[int, ...] = (), copies: int = COPIES,
                  limit: int | None = None) -> tuple[int | None, list[int], list[tuple[int, ...]]] | None:
         """(h, the kinds some optimal target draws in, one verified optimal target per new kind found).
