@@ -11,9 +11,12 @@ from typing import Annotated, Any, Iterator, Optional
 import typer
 
 from catalogue import CatalogueError, check_file
+from cli_params import take_plain_values_as_is
 from solver.api import Evaluator, open_catalogue
 from solver.core.errors import MjError, error_line
 from solver.core.rules import DEFAULT_RULES, parse_date
+
+take_plain_values_as_is()  # text parameters without pydantic: start-up time (cli_params.py)
 
 EXAMPLE_HAND = "真 雪歩 あずさ 可奈 歩 未来 まつり 美也 紗代子 海美 奈緒 美奈子 星梨花"
 

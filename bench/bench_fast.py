@@ -158,6 +158,44 @@ def bench_analyze(args, say) -> int:
     return problems
 
 
+def bench_exchanges(args, say) -> int:
+    """Every distinct optimal exchange (the first 20): the search walk (exchanges.py) vs the CP-SAT
+    enumeration (enumerate.distinct_exchanges), same hands, same run; wildcard hands with 1-3 そら."""
+    from solver import Evaluator, Hand
+    from solver.core import fast
+    from solver.core.enumerate import distinct_exchanges
+    from solver.core.exchanges import listed_exchanges
+
+    problems = 0
+    say(f"\nevery optimal exchange, first 20 ({args.per_class * 2} hands a row; baseline = the CP-SAT enumeration)")
+    say(f"{'hands':34} {'walk median':>14} {'worst':>11} {'CP-SAT median':>14} {'worst':>11} {'ratio':>6}")
+    for rules_name, soras in (("2019-10", 1), ("2019-10", 2), ("2019-10", 3), ("2019-12", 0)):
+        ev = Evaluator(rules_name)
+        search, rng = fast.search_for(ev.rules), random.Random(f"exchanges/{rules_name}/{soras}")
+        sora = ev.rules.tiles.sora
+        walk_t, cp_t, handed = [], [], 0
+        for i in range(args.per_class * 2):
+            counts = random_deals(rng.random(), 1, len(ev.rules.tiles), ev.rules.hand_size - i % 2)[0]
+            for _ in range(soras - counts[sora]):
+                counts[rng.choice([k for k, c in enumerate(counts) if c and k != sora])] -= 1
+                counts[sora] += 1
+            hand = Hand(tuple(counts))
+            t1, a = timed(lambda: listed_exchanges(search, ev.rules, hand, (), 20))
+            t2, b = timed(lambda: distinct_exchanges(ev.distance_model, hand, (), 20))
+            walk_t.append(t1)
+            cp_t.append(t2)
+            handed += a is None
+            if a is not None and (a[0], a[2], len(a[1])) != (b[0], b[2], len(b[1])) or \
+                    a is not None and a[2] and [(e.out, e.into) for e in a[1]] != [(e.out, e.into) for e in b[1]]:
+                problems += 1
+                say(f"  DISAGREE on {hand}")
+        fm, sm = statistics.median(walk_t), statistics.median(cp_t)
+        label = f"{rules_name} " + (f"{soras} そら" if soras else "random") + " (12 and 13 tiles)"
+        say(f"{label:34} {ms(fm):>14} {ms(max(walk_t)):>11} {ms(sm):>14} {ms(max(cp_t)):>11} {sm / fm:5.1f}x"
+            + (f"  ({handed} handed to CP-SAT)" if handed else ""))
+    return problems
+
+
 def bench_h(args, say) -> int:
     from bench_native import bench_h as h_rows  # the C search (when built), the pure search, CP-SAT
 
@@ -210,6 +248,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--per-class", type=int, default=None, help="hands per analyze class (default 10; --quick 3)")
     ap.add_argument("--diff", type=int, default=None, help="hands in the differential run (default 10^4; --quick 500)")
     ap.add_argument("--seed", default="2019")
+    ap.add_argument("--parts", default="h,startup,exchanges,analyze,diff",
+                    help="which rows, comma-separated (default: all of h,startup,exchanges,analyze,diff)")
     args = ap.parse_args(argv)
     args.hands = args.hands or (60 if args.quick else 300)
     args.per_class = args.per_class or (3 if args.quick else 10)
@@ -218,10 +258,13 @@ def main(argv: list[str] | None = None) -> int:
     def say(line: str) -> None:
         print(line, flush=True)
 
-    problems = bench_h(args, say)
-    bench_startup(args, say)
-    problems += bench_analyze(args, say)
-    problems += bench_diff(args, say)
+    parts = set(args.parts.split(","))
+    problems = bench_h(args, say) if "h" in parts else 0
+    if "startup" in parts:
+        bench_startup(args, say)
+    problems += bench_exchanges(args, say) if "exchanges" in parts else 0
+    problems += bench_analyze(args, say) if "analyze" in parts else 0
+    problems += bench_diff(args, say) if "diff" in parts else 0
     say(f"\n{'all answers agree' if not problems else f'{problems} DISAGREEMENTS'}")
     return 1 if problems else 0
 
