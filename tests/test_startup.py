@@ -3,12 +3,17 @@ bench/bench_fast.py; here only which modules load, and that the plain parameters
 
 from __future__ import annotations
 
+import difflib
 import subprocess
 import sys
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 import cli
+from solver import Evaluator
+from solver.core.errors import close_matches
 
 IMPORTS = ("import sys, cli\n"
            "try:\n    cli.main(sys.argv[1:])\n"
@@ -34,3 +39,11 @@ def test_plain_values_still_parse():
     # a bounded int still goes through typer's own coercion, with its one-line error
     result = runner.invoke(cli.app, ["analyze", "春香", "--max-exchanges", "0"])
     assert result.exit_code == 2 and "greater than or equal to 1" in result.output
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(word=st.text(alphabet="abhikmorstuzあいかはるー・ ", max_size=12), n=st.integers(1, 6),
+       cutoff=st.sampled_from([0.0, 0.3, 0.6]))
+def test_close_matches_equal_difflib(word, n, cutoff):
+    choices = list(Evaluator().tiles._lookup)
+    assert close_matches(word, choices, n, cutoff) == difflib.get_close_matches(word, choices, n, cutoff)
