@@ -61,7 +61,11 @@ def _win_totals(rules: RuleSet, full: Hand, tile: int, favourite: int | None) ->
     check_situation(full, rules, ron)
     scorer = fast.scorer_for(rules)
     no_ron = tile == rules.tiles.shika and not rules.spec.ron_on_shika  # D2
-    return scorer.total(full, tsumo), None if no_ron else scorer.total(full, ron)
+    total = scorer.total(full, tsumo)
+    if no_ron or total is None:
+        return total, None
+    # without a ron deduction the ron tile's unit costs nothing: the same decompositions, the same best
+    return total, scorer.total(full, ron) if rules.spec.ron_minus_member else total
 
 
 @dataclass(frozen=True)

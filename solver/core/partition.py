@@ -61,8 +61,10 @@ class WinScorer:
 class _Cover:
     """The memoised search for one (favourite, ron tile): state -> {(favourite used, ron placed): points}.
 
-    A state is the counts still to cover and the そら left; the kinds still held ride along as a bit
-    mask (derived from the counts, so not part of the key) to count a unit's stand-ins in one step."""
+    A state is the counts still to cover (bytes: their hash is kept) and the そら left. The kinds
+    still held ride along as a bit mask (derived from the counts, so not part of the key) whose bit
+    r stands for the kind of rank r in the covering order, so the next kind is its lowest bit and a
+    unit's stand-ins are its members' bits that are not set."""
 
     def __init__(self, scorer: WinScorer, fav: int | None, ron: int | None):
         self.s = scorer
@@ -73,19 +75,22 @@ class _Cover:
         self.fav = [fav is not None and fav in m for m in members]
         self.ron = [ron is not None and ron in m for m in members]
         self.sizes = [len(m) for m in members]
-        self.masks = [sum(1 << k for k in set(m)) for m in members]
         # the kind to cover first: the one in fewest units (least branching; any choice reaches every M)
         self.order = sorted(range(len(scorer.units_with)), key=lambda k: (len(scorer.units_with[k]), k))
-        self.memo: dict[tuple[tuple[int, ...], int], dict[tuple[bool, bool], float]] = {}
+        self.bit = [0] * len(self.order)  # kind -> its bit in the held mask
+        for rank, kind in enumerate(self.order):
+            self.bit[kind] = 1 << rank
+        self.masks = [sum(self.bit[k] for k in set(m)) for m in members]
+        self.memo: dict[tuple[bytes, int], dict[tuple[bool, bool], float]] = {}
 
     @property
     def size(self) -> int:
         return len(self.memo)
 
     def best(self, counts: tuple[int, ...], soras: int) -> dict[tuple[bool, bool], float]:
-        return self._best(counts, soras, sum(1 << k for k, n in enumerate(counts) if n))
+        return self._best(bytes(counts), soras, sum(self.bit[k] for k, n in enumerate(counts) if n))
 
-    def _best(self, counts: tuple[int, ...], soras: int, held: int) -> dict[tuple[bool, bool], float]:
+    def _best(self, counts: bytes, soras: int, held: int) -> dict[tuple[bool, bool], float]:
         key = (counts, soras)
         found = self.memo.get(key)
         if found is not None:
@@ -94,20 +99,20 @@ class _Cover:
             found = self._stand_ins(soras, 0)
         else:
             found = {}
-            kind = next(k for k in self.order if held >> k & 1)
-            members, sizes, masks = self.s.members, self.sizes, self.masks
+            kind = self.order[(held & -held).bit_length() - 1]
+            members, sizes, masks, bit = self.s.members, self.sizes, self.masks, self.bit
             for u in self.s.units_with[kind]:
                 need = sizes[u] - (masks[u] & held).bit_count()
                 if need > soras:
                     continue
-                rest = list(counts)
+                rest = bytearray(counts)
                 left = held
                 for k in members[u]:
                     if rest[k]:
                         rest[k] -= 1
                         if not rest[k]:
-                            left ^= 1 << k
-                self._extend(found, u, self._best(tuple(rest), soras - need, left))
+                            left ^= bit[k]
+                self._extend(found, u, self._best(bytes(rest), soras - need, left))
         self.memo[key] = found
         return found
 
