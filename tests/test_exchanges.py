@@ -146,3 +146,25 @@ def test_work_limit_hands_over_to_cpsat(monkeypatch):
     assert calls == [None]
     assert (walked.h, walked.exchanges_complete, len(walked.exchanges)) == \
         (handed.h, handed.exchanges_complete, len(handed.exchanges)) == (3, False, 20)
+
+
+def test_wait_scores_with_three_soras_equal_the_model():
+    """The partition scorer on the waits of a hand holding three wildcard そら, favourite or not: the
+    CP-SAT score model's totals (the scorer's kind order and byte keys change nothing)."""
+    from solver.core.hand import Situation
+    from solver.core.partition import WinScorer
+    from solver.core.score import best_score
+
+    ev = Evaluator("2019-10")
+    hand = ev.hand("やよい 真 律子 真美 響 杏奈 ロコ 百合子 可憐 昴 そら そら そら").remove(ev.tile("響"))
+    scorer, checked = WinScorer(ev.rules), 0
+    for favourite in (None, ev.tile("真")):
+        for t in range(0, len(ev.tiles), 3):
+            full = hand.add(t)
+            if max(full.totals(ev.rules)) > 3:
+                continue
+            situation = Situation("tsumo", favourite=favourite)
+            model = best_score(full, ev.rules, situation)
+            assert scorer.total(full, situation) == (model.total if model.won else None), (t, favourite)
+            checked += model.won
+    assert checked > 10
