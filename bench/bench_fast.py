@@ -5,7 +5,8 @@ timed in the same run on the same hands, plus start-up times and a differential 
     python bench/bench_fast.py --quick         # smoke: ~2 minutes
     python bench/bench_fast.py --diff 10000    # the differential run's size (default 10^4; --quick: 500)
 
-Rows: h of a 13-tile deal (the C search when built, the pure search, the CP-SAT template: bench_native.py); `analyze` per hand class (search path vs
+Rows: h of a 13-tile deal (the C search when built, the pure search, the CP-SAT template: bench_native.py); every
+optimal exchange (the search walk vs the CP-SAT listing, wildcard hands); `analyze` per hand class (search path vs
 `turn.FAST = False`, every answer from CP-SAT as before); `mj` as a process. Exit status 1 if the two
 paths disagree anywhere.
 """
