@@ -33,7 +33,8 @@ def take_plain_values_as_is() -> None:
         def _coerce_value(self, value: Any, param: Any, ctx: Any) -> Any:
             if self.annotation in (str, bool) and type(value) is self.annotation:
                 return value
-            if self.annotation == list[str] and isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value):
+            texts = self.annotation == list[str] and isinstance(value, (list, tuple))
+            if texts and all(isinstance(v, str) for v in value):
                 return list(value)
             return typer_build(self.descriptor)._coerce_value(value, param=param, ctx=ctx)
 

@@ -6,8 +6,9 @@ of a turn analysis). A decomposition is a multiset M of units with m_i >= c_i fo
 sum_i (m_i - c_i) = held そら (wildcard: each そら stands in for one member; otherwise there must be
 none). Search: the kind still to cover that the fewest units hold (then the lowest) takes one unit
 holding it (members still to cover are covered, the others stood in for by そら); when every real
-tile is covered, the そら left form whole units of stand-ins. Every M is reached this way, and the value of M (its points, the favourite
-bonus, the ron tile in whichever unit loses least: D1) depends on M alone, so the maximum is exact.
+tile is covered, the そら left form whole units of stand-ins. Every M is reached this way, and the
+value of M (its points, the favourite bonus, the ron tile in whichever unit loses least: D1) depends
+on M alone, so the maximum is exact.
 """
 
 from __future__ import annotations
