@@ -11,9 +11,12 @@ from typing import Annotated, Any, Iterator, Optional
 import typer
 
 from catalogue import CatalogueError, check_file
+from cli_params import take_plain_values_as_is
 from solver.api import Evaluator, open_catalogue
 from solver.core.errors import MjError, error_line
 from solver.core.rules import DEFAULT_RULES, parse_date
+
+take_plain_values_as_is()  # text parameters without pydantic: start-up time (cli_params.py)
 
 EXAMPLE_HAND = "真 雪歩 あずさ 可奈 歩 未来 まつり 美也 紗代子 海美 奈緒 美奈子 星梨花"
 
@@ -77,12 +80,13 @@ def units(hand: HandArg, rules: RulesOpt = DEFAULT_RULES, json_: JsonOpt = False
 
     Example: mj units "真 雪歩 あずさ 可奈 歩 未来 まつり 美也 紗代子 海美 奈緒 美奈子 星梨花"
     """
-    from solver.serialize import units_payload
 
     with errors():
         ev = evaluator(rules, catalogue, as_of)
         present = ev.units_present(ev.hand(hand))
         if json_:
+            from solver.serialize import units_payload  # here: json's import is start-up time
+
             return emit_json(units_payload(present, ev.rules))
         from render import present_view
 
@@ -101,7 +105,6 @@ def score(hand: HandArg,
 
     Example: mj score "[静香 百合子 昴] 真 雪歩 あずさ 可奈 歩 可奈 志保 詩花 エレナ 美也" --ron 美也 --favorite 可奈
     """
-    from solver.serialize import score_payload
 
     with errors():
         if sum((tsumo, ron is not None, no_win)) != 1:
@@ -110,6 +113,8 @@ def score(hand: HandArg,
         ev = evaluator(rules, catalogue, as_of)
         result = ev.score(hand, win.value, ron, favorite)
         if json_:
+            from solver.serialize import score_payload  # here: json's import is start-up time
+
             emit_json(score_payload(result, ev.rules, win.value, ev.tile(favorite)))
         else:
             from render import score_view
@@ -126,13 +131,14 @@ def h(hand: HandArg, seen: SeenOpt = "", rules: RulesOpt = DEFAULT_RULES, json_:
 
     Example: mj h "真 雪歩 あずさ 可奈 歩 未来 まつり 美也 紗代子 海美 奈緒 美奈子 星梨花"
     """
-    from solver.serialize import distance_payload
 
     with errors():
         ev = evaluator(rules, catalogue, as_of)
         parsed = ev.hand(hand)
         result = ev.h(parsed, seen)
         if json_:
+            from solver.serialize import distance_payload  # here: json's import is start-up time
+
             return emit_json(distance_payload(result, ev.rules))
         from render import distance_view
 
@@ -152,7 +158,6 @@ def analyze(hand: HandArg, seen: SeenOpt = "",
 
     Example: mj analyze "真 雪歩 あずさ 可奈 歩 未来 まつり 美也 紗代子 海美 奈緒 美奈子 星梨花"
     """
-    from solver.serialize import analysis_payload
 
     with errors():
         ev = evaluator(rules, catalogue, as_of)
@@ -166,6 +171,8 @@ def analyze(hand: HandArg, seen: SeenOpt = "",
                 planned = ev.plan(parsed, turns, seen=seen, waiting_room=waiting_room or "", favourite=favorite,
                                   progress=progress)
         if json_:
+            from solver.serialize import analysis_payload  # here: json's import is start-up time
+
             payload = analysis_payload(result, parsed, ev.rules, ev.tile(favorite))
             if planned is not None:
                 from solver.serialize_plan import plan_dict

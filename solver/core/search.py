@@ -188,9 +188,19 @@ class TileSearch:
         run.dfs(0, 0)
         return run.found
 
+    def each_leaf(self, hand: Hand, seen: tuple[int, ...], threshold: int, visit, limit: int | None = None) -> bool:
+        """`visit(leaf)` for every leaf keeping at least `threshold` real hand tiles, until it returns True;
+        False when the search gave up past `limit` nodes."""
+        run = _Run(self, hand, self.caps(hand, seen), threshold)
+        run.visit, run.budget_nodes = visit, limit
+        run.dfs(0, 0)
+        return not run.gave_up
+
     def accepted(self, hand: Hand, seen: tuple[int, ...] = (), copies: int = COPIES,
-                 limit: int | None = None) -> tuple[int | None, list[int], list[tuple[int, ...]]] | None:
-        """(h, the kinds some optimal target draws in, one verified optimal target per new kind found).
+                 limit: int | None = None, witnesses: bool = True
+                 ) -> tuple[int | None, list[int], list[tuple[int, ...]]] | None:
+        """(h, the kinds some optimal target draws in, one verified optimal target per new kind found;
+        with `witnesses` False, no targets: building them is a good part of the time).
 
         A kind is accepted exactly when some optimal target draws it; the draws of every optimal leaf
         (its placed units' beyond the hand, and whatever its fillers can draw) are collected, and the
@@ -216,7 +226,8 @@ class TileSearch:
             new = real_draws(self, hand, cap, leaf) - found
             if new:
                 found.update(new)
-                targets.append(self.target(leaf, new))
+                if witnesses:
+                    targets.append(self.target(leaf, new))
                 run.want &= ~_mask(new)
             return not run.want
 
@@ -234,7 +245,8 @@ class TileSearch:
                 for *fields, fresh in leaves:
                     new = {k for k in range(self.kinds) if fresh >> k & 1}
                     found.update(new)
-                    targets.append(self.target(Leaf(*fields), new))
+                    if witnesses:
+                        targets.append(self.target(Leaf(*fields), new))
         if run.gave_up:
             return None
         return h, sorted(found), targets
