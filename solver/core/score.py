@@ -1,6 +1,6 @@
 """Best score: is the hand complete, and its highest-scoring decomposition (RULES.md section 4).
 
-The hand's idol-unit graph splits the problem: units that share no kind cannot
+The hand's idol-unit graph (networkx) splits the problem: units that share no kind cannot
 interact, so each connected component is an independent CP-SAT model, and a kind held but in no
 candidate unit proves at once that the tiles do not split (won) or stay over (not won).
 """
@@ -24,29 +24,22 @@ def candidate_units(rules: RuleSet, counts: Counter, soras: int) -> list[int]:
 
 
 def components(rules: RuleSet, units: list[int], counts: Counter, soras: int) -> list[tuple[list[int], Counter]]:
-    """Connected components of the bipartite graph kinds - candidate units, lowest kind first (そら
-    joins everything into one, which exists even empty, so a hand of only そら still gets judged)."""
-    if soras:
-        return [(sorted(units), Counter(counts))]
-    root = {k: k for k in counts}  # union-find over the held kinds; a candidate unit's members are all held
+    """Connected components of the bipartite graph kinds - candidate units (そら joins everything)."""
+    import networkx as nx  # lazy: its import costs ~0.4 s, and only scoring needs it
 
-    def find(k: int) -> int:
-        while root[k] != k:
-            root[k] = root[root[k]]
-            k = root[k]
-        return k
-
+    graph = nx.Graph()
+    graph.add_nodes_from(("k", k) for k in counts)
     for u in units:
-        first, *others = rules.units[u].members
-        for k in others:
-            a, b = find(first), find(k)
-            root[max(a, b)] = min(a, b)
-    parts: dict[int, tuple[list[int], Counter]] = {}
-    for k in sorted(counts):
-        parts.setdefault(find(k), ([], Counter()))[1][k] = counts[k]
-    for u in units:
-        parts[find(rules.units[u].members[0])][0].append(u)
-    return [(sorted(part_units), part_counts) for _, (part_units, part_counts) in sorted(parts.items())]
+        graph.add_edges_from((("u", u), ("k", k)) for k in rules.units[u].members)
+    if soras:  # the そら node exists even alone, so a hand of only そら still gets judged
+        graph.add_node(("sora", 0))
+        graph.add_edges_from((("sora", 0), node) for node in list(graph.nodes))
+    parts = []
+    for nodes in nx.connected_components(graph):
+        unit_part = sorted(n[1] for n in nodes if n[0] == "u")
+        count_part = Counter({n[1]: counts[n[1]] for n in nodes if n[0] == "k" and counts[n[1]]})
+        parts.append((unit_part, count_part))
+    return parts
 
 
 def best_score(hand: Hand, rules: RuleSet, situation: Situation, copies: int = COPIES) -> ScoreResult:
