@@ -64,7 +64,11 @@ class Policy:
         self.start_wall = np.array(start_wall, dtype=np.int64)
         self.memo: dict[tuple[int, ...], int] = {}
 
-    def discard(self, hand: tuple[int, ...], wall: list[int], left: int) -> int:
+    def costs(self, hand: tuple[int, ...]) -> np.ndarray:
+        """Each target's cost from the hand (kept up to date by play(), one column per move)."""
+        return np.maximum(self.matrix - np.array(hand[:self.nr]), 0).sum(axis=1, dtype=np.int32)
+
+    def discard(self, hand: tuple[int, ...], wall: list[int], left: int, costs: np.ndarray | None = None) -> int:
         junk = next((i for i in range(self.nr, len(hand)) if hand[i]), None)
         if junk is not None:
             return junk
@@ -74,7 +78,7 @@ class Policy:
                 return best
         got = self.memo.get(hand)
         if got is None:
-            got = self.memo[hand] = self.lowest_h(hand)
+            got = self.memo[hand] = self.lowest_h(hand, costs)
         return got
 
     def last(self, hand, wall) -> int | None:
@@ -87,7 +91,7 @@ class Policy:
                     best, choice = live, x
         return choice
 
-    def lowest_h(self, hand) -> int:
+    def lowest_h(self, hand, costs: np.ndarray | None = None) -> int:
         """Discarding x costs a target one more draw iff it holds at least hand[x] of x, so h after it is
         the least cost m now when some target at m holds fewer x than the hand (then the kinds that
         lower it are those such targets lack), else m + 1 (the kinds the targets at m lack, x itself,
@@ -95,11 +99,13 @@ class Policy:
         held = np.array(hand[:self.nr])
         if not len(self.matrix):
             return int(np.argmax(held > 0))
-        costs = np.maximum(self.matrix - held, 0).sum(axis=1)
+        if costs is None:
+            costs = self.costs(hand)
         m = costs.min()
         closest, next_ = self.matrix[costs == m], self.matrix[costs == m + 1]
-        lack_c, fewer_c = (closest > held).astype(np.int32), (closest < held).astype(np.int32)
-        lack_n, fewer_n = (next_ > held).astype(np.int32), (next_ < held).astype(np.int32)
+        # float32 so the products go to BLAS (integer matmul does not); exact below 2^24 rows
+        lack_c, fewer_c = (closest > held).astype(np.float32), (closest < held).astype(np.float32)
+        lack_n, fewer_n = (next_ > held).astype(np.float32), (next_ < held).astype(np.float32)
         keeps = fewer_c.any(axis=0)
         lowering_keep = (fewer_c.T @ lack_c) > 0  # row x: kinds lacked by the targets at m that keep h
         lowering_raise = ((fewer_n.T @ lack_n) > 0) | lack_c.any(axis=0) | np.eye(self.nr, dtype=bool)
@@ -120,8 +126,9 @@ def simulate(search, roots: list[tuple[int, ...]], wall_r: tuple[int, ...], W: i
     out = []
     for done, root in enumerate(roots):
         wins = total = squares = 0
+        costs = policy.costs(root)
         for draws in walls:
-            won, value = play(search, policy, root, list(wall_r), draws)
+            won, value = play(search, policy, root, list(wall_r), draws, costs.copy())
             wins += won
             total += value
             squares += value * value
@@ -131,18 +138,22 @@ def simulate(search, roots: list[tuple[int, ...]], wall_r: tuple[int, ...], W: i
     return out
 
 
-def play(search, policy: Policy, hand: tuple[int, ...], wall: list[int], draws: list[int | None]):
-    """(won, score) of one game from a 12-tile hand."""
-    nr, turns = search.nr, len(draws)
+def play(search, policy: Policy, hand: tuple[int, ...], wall: list[int], draws: list[int | None],
+         costs: np.ndarray):
+    """(won, score) of one game from a 12-tile hand; `costs`: each target's cost from it (updated here)."""
+    nr, turns, matrix = search.nr, len(draws), policy.matrix
     for n, pos in enumerate(draws):
         if pos is None:
             continue
         wall[pos] -= 1
+        costs -= matrix[:, pos] > hand[pos]  # the targets that lacked this tile
         hand = hand[:pos] + (hand[pos] + 1,) + hand[pos + 1:]
         if not any(hand[nr:]):
             score = search.scores.get(hand[:nr])
             if score is not None:
                 return True, score
-        x = policy.discard(hand, wall, turns - n - 1)
+        x = policy.discard(hand, wall, turns - n - 1, costs)
         hand = hand[:x] + (hand[x] - 1,) + hand[x + 1:]
+        if x < nr:
+            costs += matrix[:, x] > hand[x]  # the targets that now lack it
     return False, search.nowin.score(search.full(hand))
