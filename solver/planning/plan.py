@@ -182,9 +182,10 @@ def plan(rules: RuleSet, hand: Hand, *, turns: int, objective: str = "win", seen
             raise
         rows, labels, games = estimated_rows(prep, objective, choices, roots, turns, estimate, seed, progress), \
             estimate_labels(estimate), estimate
-    rows = [replace(row, **dict(zip(("h", "live"), acceptance(prep.targets, hand if c is None else
-                                                             hand.remove(prep.positions[c]), prep.wall, prep.budget))))
-            for row, c in zip(rows, choices)]
+    for i, (row, choice) in enumerate(zip(rows, choices)):
+        kept = hand if choice is None else hand.remove(prep.positions[choice])
+        h_after, live = acceptance(prep.targets, kept, prep.wall, prep.budget)
+        rows[i] = replace(row, h=h_after, live=live)
     first, second = ("win_probability", "expected_score") if objective == "win" else \
         ("expected_score", "win_probability")
 
