@@ -228,7 +228,7 @@ def check_run_output(run, json_: bool) -> int:
     import sys
     from contextlib import ExitStack
 
-    from solver.checking.run import Stopped
+    from solver.batch.signals import Stopped
     from solver.serialize import dumps
 
     def say(text: str) -> None:

@@ -13,7 +13,8 @@ import pytest
 distributed = pytest.importorskip("distributed", reason='Dask distributed is not installed: pip install ".[cluster]"')
 
 from solver.checking.batch import Stats, check_lines, run_ordered, tasks_of  # noqa: E402
-from solver.checking.cluster import DaskCluster  # noqa: E402
+from solver.batch.cluster import DaskCluster  # noqa: E402
+from solver.checking.worker import check_job  # noqa: E402
 from test_hardening import GOOD, HOSTILE, random_claims, run_mj  # noqa: E402
 
 
@@ -32,14 +33,14 @@ def lines() -> list[str]:
 
 def test_cluster_gives_exactly_the_local_result(client):
     expected = list(check_lines(lines(), workers=1))
-    got = list(check_lines(lines(), executor=DaskCluster(client, "2019-12")))
+    got = list(check_lines(lines(), executor=DaskCluster(client, check_job("2019-12"))))
     assert got == expected
 
 
 def test_a_killed_cluster_worker_loses_no_line(client):
     expected = list(check_lines(lines(), workers=1))
     stats = Stats()
-    results = run_ordered(tasks_of(lines()), DaskCluster(client, "2019-12"), stats)
+    results = run_ordered(tasks_of(lines()), DaskCluster(client, check_job("2019-12")), stats)
     got = [next(results)]
     victim = sorted(client.scheduler_info()["workers"])[0]
     try:
