@@ -8,8 +8,9 @@ A worker that dies: Dask reschedules the tasks it was running on another worker 
 against each task (``suspicious`` on the scheduler). A task is given at most one such death here: while
 waiting, the future is watched, and a task whose worker died is cancelled and comes back as
 ``WorkerLost``, so ordered.py's rule holds as it does locally (re-run once, then split, then a task lost
-twice is reported). A task Dask re-ran before it was seen (it finished on its second worker) is marked
-``rerun`` for the summary. A cluster left with no worker at all is an error after ``idle_limit``
+twice is reported). A task Dask re-ran before it was seen (it finished on its second worker, or its
+result was lost with a worker that died before the result was fetched) is marked ``rerun`` for the
+summary. A cluster left with no worker at all is an error after ``idle_limit``
 seconds, not a hang: what was written stays resumable.
 """
 
@@ -40,7 +41,7 @@ class _Result:
             except KilledWorker as exc:
                 raise WorkerLost(str(exc)) from None
             except TimeoutError:
-                deaths, workers = self.cluster.watch(self.future.key)
+                deaths, _, workers = self.cluster.watch(self.future.key)
                 if deaths:
                     self.future.cancel()
                     raise WorkerLost("its worker died") from None
@@ -49,7 +50,8 @@ class _Result:
                     raise MjError(f"no worker on the Dask cluster for {self.cluster.idle_limit:.0f} s; "
                                   "start workers and rerun with --resume") from None
                 continue
-            self.rerun = self.cluster.watch(self.future.key)[0] > 0
+            deaths, runs, _ = self.cluster.watch(self.future.key)
+            self.rerun = deaths > 0 or runs > 1
             return results
 
 
@@ -70,16 +72,18 @@ class DaskCluster:
         workers = len(self.client.scheduler_info().get("workers", {})) or 1
         self.slots = per_worker * workers
 
-    def watch(self, key: Any) -> tuple[int, int]:
-        """(deaths of the task's workers, workers on the cluster); (0, 1) if the scheduler will not say."""
-        def on_scheduler(key: Any, dask_scheduler: Any = None) -> tuple[int, int]:
+    def watch(self, key: Any) -> tuple[int, int, int]:
+        """(deaths of the task's workers, times it went to a worker, workers on the cluster), from the
+        scheduler's own state and its recent transition log; (0, 1, 1) if the scheduler will not say."""
+        def on_scheduler(key: Any, dask_scheduler: Any = None) -> tuple[int, int, int]:
             task = dask_scheduler.tasks.get(key)
-            return (task.suspicious if task is not None else 0), len(dask_scheduler.workers)
+            runs = sum(1 for step in dask_scheduler.story(key) if step[0] == key and step[2] == "processing")
+            return (task.suspicious if task is not None else 0), runs, len(dask_scheduler.workers)
 
         try:  # a local function travels by value: the scheduler need not have this project installed
-            return self.client.run_on_scheduler(on_scheduler, key)
+            return tuple(self.client.run_on_scheduler(on_scheduler, key))
         except Exception:
-            return 0, 1
+            return 0, 1, 1
 
     def submit(self, chunk: list[Any]) -> _Result:
         return _Result(self, self.client.submit(self.job.function, chunk, *self.job.args, pure=False))
