@@ -25,7 +25,7 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from bench_check import ROOT, baseline_tree, batch_options, local_cluster
 
 
 def run(tree: Path, args: list[str]) -> tuple[float, float, str]:
@@ -50,24 +50,12 @@ def main() -> int:
     parser.add_argument("--count", type=int, default=40)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--rounds", type=int, default=1)
-    parser.add_argument("--baseline-ref", default="main")
-    parser.add_argument("--workers", type=int, nargs="+", default=[1, 2])
-    parser.add_argument("--local-cluster", action="store_true",
-                        help="also this tree on a Dask LocalCluster of 2 worker processes (needs .[cluster])")
+    batch_options(parser)
     args = parser.parse_args()
     common = [args.kind, "-n", str(args.count), "--seed", str(args.seed)]
-    cluster = None
-    if args.local_cluster:
-        from distributed import LocalCluster
-
-        cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, memory_limit="600MB",
-                               dashboard_address=None, silence_logs=40)
+    cluster = local_cluster() if args.local_cluster else None
     with tempfile.TemporaryDirectory() as tmp:
-        base = Path(tmp) / "baseline"
-        base.mkdir()
-        archive = subprocess.run(["git", "-C", str(ROOT), "archive", args.baseline_ref], check=True,
-                                 capture_output=True).stdout
-        subprocess.run(["tar", "-x", "-C", str(base)], input=archive, check=True)
+        base = baseline_tree(args.baseline_ref, Path(tmp))
         configs = [(f"{args.baseline_ref}, 1 process", base, common)]
         configs += [(f"this tree, {w} worker(s)", ROOT, common + ["--workers", str(w)]) for w in args.workers]
         if cluster:

@@ -117,7 +117,8 @@ def test_generate_resume_refuses_changed_options(tmp_path, change, said):
 def test_generate_resume_refuses_another_kind_a_foreign_file_and_no_output(tmp_path):
     out = tmp_path / "out.jsonl"
     assert run_mj("generate", "waits", "-n", "1", "-j", "1", "-o", str(out))[0] == 0
-    assert "--kind" in assert_one_error_line(*run_mj("generate", "traps", "-n", "1", "-o", str(out), "--resume"))
+    err = assert_one_error_line(*run_mj("generate", "traps", "-n", "1", "-o", str(out), "--resume"))
+    assert 'kind "waits", this one "traps"' in err
     assert "already holds" in assert_one_error_line(*run_mj("generate", "waits", "-n", "1", "-o", str(out)))
     out.write_text('{"id": "something else"}\n', encoding="utf-8")
     err = assert_one_error_line(*run_mj("generate", "waits", "-n", "1", "-o", str(out), "--resume"))

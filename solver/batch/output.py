@@ -119,5 +119,6 @@ def check_meta(output: str, record: dict[str, Any], meta: dict[str, Any]) -> Non
         elif key == "command":
             what = f"it was written by mj {shown(str(then))}"
         else:
-            what = f"that run had --{key.replace('_', '-')} {shown(json.dumps(then))}, this one {shown(json.dumps(now))}"
+            name = key if key == "kind" else f"--{key.replace('_', '-')}"
+            what = f"that run had {name} {shown(json.dumps(then))}, this one {shown(json.dumps(now))}"
         raise MjError(f"cannot resume {shown(output)}: {what}; rerun as before, or use --force to start over")

@@ -39,3 +39,12 @@ def stop_signals() -> Iterator[None]:
     finally:
         for s, old in previous.items():
             signal.signal(s, old)
+
+
+def stopped_text(done: str, output: str | None) -> str:
+    """The one line a stopped run ends with: what it wrote, and how to continue."""
+    from solver.core.errors import shown
+
+    where = f" (in {shown(output)})" if output else ""
+    hint = "; rerun with --resume to continue" if output else "; use --output FILE to be able to resume"
+    return f"interrupted after {done}{where}{hint}"

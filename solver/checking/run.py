@@ -15,6 +15,7 @@ from typing import IO, Any
 
 from solver.batch.executors import make_executor
 from solver.batch.output import check_meta, holds_output, identify, read_meta, recorded_prefix, write_meta
+from solver.batch.signals import stopped_text
 from solver.checking.batch import Stats, Summary, check_lines, count_lines, record
 from solver.checking.check import validate_rules
 from solver.checking.resume import Answered, open_results
@@ -89,9 +90,7 @@ class CheckRun:
         return report
 
     def stopped_text(self) -> str:
-        where = f" (in {shown(self.output)})" if self.output else ""
-        hint = "; rerun with --resume to continue" if self.output else "; use --output FILE to be able to resume"
-        return f"interrupted after {self.written} claims{where}{hint}"
+        return stopped_text(f"{self.written} claims", self.output)
 
     def close(self) -> None:
         if self.executor is not None:

@@ -19,6 +19,7 @@ from typing import IO, Any
 from solver.batch.executors import Job, make_executor
 from solver.batch.ordered import Stats, run_ordered
 from solver.batch.output import check_meta, holds_output, read_meta, write_meta
+from solver.batch.signals import stopped_text
 from solver.checking.context import validate_rules
 from solver.core.errors import MjError, shown
 from solver.generation.difficulty import parse_difficulty
@@ -116,9 +117,7 @@ class GenerateRun:
         return [f"{self.stats.rerun} position(s) re-run after a worker died"] if self.stats.rerun else []
 
     def stopped_text(self) -> str:
-        where = f" (in {shown(self.output)})" if self.output else ""
-        hint = "; rerun with --resume to continue" if self.output else "; use --output FILE to be able to resume"
-        return f"interrupted after {self.start + self.written} of {self.count} positions{where}{hint}"
+        return stopped_text(f"{self.start + self.written} of {self.count} positions", self.output)
 
     def close(self) -> None:
         if self.executor is not None:
