@@ -111,3 +111,13 @@ def test_generate_on_the_cluster_is_byte_identical_to_local(client, tmp_path):
                           "-o", str(out))
     assert code == 0, err
     assert out.read_text(encoding="utf-8") == reference("traps", 6, 5)
+
+
+def test_a_cluster_without_workers_is_an_error_not_a_hang():
+    from solver.core.errors import MjError
+
+    with distributed.LocalCluster(n_workers=0, processes=False, dashboard_address=None) as empty, \
+            distributed.Client(empty) as bare:
+        executor = DaskCluster(bare, check_job("2019-12"), idle_limit=1)
+        with pytest.raises(MjError, match="no worker on the Dask cluster"):
+            list(check_lines([GOOD], executor=executor))
