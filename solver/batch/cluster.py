@@ -4,61 +4,36 @@ Same seam as executors.py (``slots``, ``submit``, ``close``): ordered.py still o
 and the commands write, so ``--resume``, input order and constant memory hold on a cluster as they do
 locally. Each Dask worker process caches its own Evaluator per rule set and receives plain data.
 
-A worker that dies: Dask reschedules the tasks it was running on another worker and counts the death
-against each task (``suspicious`` on the scheduler). A task is given at most one such death here: while
-waiting, the future is watched, and a task whose worker died is cancelled and comes back as
-``WorkerLost``, so ordered.py's rule holds as it does locally (re-run once, then split, then a task lost
-twice is reported). A task Dask re-ran before it was seen (it finished on its second worker, or its
-result was lost with a worker that died before the result was fetched) is marked ``rerun`` for the
-summary. A cluster left with no worker at all is an error after ``idle_limit``
-seconds, not a hang: what was written stays resumable.
+A dispatcher thread gives each worker as many chunks as it has threads, each task pinned to that worker
+(``workers=[address]``, no other), and fetches each result as soon as it is done. So a worker that dies
+(killed, out of memory) takes with it exactly the chunks it was running: they come back as
+``WorkerLost`` and ordered.py re-runs them elsewhere, splits a chunk lost twice and reports a task lost
+twice, as locally. Left to itself Dask would count a death against every task queued on that worker
+and re-run it up to its ``allowed-failures``; pinned tasks never queue behind another. A cluster left
+with no worker at all fails the waiting chunks with an error after ``idle_limit`` seconds, not a hang:
+what was written stays resumable.
 """
 
 from __future__ import annotations
 
+import queue
+import threading
 import time
+from collections import Counter, deque
+from concurrent.futures import Future
 from typing import Any
 
 from solver.batch.executors import Job, WorkerLost
 from solver.core.errors import MjError, shown
 
-POLL = 0.5  # seconds between looks at a task still running
-
-
-class _Result:
-    """A Dask future seen as ordered.py expects: ``result()`` gives the list or raises WorkerLost."""
-
-    def __init__(self, cluster: DaskCluster, future: Any):
-        self.cluster, self.future, self.rerun = cluster, future, False
-
-    def result(self) -> list[Any]:
-        from distributed import KilledWorker
-
-        alone_since = None
-        while True:
-            try:
-                results = self.future.result(timeout=POLL)
-            except KilledWorker as exc:
-                raise WorkerLost(str(exc)) from None
-            except TimeoutError:
-                deaths, _, workers = self.cluster.watch(self.future.key)
-                if deaths:
-                    self.future.cancel()
-                    raise WorkerLost("its worker died") from None
-                alone_since = None if workers else alone_since or time.monotonic()
-                if alone_since is not None and time.monotonic() - alone_since > self.cluster.idle_limit:
-                    raise MjError(f"no worker on the Dask cluster for {self.cluster.idle_limit:.0f} s; "
-                                  "start workers and rerun with --resume") from None
-                continue
-            deaths, runs, _ = self.cluster.watch(self.future.key)
-            self.rerun = deaths > 0 or runs > 1
-            return results
+POLL = 0.2  # seconds between looks at the workers while chunks run
+FETCH = 60  # seconds to fetch a finished chunk's results from its worker
 
 
 class DaskCluster:
     """Chunks as Dask tasks on the scheduler at ``address`` (tcp://host:8786) or an existing Client."""
 
-    def __init__(self, address: Any, job: Job, per_worker: int = 2, idle_limit: float = 120.0):
+    def __init__(self, address: Any, job: Job, per_thread: int = 2, idle_limit: float = 120.0):
         try:
             from distributed import Client
         except ImportError:
@@ -69,25 +44,97 @@ class DaskCluster:
             self.client = Client(address, timeout="10s") if self._own else address
         except (OSError, TimeoutError, ValueError) as exc:
             raise MjError(f"cannot reach the Dask scheduler at {shown(str(address))}: {shown(str(exc), 200)}") from None
-        workers = len(self.client.scheduler_info().get("workers", {})) or 1
-        self.slots = per_worker * workers
+        self.slots = per_thread * (sum(self._workers().values()) or 1)  # one running, one ready, per thread
+        self._queue: queue.Queue = queue.Queue()
+        self._thread = threading.Thread(target=self._dispatch, daemon=True)
+        self._thread.start()
 
-    def watch(self, key: Any) -> tuple[int, int, int]:
-        """(deaths of the task's workers, times it went to a worker, workers on the cluster), from the
-        scheduler's own state and its recent transition log; (0, 1, 1) if the scheduler will not say."""
-        def on_scheduler(key: Any, dask_scheduler: Any = None) -> tuple[int, int, int]:
-            task = dask_scheduler.tasks.get(key)
-            runs = sum(1 for step in dask_scheduler.story(key) if step[0] == key and step[2] == "processing")
-            return (task.suspicious if task is not None else 0), runs, len(dask_scheduler.workers)
+    def _workers(self) -> dict[str, int]:
+        """Each live worker's address and its threads."""
+        return {addr: info.get("nthreads", 1) or 1
+                for addr, info in self.client.scheduler_info().get("workers", {}).items()}
 
-        try:  # a local function travels by value: the scheduler need not have this project installed
-            return tuple(self.client.run_on_scheduler(on_scheduler, key))
-        except Exception:
-            return 0, 1, 1
+    def submit(self, chunk: list[Any]) -> Future:
+        future: Future = Future()
+        self._queue.put((chunk, future))
+        return future
 
-    def submit(self, chunk: list[Any]) -> _Result:
-        return _Result(self, self.client.submit(self.job.function, chunk, *self.job.args, pure=False))
+    def _dispatch(self) -> None:
+        waiting: deque[tuple[list[Any], Future]] = deque()
+        running: dict[Any, tuple[str, Future]] = {}  # Dask future -> (its worker, our future)
+        try:
+            self._loop(waiting, running)
+        except Exception as exc:  # the scheduler went away: every chunk not done fails with one error
+            error = MjError(f"lost the Dask scheduler: {shown(str(exc) or type(exc).__name__, 200)}")
+            for _, future in list(running.values()) + list(waiting):
+                if not future.done():
+                    future.set_exception(error)
+
+    def _loop(self, waiting: deque, running: dict) -> None:
+        from distributed import wait
+
+        alone_since = None
+        while True:
+            try:  # new chunks (block only when there is nothing else to do)
+                item = self._queue.get(timeout=POLL) if not (waiting or running) else self._queue.get_nowait()
+                while True:
+                    if item is None:
+                        for dask_future in running:
+                            dask_future.cancel()
+                        return
+                    waiting.append(item)
+                    item = self._queue.get_nowait()
+            except queue.Empty:
+                pass
+            workers = self._workers()
+            self._collect(running, workers)
+            if not workers and waiting:
+                alone_since = alone_since or time.monotonic()
+                if time.monotonic() - alone_since > self.idle_limit:
+                    error = MjError(f"no worker on the Dask cluster for {self.idle_limit:.0f} s; "
+                                    "start workers and rerun with --resume")
+                    while waiting:
+                        waiting.popleft()[1].set_exception(error)
+            else:
+                alone_since = None
+            busy = Counter(address for address, _ in running.values())
+            for address, threads in workers.items():
+                while waiting and busy[address] < threads:
+                    chunk, future = waiting.popleft()
+                    if future.set_running_or_notify_cancel():
+                        pinned = self.client.submit(self.job.function, chunk, *self.job.args, pure=False,
+                                                    workers=[address], allow_other_workers=False)
+                        running[pinned] = (address, future)
+                        busy[address] += 1
+            if running:
+                try:
+                    wait(list(running), timeout=POLL, return_when="FIRST_COMPLETED")
+                except TimeoutError:
+                    pass
+            elif waiting:
+                time.sleep(POLL)  # no worker yet
+
+    def _collect(self, running: dict, workers: dict[str, int]) -> None:
+        """Hand over finished chunks; a chunk whose worker is gone is WorkerLost."""
+        from distributed import KilledWorker
+
+        for dask_future, (address, future) in list(running.items()):
+            if dask_future.done():
+                del running[dask_future]
+                try:  # a bounded wait: a result lost with its worker just now would never come
+                    future.set_result(dask_future.result(timeout=FETCH))
+                except (KilledWorker, TimeoutError) as exc:
+                    future.set_exception(WorkerLost(str(exc)))
+                except Exception as exc:  # the job's own error: as in any executor
+                    future.set_exception(exc)
+            elif address not in workers:
+                del running[dask_future]
+                dask_future.cancel()
+                future.set_exception(WorkerLost(f"worker {address} died"))
 
     def close(self, abort: bool = False) -> None:
+        """Stop the dispatcher (tasks still running are cancelled) and leave the cluster."""
+        self._queue.put(None)
+        self._thread.join(timeout=30)
         if self._own:
             self.client.close()

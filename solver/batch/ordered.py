@@ -4,8 +4,8 @@
 ``executor.slots`` chunks in flight (constant memory on an input of any length), yields results in
 input order as they come, and re-runs a chunk whose worker died: once whole, then split into single
 tasks, and a task lost twice is given to ``lost`` (``mj check`` makes it an ``error`` line; ``mj
-generate`` stops with an error, since its output is fixed by its seed). The executor says when it
-re-ran a chunk itself (a Dask worker that died): ``Stats`` counts both for the summary.
+generate`` stops with an error, since its output is fixed by its seed). ``Stats`` counts the tasks
+re-run, for the summary.
 """
 
 from __future__ import annotations
@@ -71,8 +71,6 @@ def run_ordered(tasks: Iterator[Any], executor: Any, stats: Stats | None = None,
                     raise
                 pending.appendleft([chunk, completed([lost(chunk[0])]), ATTEMPTS])
             continue
-        if getattr(future, "rerun", False):  # the cluster re-ran it after a worker died
-            stats.rerun += len(chunk)
         pending.popleft()
         yield from results
         refill()
