@@ -24,7 +24,7 @@ from test_check import wait_for_lines
 import cli
 from solver.api import open_catalogue
 from solver.checking import worker
-from solver.checking.batch import Stats, check_lines, lost_claim, run_ordered, tasks_of
+from solver.checking.batch import Stats, Summary, check_lines, lost_claim, run_ordered, tasks_of
 from solver.batch.executors import InProcess, LocalProcesses, WorkerLost
 from solver.checking.worker import check_job
 from solver.checking.intake import MAX_DEPTH, MAX_LINE_BYTES, depth, numbered_lines
@@ -303,6 +303,17 @@ def test_a_lost_chunk_is_rerun_and_a_claim_lost_twice_is_an_error():
     assert [r["line"] for r in results if r["verdict"] == "error"] == [20]
     assert results[19]["error"]["code"] == "worker_lost"
     assert stats.rerun > 0
+
+
+def test_the_text_summary_says_how_many_claims_were_rerun():
+    from render import check_summary_view
+
+    summary = Summary()
+    for result in check_lines([GOOD], workers=1):
+        summary.add(result)
+    report = {**summary.to_dict(), "rerun_claims": 3}
+    assert any("3 claims re-run after a worker died" in getattr(part, "plain", "") for part in check_summary_view(report))
+    assert not any("re-run" in getattr(part, "plain", "") for part in check_summary_view(summary.to_dict()))
 
 
 def test_a_killed_worker_process_loses_no_line():
