@@ -121,3 +121,17 @@ def test_a_cluster_without_workers_is_an_error_not_a_hang():
         executor = DaskCluster(bare, check_job("2019-12"), idle_limit=1)
         with pytest.raises(MjError, match="no worker on the Dask cluster"):
             list(check_lines([GOOD], executor=executor))
+
+
+def test_sigkilled_generate_on_the_cluster_resumed_is_the_uninterrupted_file(client, tmp_path):
+    out = tmp_path / "waits.jsonl"
+    args = ["generate", "waits", "-n", "12", "--seed", "8", "--cluster", client.scheduler.address, "-o", str(out)]
+    proc = subprocess.Popen([sys.executable, str(ROOT / "cli.py"), *args], cwd=ROOT, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE)
+    wait_for_lines(out, 2, proc, timeout=120)
+    proc.send_signal(signal.SIGKILL)
+    proc.communicate(timeout=30)
+    assert out.read_bytes().count(b"\n") < 12, "the run ended before it was killed"
+    code, _, err = run_mj(*args, "--resume")
+    assert code == 0, err
+    assert out.read_text(encoding="utf-8") == reference("waits", 12, 8)  # nothing lost, nothing twice
