@@ -4,14 +4,16 @@ Same seam as executors.py (``slots``, ``submit``, ``close``): ordered.py still o
 and the commands write, so ``--resume``, input order and constant memory hold on a cluster as they do
 locally. Each Dask worker process caches its own Evaluator per rule set and receives plain data.
 
-A dispatcher thread gives each worker as many chunks as it has threads, each task pinned to that worker
-(``workers=[address]``, no other), and fetches each result as soon as it is done. So a worker that dies
-(killed, out of memory) takes with it exactly the chunks it was running: they come back as
-``WorkerLost`` and ordered.py re-runs them elsewhere, splits a chunk lost twice and reports a task lost
-twice, as locally. Left to itself Dask would count a death against every task queued on that worker
-and re-run it up to its ``allowed-failures``; pinned tasks never queue behind another. A cluster left
-with no worker at all fails the waiting chunks with an error after ``idle_limit`` seconds, not a hang:
-what was written stays resumable.
+A dispatcher thread gives each worker two chunks per thread (one running, one ready, so it never waits
+for the next), each task pinned to that worker (``workers=[address]``, no other), and fetches each
+result as soon as it is done. A worker runs its tasks in the order they were given; so when a worker
+dies (killed, out of memory), the oldest of its unfinished chunks, one per thread, are the ones it was
+running: they come back as ``WorkerLost`` and ordered.py re-runs them elsewhere, splits a chunk lost
+twice and reports a task lost twice, as locally. The chunks that were only waiting behind them are
+given to another worker with no mark against them (once: a second time they count). (Left to itself Dask counts a death against every
+task queued on that worker, and re-runs it up to its ``allowed-failures``: a claim queued behind one
+that kills workers could be reported lost.) A cluster left with no worker at all fails the waiting
+chunks with an error after ``idle_limit`` seconds, not a hang: what was written stays resumable.
 """
 
 from __future__ import annotations
@@ -34,25 +36,28 @@ class DaskCluster:
     """Chunks as Dask tasks on the scheduler at ``address`` (tcp://host:8786) or an existing Client."""
 
     def __init__(self, address: Any, job: Job, per_thread: int = 2, idle_limit: float = 120.0):
+        """``per_thread`` chunks per worker thread are on the worker (running or next), one more waits here."""
         try:
             from distributed import Client
         except ImportError:
             raise MjError('--cluster needs Dask distributed: pip install ".[cluster]"') from None
-        self.job, self.idle_limit = job, idle_limit
+        self.job, self.idle_limit, self.per_thread = job, idle_limit, per_thread
         self._own = not hasattr(address, "submit")
         try:
             self.client = Client(address, timeout="10s") if self._own else address
         except (OSError, TimeoutError, ValueError) as exc:
             raise MjError(f"cannot reach the Dask scheduler at {shown(str(address))}: {shown(str(exc), 200)}") from None
-        self.slots = per_thread * (sum(self._workers().values()) or 1)  # one running, one ready, per thread
+        self.slots = (per_thread + 1) * (sum(self._workers().values()) or 1)
+        self._given = 0  # chunks given to workers so far: their order on a worker
+        self._threads: dict[str, int] = {}  # every worker seen: its threads
+        self._spared: Counter[Future] = Counter()  # chunks given back uncharged after a death behind another
         self._queue: queue.Queue = queue.Queue()
         self._thread = threading.Thread(target=self._dispatch, daemon=True)
         self._thread.start()
 
     def _workers(self) -> dict[str, int]:
         """Each live worker's address and its threads."""
-        return {addr: info.get("nthreads", 1) or 1
-                for addr, info in self.client.scheduler_info().get("workers", {}).items()}
+        return {address: threads or 1 for address, threads in self.client.nthreads().items()}
 
     def submit(self, chunk: list[Any]) -> Future:
         future: Future = Future()
@@ -61,12 +66,12 @@ class DaskCluster:
 
     def _dispatch(self) -> None:
         waiting: deque[tuple[list[Any], Future]] = deque()
-        running: dict[Any, tuple[str, Future]] = {}  # Dask future -> (its worker, our future)
+        running: dict[Any, tuple[str, int, list[Any], Future]] = {}  # Dask future -> (worker, order, chunk, ours)
         try:
             self._loop(waiting, running)
         except Exception as exc:  # the scheduler went away: every chunk not done fails with one error
             error = MjError(f"lost the Dask scheduler: {shown(str(exc) or type(exc).__name__, 200)}")
-            for _, future in list(running.values()) + list(waiting):
+            for future in [item[-1] for item in list(running.values()) + list(waiting)]:
                 if not future.done():
                     future.set_exception(error)
 
@@ -87,7 +92,8 @@ class DaskCluster:
             except queue.Empty:
                 pass
             workers = self._workers()
-            self._collect(running, workers)
+            self._threads.update(workers)
+            self._collect(running, workers, waiting)
             if not workers and waiting:
                 alone_since = alone_since or time.monotonic()
                 if time.monotonic() - alone_since > self.idle_limit:
@@ -97,14 +103,15 @@ class DaskCluster:
                         waiting.popleft()[1].set_exception(error)
             else:
                 alone_since = None
-            busy = Counter(address for address, _ in running.values())
+            busy = Counter(address for address, *_ in running.values())
             for address, threads in workers.items():
-                while waiting and busy[address] < threads:
+                while waiting and busy[address] < self.per_thread * threads:
                     chunk, future = waiting.popleft()
-                    if future.set_running_or_notify_cancel():
+                    if future.running() or future.set_running_or_notify_cancel():  # running: given back
                         pinned = self.client.submit(self.job.function, chunk, *self.job.args, pure=False,
                                                     workers=[address], allow_other_workers=False)
-                        running[pinned] = (address, future)
+                        running[pinned] = (address, self._given, chunk, future)
+                        self._given += 1
                         busy[address] += 1
             if running:
                 try:
@@ -114,13 +121,16 @@ class DaskCluster:
             elif waiting:
                 time.sleep(POLL)  # no worker yet
 
-    def _collect(self, running: dict, workers: dict[str, int]) -> None:
-        """Hand over finished chunks; a chunk whose worker is gone is WorkerLost."""
+    def _collect(self, running: dict, workers: dict[str, int], waiting: deque) -> None:
+        """Hand over finished chunks. On a worker that is gone, the oldest unfinished chunks (one per
+        thread it had) are WorkerLost; the ones behind them go back to the front of ``waiting``."""
         from distributed import KilledWorker
 
-        for dask_future, (address, future) in list(running.items()):
+        gone: dict[str, list] = {}
+        for dask_future, (address, order, chunk, future) in list(running.items()):
             if dask_future.done():
                 del running[dask_future]
+                self._spared.pop(future, None)
                 try:  # a bounded wait: a result lost with its worker just now would never come
                     future.set_result(dask_future.result(timeout=FETCH))
                 except (KilledWorker, TimeoutError) as exc:
@@ -130,7 +140,19 @@ class DaskCluster:
             elif address not in workers:
                 del running[dask_future]
                 dask_future.cancel()
-                future.set_exception(WorkerLost(f"worker {address} died"))
+                gone.setdefault(address, []).append((order, chunk, future))
+        requeue = []
+        for address, lost in gone.items():
+            lost.sort(key=lambda item: item[0])
+            threads = self._threads.get(address, 1)
+            for n, (_, chunk, future) in enumerate(lost):
+                if n < threads or self._spared[future]:  # spared once already: charged this time
+                    self._spared.pop(future, None)
+                    future.set_exception(WorkerLost(f"worker {address} died"))
+                else:
+                    self._spared[future] += 1
+                    requeue.append((chunk, future))
+        waiting.extendleft(reversed(requeue))
 
     def close(self, abort: bool = False) -> None:
         """Stop the dispatcher (tasks still running are cancelled) and leave the cluster."""
