@@ -79,6 +79,8 @@ class DaskCluster:
         from distributed import wait
 
         alone_since = None
+        workers: dict[str, int] = {}
+        looked = 0.0
         while True:
             try:  # new chunks (block only when there is nothing else to do)
                 item = self._queue.get(timeout=POLL) if not (waiting or running) else self._queue.get_nowait()
@@ -91,8 +93,9 @@ class DaskCluster:
                     item = self._queue.get_nowait()
             except queue.Empty:
                 pass
-            workers = self._workers()
-            self._threads.update(workers)
+            if time.monotonic() - looked >= POLL:  # the scheduler is asked at most every POLL seconds
+                workers, looked = self._workers(), time.monotonic()
+                self._threads.update(workers)
             self._collect(running, workers, waiting)
             if not workers and waiting:
                 alone_since = alone_since or time.monotonic()
