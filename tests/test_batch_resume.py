@@ -125,3 +125,18 @@ def test_generate_resume_refuses_another_kind_a_foreign_file_and_no_output(tmp_p
     assert_one_error_line(*run_mj("generate", "waits", "--resume"))  # --resume needs --output
     os.remove(str(out) + ".meta")
     assert "missing" in assert_one_error_line(*run_mj("generate", "waits", "-n", "1", "-o", str(out), "--resume"))
+
+
+def test_generate_stopped_by_sigterm_says_what_it_wrote(tmp_path):
+    out = tmp_path / "out.jsonl"
+    proc = subprocess.Popen([sys.executable, str(ROOT / "cli.py"), "generate", "waits", "-n", "30", "--seed", "3",
+                             "--workers", "1", "--output", str(out)], cwd=ROOT, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE)
+    wait_for_lines(out, 1, proc, timeout=120)
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=60)
+    err = err.decode()
+    assert proc.returncode == 143, err
+    assert err.startswith("interrupted after ") and err.endswith(" of 30 positions (in " + str(out)
+                                                                   + "); rerun with --resume to continue\n"), err
+    assert out.read_bytes().count(b"\n") == int(err.split()[2])  # every position it says, and whole
