@@ -34,20 +34,34 @@ def client():
     cluster.close()
 
 
+@pytest.fixture
+def on_cluster(client):
+    """DaskCluster executors on the test's cluster, closed after the test."""
+    made = []
+
+    def make(job: Job = check_job("2019-12")) -> DaskCluster:
+        made.append(DaskCluster(client, job))
+        return made[-1]
+
+    yield make
+    for executor in made:
+        executor.close()
+
+
 def lines() -> list[str]:
     return random_claims(40, seed=11) + [HOSTILE["NaN"], HOSTILE["deep array"], GOOD]
 
 
-def test_cluster_gives_exactly_the_local_result(client):
+def test_cluster_gives_exactly_the_local_result(on_cluster):
     expected = list(check_lines(lines(), workers=1))
-    got = list(check_lines(lines(), executor=DaskCluster(client, check_job("2019-12"))))
+    got = list(check_lines(lines(), executor=on_cluster()))
     assert got == expected
 
 
-def test_a_killed_cluster_worker_loses_no_line(client):
+def test_a_killed_cluster_worker_loses_no_line(client, on_cluster):
     expected = list(check_lines(lines(), workers=1))
     stats = Stats()
-    results = run_ordered(tasks_of(lines()), DaskCluster(client, check_job("2019-12")), stats)
+    results = run_ordered(tasks_of(lines()), on_cluster(), stats)
     got = [next(results)]
     victim = sorted(client.scheduler_info()["workers"])[0]
     try:
@@ -59,7 +73,7 @@ def test_a_killed_cluster_worker_loses_no_line(client):
     assert stats.rerun > 0  # said in the summary (rerun_claims)
 
 
-def test_a_claim_that_kills_its_worker_twice_is_an_error_line_not_a_hang(client):
+def test_a_claim_that_kills_its_worker_twice_is_an_error_line_not_a_hang(on_cluster):
     claims = random_claims(12, seed=4)
     expected = list(check_lines(claims, workers=1))
     poison = expected[4]["line"]
@@ -70,7 +84,7 @@ def test_a_claim_that_kills_its_worker_twice_is_an_error_line_not_a_hang(client)
         return check_chunk(chunk, default_rules)
 
     stats = Stats()
-    got = list(run_ordered(tasks_of(claims), DaskCluster(client, Job(poisoned, ("2019-12",))), stats, lost_claim))
+    got = list(run_ordered(tasks_of(claims), on_cluster(Job(poisoned, ("2019-12",))), stats, lost_claim))
     assert [r["line"] for r in got] == [r["line"] for r in expected]
     assert [r for r in got if r["line"] != poison] == [r for r in expected if r["line"] != poison]
     assert got[4]["verdict"] == "error" and got[4]["error"]["code"] == "worker_lost"
@@ -119,8 +133,11 @@ def test_a_cluster_without_workers_is_an_error_not_a_hang():
     with distributed.LocalCluster(n_workers=0, processes=False, dashboard_address=":0") as empty, \
             distributed.Client(empty) as bare:
         executor = DaskCluster(bare, check_job("2019-12"), idle_limit=1)
-        with pytest.raises(MjError, match="no worker on the Dask cluster"):
-            list(check_lines([GOOD], executor=executor))
+        try:
+            with pytest.raises(MjError, match="no worker on the Dask cluster"):
+                list(check_lines([GOOD], executor=executor))
+        finally:
+            executor.close()
 
 
 def test_sigkilled_generate_on_the_cluster_resumed_is_the_uninterrupted_file(client, tmp_path):

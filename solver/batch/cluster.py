@@ -93,7 +93,7 @@ class DaskCluster:
                     item = self._queue.get_nowait()
             except queue.Empty:
                 pass
-            if time.monotonic() - looked >= POLL:  # the scheduler is asked at most every POLL seconds
+            if (waiting or running) and time.monotonic() - looked >= POLL:  # at most every POLL seconds
                 workers, looked = self._workers(), time.monotonic()
                 self._threads.update(workers)
             self._collect(running, workers, waiting)
