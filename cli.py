@@ -12,9 +12,12 @@ import typer
 
 from catalogue import CatalogueError, check_file
 from cli_batch import ALL_CORES, ClusterOpt, ForceOpt, OutputOpt, ResumeOpt, WorkersOpt, run_batch
+from cli_params import take_plain_values_as_is
 from solver.api import Evaluator, open_catalogue
 from solver.core.errors import MjError, error_line
 from solver.core.rules import DEFAULT_RULES, parse_date
+
+take_plain_values_as_is()  # text parameters without pydantic: start-up time (cli_params.py)
 
 EXAMPLE_HAND = "真 雪歩 あずさ 可奈 歩 未来 まつり 美也 紗代子 海美 奈緒 美奈子 星梨花"
 
@@ -78,12 +81,13 @@ def units(hand: HandArg, rules: RulesOpt = DEFAULT_RULES, json_: JsonOpt = False
 
     Example: mj units "真 雪歩 あずさ 可奈 歩 未来 まつり 美也 紗代子 海美 奈緒 美奈子 星梨花"
     """
-    from solver.serialize import units_payload
 
     with errors():
         ev = evaluator(rules, catalogue, as_of)
         present = ev.units_present(ev.hand(hand))
         if json_:
+            from solver.serialize import units_payload  # here: json's import is start-up time
+
             return emit_json(units_payload(present, ev.rules))
         from render import present_view
 
@@ -102,7 +106,6 @@ def score(hand: HandArg,
 
     Example: mj score "[静香 百合子 昴] 真 雪歩 あずさ 可奈 歩 可奈 志保 詩花 エレナ 美也" --ron 美也 --favorite 可奈
     """
-    from solver.serialize import score_payload
 
     with errors():
         if sum((tsumo, ron is not None, no_win)) != 1:
@@ -111,6 +114,8 @@ def score(hand: HandArg,
         ev = evaluator(rules, catalogue, as_of)
         result = ev.score(hand, win.value, ron, favorite)
         if json_:
+            from solver.serialize import score_payload  # here: json's import is start-up time
+
             emit_json(score_payload(result, ev.rules, win.value, ev.tile(favorite)))
         else:
             from render import score_view
@@ -127,13 +132,14 @@ def h(hand: HandArg, seen: SeenOpt = "", rules: RulesOpt = DEFAULT_RULES, json_:
 
     Example: mj h "真 雪歩 あずさ 可奈 歩 未来 まつり 美也 紗代子 海美 奈緒 美奈子 星梨花"
     """
-    from solver.serialize import distance_payload
 
     with errors():
         ev = evaluator(rules, catalogue, as_of)
         parsed = ev.hand(hand)
         result = ev.h(parsed, seen)
         if json_:
+            from solver.serialize import distance_payload  # here: json's import is start-up time
+
             return emit_json(distance_payload(result, ev.rules))
         from render import distance_view
 
@@ -153,7 +159,6 @@ def analyze(hand: HandArg, seen: SeenOpt = "",
 
     Example: mj analyze "真 雪歩 あずさ 可奈 歩 未来 まつり 美也 紗代子 海美 奈緒 美奈子 星梨花"
     """
-    from solver.serialize import analysis_payload
 
     with errors():
         ev = evaluator(rules, catalogue, as_of)
@@ -167,6 +172,8 @@ def analyze(hand: HandArg, seen: SeenOpt = "",
                 planned = ev.plan(parsed, turns, seen=seen, waiting_room=waiting_room or "", favourite=favorite,
                                   progress=progress)
         if json_:
+            from solver.serialize import analysis_payload  # here: json's import is start-up time
+
             payload = analysis_payload(result, parsed, ev.rules, ev.tile(favorite))
             if planned is not None:
                 from solver.serialize_plan import plan_dict
@@ -192,6 +199,8 @@ def plan(hand: HandArg,
          waiting_room: Annotated[str, typer.Option("--waiting-room", help="Tiles in the waiting room (fetch-mode そら takes one).")] = "",
          favorite: Annotated[Optional[str], typer.Option("--favorite", "--favourite", help="The player's favourite (担当).")] = None,
          detour: Annotated[int, typer.Option("--detour", min=0, help="Targets within h + d exchanges when all play is out of reach.")] = 1,
+         estimate: Annotated[Optional[int], typer.Option("--estimate", min=2, max=1_000_000, help="Past the exact frontier, estimate over this many sampled walls (labelled, 95% intervals) instead of stopping.")] = None,
+         max_states: Annotated[int, typer.Option("--max-states", min=1, help="The exact frontier: memoised states before stopping (or estimating).")] = 500_000,
          rules: RulesOpt = DEFAULT_RULES, json_: JsonOpt = False, catalogue: CatalogueOpt = None,
          as_of: AsOfOpt = None) -> None:
     """Exact P(win) and E[score] per discard over the draws left, the recommended play and そら use.
@@ -203,7 +212,8 @@ def plan(hand: HandArg,
     with errors():
         ev = evaluator(rules, catalogue, as_of)
         with progress_bar(json_) as progress:
-            result = ev.plan(hand, turns, objective.value, seen, waiting_room, favorite, detour, progress)
+            result = ev.plan(hand, turns, objective.value, seen, waiting_room, favorite, detour, progress,
+                             estimate=estimate, max_states=max_states)
         if json_:
             from solver.serialize_plan import plan_dict
 

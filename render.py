@@ -301,9 +301,12 @@ def plan_view(plan, rules: RuleSet) -> list[Any]:
     for column in ("discard", "P(win)", "E[score]", "h", "live"):
         table.add_column(Text(column), justify="left" if column == "discard" else "right")  # no markup: E[score]
     for row in plan.discards:
-        table.add_row(tiles_text([row.tile], rules) if row.tile is not None else "-", percent(row.win_probability),
-                      points(row.expected_score), "-" if row.h is None else str(row.h),
-                      "-" if row.live is None else str(row.live))
+        win, score = percent(row.win_probability), points(row.expected_score)
+        if row.win_interval is not None:  # an estimate: the 95 % interval beside the sample mean
+            win = f"~{win} ({percent(row.win_interval[0])}-{percent(row.win_interval[1])})"
+            score = f"~{score} ({points(row.score_interval[0])}-{points(row.score_interval[1])})"
+        table.add_row(tiles_text([row.tile], rules) if row.tile is not None else "-", win, score,
+                      "-" if row.h is None else str(row.h), "-" if row.live is None else str(row.live))
     out.append(table)
     best = plan.recommended
     if best.tile is not None:
@@ -314,7 +317,10 @@ def plan_view(plan, rules: RuleSet) -> list[Any]:
         out.append(Text(f"そら before the next draw: {advice}"))
     out.append(Text(f"P(win) class: {plan.policy_class['win_probability']}"))
     out.append(Text(f"E[score] class: {plan.policy_class['expected_score']}"))
-    out.append(Text(f"{plan.states} states; model: docs/formulation.md section 6", style="dim"))
+    if plan.games is not None:
+        out.append(Text(f"ESTIMATE, not exact: the exact plan passed its state limit; {plan.games} sampled walls "
+                        "per discard (the same walls for each)", style="bold"))
+    out.append(Text(f"{plan.states} states; model: docs/formulation.md section 8", style="dim"))
     return out
 
 

@@ -9,8 +9,9 @@ The claims are seeded random 13-tile deals with a random claimed h (most are wro
 exact h and an explanation: the checker's common path). Each configuration runs the whole command in a
 fresh process (`mj check FILE --json --workers N`, start-up included), reading stdout as it streams:
 "first" is the time to the first claim's line. The baseline tree is `git archive <ref>` in a temporary
-directory. Configurations take turns in an order rotated each round, so a slow spell of the shared
-machine hits all alike; compare ratios, never times across runs. The verdicts of every line must agree
+directory, with the C search built in it as `pip install` builds it here. Configurations take turns in an order rotated each round, so a slow spell of the shared
+machine hits all alike; compare ratios, never times across runs. A CPU-bound probe (one process, then
+two at once) at the start and the end says how much a second worker can gain on the machine as it is. The verdicts of every line must agree
 between the two trees (exit status 1 otherwise).
 """
 
@@ -20,6 +21,7 @@ import argparse
 import json
 import os
 import random
+import resource
 import statistics
 import subprocess
 import sys
@@ -42,10 +44,17 @@ def write_claims(path: Path, n: int, seed: int) -> None:
             handle.write(json.dumps({"id": f"b{i}", "hand": rng.sample(wall, 13), "h": rng.randint(1, 5)}) + "\n")
 
 
-def run(tree: Path, claims: Path, workers: int, cluster: str | None = None) -> tuple[float, float, list[tuple]]:
-    """(seconds to the first result, total seconds, [(line, verdict, exact h)]) for one whole command."""
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def run(tree: Path, claims: Path, workers: int, cluster: str | None = None) -> tuple[float, float, float, list[tuple]]:
+    """(seconds to the first result, total seconds, CPU seconds of the command and its workers,
+    [(line, verdict, exact h)]) for one whole command."""
     code = f"import sys; sys.path.insert(0, {str(tree)!r}); import cli; sys.argv = ['mj'] + sys.argv[1:]; cli.main()"
     env = {**os.environ, "PYTHONPATH": str(tree)}
+    cpu = _children_cpu()  # the command waits for its workers, so their CPU time is counted in its own
     start = time.perf_counter()
     where = ["--cluster", cluster] if cluster else ["--workers", str(workers)]
     proc = subprocess.Popen([sys.executable, "-c", code, "check", str(claims), "--json", *where],
@@ -60,7 +69,58 @@ def run(tree: Path, claims: Path, workers: int, cluster: str | None = None) -> t
     total = time.perf_counter() - start
     report = json.loads("".join(lines))
     answers = [(c["line"], c["verdict"], c.get("fields", {}).get("h", {}).get("exact")) for c in report["claims"]]
-    return first or total, total, answers
+    return first or total, total, _children_cpu() - cpu, answers
+
+
+PROBE = "sum(i * i for i in range(6_000_000))"  # about 0.5 s of one core
+
+
+def parallelism() -> float:
+    """What two processes get from this machine right now: a CPU-bound probe run alone, then two at once
+    (2.0: two free cores; near 1: the other core is busy). The 2-worker/1-worker ratio cannot beat it."""
+    def wall(n: int) -> float:
+        start = time.perf_counter()
+        procs = [subprocess.Popen([sys.executable, "-c", PROBE]) for _ in range(n)]
+        for proc in procs:
+            proc.wait()
+        return time.perf_counter() - start
+
+    return 2 * wall(1) / wall(2)
+
+
+def build_extension(tree: Path) -> str:
+    """Build the optional C search in a baseline tree as `pip install` would (same compiler, in place)."""
+    if not (tree / "setup.py").exists():
+        return "no C extension in this tree"
+    done = subprocess.run([sys.executable, "setup.py", "-q", "build_ext", "--inplace"], cwd=tree,
+                          capture_output=True, text=True)
+    built = list(tree.glob("solver/core/_searchc*.so"))
+    return "C search built" if done.returncode == 0 and built else "C search NOT built (pure Python baseline)"
+
+
+def print_table(claims: int, baseline: str, configs: list, times: dict) -> None:
+    """Medians per configuration; "after start-up" counts from the first result on (the per-claim rate
+    without the fixed cost of starting the command and its workers); CPU is the whole process tree's."""
+    def median(name: str, w: int, part) -> float:
+        return statistics.median(part(*t) for t in times[(name, w)])
+
+    def rate(name: str, w: int) -> float:
+        return claims / median(name, w, lambda f, t, c: t)
+
+    def steady(name: str, w: int) -> float:
+        return (claims - 1) / median(name, w, lambda f, t, c: t - f)
+
+    print(f"\n| tree | workers | claims/s | after start-up | first result | CPU ms a claim | ratio to {baseline} |")
+    print("| --- | --- | --- | --- | --- | --- | --- |")
+    for name, _, w in configs:
+        base = rate(baseline, w) if (baseline, w) in times else float("nan")
+        print(f"| {name} | {w} | {rate(name, w):.0f} | {steady(name, w):.0f} | "
+              f"{median(name, w, lambda f, t, c: f):.2f} s | {1000 * median(name, w, lambda f, t, c: c) / claims:.2f} | "
+              f"{rate(name, w) / base:.2f}x |")
+    for name in dict.fromkeys(n for n, _, _ in configs):
+        if (name, 1) in times and (name, 2) in times:
+            print(f"{name}: 2 workers / 1 worker = {rate(name, 2) / rate(name, 1):.2f}x "
+                  f"({steady(name, 2) / steady(name, 1):.2f}x after start-up)")
 
 
 def batch_options(parser: argparse.ArgumentParser) -> None:
@@ -97,32 +157,28 @@ def main() -> int:
     cluster = local_cluster() if args.local_cluster else None
     with tempfile.TemporaryDirectory() as tmp:
         base = baseline_tree(args.baseline_ref, Path(tmp))
+        print(f"{args.baseline_ref}: {build_extension(base)}")
         claims = Path(tmp) / "claims.jsonl"
         write_claims(claims, args.claims, args.seed)
         configs = [(name, tree, w) for name, tree in ((args.baseline_ref, base), ("this tree", ROOT))
                    for w in args.workers]
         if cluster:
             configs.append(("cluster", ROOT, 2))
-        times: dict[tuple[str, int], list[tuple[float, float]]] = {(n, w): [] for n, _, w in configs}
+        times: dict[tuple[str, int], list[tuple[float, float, float]]] = {(n, w): [] for n, _, w in configs}
         answers: dict[str, list] = {}
-        print(f"{args.claims} claims, {args.rounds} round(s); load average at start {os.getloadavg()[0]:.1f}")
+        print(f"{args.claims} claims, {args.rounds} round(s); load average at start {os.getloadavg()[0]:.1f}; "
+              f"two CPU-bound processes run {parallelism():.2f}x as fast as one")
         for r in range(args.rounds):
             for name, tree, w in configs[r % len(configs):] + configs[:r % len(configs)]:
-                first, total, got = run(tree, claims, w, cluster.scheduler_address if name == "cluster" else None)
-                times[(name, w)].append((first, total))
+                first, total, cpu, got = run(tree, claims, w, cluster.scheduler_address if name == "cluster" else None)
+                times[(name, w)].append((first, total, cpu))
                 if answers.setdefault(name, got) != got:
                     print(f"{name}: answers differ between runs")
                 print(f"  round {r + 1}: {name:>10}, {w} worker(s): first result {first:.2f} s, "
-                      f"{total:.1f} s, {args.claims / total:.0f} claims/s", flush=True)
-        print(f"\n| tree | workers | claims/s (median) | first result (median) | ratio to {args.baseline_ref} |")
-        print("| --- | --- | --- | --- | --- |")
-        for name, _, w in configs:
-            rate = args.claims / statistics.median(t for _, t in times[(name, w)])
-            base_rate = args.claims / statistics.median(t for _, t in times[(args.baseline_ref, w)]) \
-                if (args.baseline_ref, w) in times else float("nan")
-            first = statistics.median(f for f, _ in times[(name, w)])
-            print(f"| {name} | {w} | {rate:.0f} | {first:.2f} s | {rate / base_rate:.2f}x |")
-        print(f"load average at end {os.getloadavg()[0]:.1f}")
+                      f"{total:.1f} s, {args.claims / total:.0f} claims/s, CPU {cpu:.1f} s", flush=True)
+        print_table(args.claims, args.baseline_ref, configs, times)
+        print(f"load average at end {os.getloadavg()[0]:.1f}; two CPU-bound processes run {parallelism():.2f}x "
+              "as fast as one")
         if len({json.dumps(a) for a in answers.values()}) != 1:
             print("DISAGREEMENT: the trees give different verdicts")
             return 1

@@ -5,7 +5,8 @@ timed in the same run on the same hands, plus start-up times and a differential 
     python bench/bench_fast.py --quick         # smoke: ~2 minutes
     python bench/bench_fast.py --diff 10000    # the differential run's size (default 10^4; --quick: 500)
 
-Rows: h of a 13-tile deal (the C search when built, the pure search, the CP-SAT template: bench_native.py); `analyze` per hand class (search path vs
+Rows: h of a 13-tile deal (the C search when built, the pure search, the CP-SAT template: bench_native.py); every
+optimal exchange (the search walk vs the CP-SAT listing, wildcard hands); `analyze` per hand class (search path vs
 `turn.FAST = False`, every answer from CP-SAT as before); `mj` as a process. Exit status 1 if the two
 paths disagree anywhere.
 """
@@ -73,8 +74,12 @@ def hands_of_class(ev, name: str, n: int, rng: random.Random):
                 if counts[k] + seen_l[k] < COPIES:
                     seen_l[k] += 1
             seen = tuple(seen_l)
-        if name == "complete":
+        if name in ("complete", "complete+そら"):
             counts = complete_counts(rules, rng)
+        if name == "complete+そら":  # wildcard: そら stands in for 2-3 of its tiles, still complete
+            for _ in range(rng.choice((2, 3))):
+                counts[rng.choice([k for k, c in enumerate(counts) if c and k != sora])] -= 1
+                counts[sora] += 1
         hand = Hand(tuple(counts), called)
         if name == "h>=5" and ev.h(hand).h < 5:
             continue
@@ -110,7 +115,7 @@ def bench_analyze(args, say) -> int:
 
     problems = 0
     classes = [("2019-12", c) for c in ("random", "h>=5", "called", "seen", "sora", "complete")]
-    classes += [("2019-10", "sora"), ("2019-10", "complete"), ("hitori-jong-2.1", "random")]
+    classes += [("2019-10", "sora"), ("2019-10", "complete"), ("2019-10", "complete+そら"), ("hitori-jong-2.1", "random")]
     say(f"\nanalyze of a 13-tile hand ({args.per_class} hands a class; baseline = every answer from CP-SAT)")
     say(f"{'class':34} {'search median':>14} {'worst':>11} {'CP-SAT median':>14} {'worst':>11} {'ratio':>6}")
     everything = []
@@ -158,6 +163,44 @@ def bench_analyze(args, say) -> int:
     return problems
 
 
+def bench_exchanges(args, say) -> int:
+    """Every distinct optimal exchange (the first 20): the search walk (exchanges.py) vs the CP-SAT
+    enumeration (enumerate.distinct_exchanges), same hands, same run; wildcard hands with 1-3 そら."""
+    from solver import Evaluator, Hand
+    from solver.core import fast
+    from solver.core.enumerate import distinct_exchanges
+    from solver.core.exchanges import listed_exchanges
+
+    problems = 0
+    say(f"\nevery optimal exchange, first 20 ({args.per_class * 2} hands a row; baseline = the CP-SAT enumeration)")
+    say(f"{'hands':34} {'walk median':>14} {'worst':>11} {'CP-SAT median':>14} {'worst':>11} {'ratio':>6}")
+    for rules_name, soras in (("2019-10", 1), ("2019-10", 2), ("2019-10", 3), ("2019-12", 0)):
+        ev = Evaluator(rules_name)
+        search, rng = fast.search_for(ev.rules), random.Random(f"exchanges/{rules_name}/{soras}")
+        sora = ev.rules.tiles.sora
+        walk_t, cp_t, handed = [], [], 0
+        for i in range(args.per_class * 2):
+            counts = random_deals(rng.random(), 1, len(ev.rules.tiles), ev.rules.hand_size - i % 2)[0]
+            for _ in range(soras - counts[sora]):
+                counts[rng.choice([k for k, c in enumerate(counts) if c and k != sora])] -= 1
+                counts[sora] += 1
+            hand = Hand(tuple(counts))
+            t1, a = timed(lambda: listed_exchanges(search, ev.rules, hand, (), 20))
+            t2, b = timed(lambda: distinct_exchanges(ev.distance_model, hand, (), 20))
+            walk_t.append(t1)
+            cp_t.append(t2)
+            handed += a is None
+            if a is not None and (a[0], a[2], len(a[1])) != (b[0], b[2], len(b[1])) or \
+                    a is not None and a[2] and [(e.out, e.into) for e in a[1]] != [(e.out, e.into) for e in b[1]]:
+                problems += 1
+                say(f"  DISAGREE on {hand}")
+        fm, sm = statistics.median(walk_t), statistics.median(cp_t)
+        label = f"{rules_name} " + (f"{soras} そら" if soras else "random") + " (12 and 13 tiles)"
+        say(f"{label:34} {ms(fm):>14} {ms(max(walk_t)):>11} {ms(sm):>14} {ms(max(cp_t)):>11} {sm / fm:5.1f}x"
+            + (f"  ({handed} handed to CP-SAT)" if handed else ""))
+    return problems
+
+
 def bench_h(args, say) -> int:
     from bench_native import bench_h as h_rows  # the C search (when built), the pure search, CP-SAT
 
@@ -196,11 +239,14 @@ def bench_startup(args, say) -> None:
             "mj --help": [sys.executable, str(ROOT / "cli.py"), "--help"],
             "mj h HAND": [sys.executable, str(ROOT / "cli.py"), "h", hand],
             "mj h (bad tile)": [sys.executable, str(ROOT / "cli.py"), "h", "春香 foo"],
+            "mj h (bad tile), typer's pydantic coercion": [  # the baseline of cli_params.py: what it saves
+                sys.executable, "-c", "import sys, cli_params; cli_params.take_plain_values_as_is = lambda: None; "
+                "import cli; cli.main(['h', '春香 foo'])"],
             "import ortools cp_model": [sys.executable, "-c", "from ortools.sat.python import cp_model"]}
     say("\nprocess start-up (median of 5; targets: mj h <= 0.5 s, --help and errors <= 0.25 s)")
     for label, cmd in runs.items():
         times = [timed(lambda: subprocess.run(cmd, capture_output=True, cwd=ROOT))[0] for _ in range(5)]
-        say(f"  {label:28} {ms(statistics.median(times))}")
+        say(f"  {label:44} {ms(statistics.median(times))}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -210,6 +256,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--per-class", type=int, default=None, help="hands per analyze class (default 10; --quick 3)")
     ap.add_argument("--diff", type=int, default=None, help="hands in the differential run (default 10^4; --quick 500)")
     ap.add_argument("--seed", default="2019")
+    ap.add_argument("--parts", default="h,startup,exchanges,analyze,diff",
+                    help="which rows, comma-separated (default: all of h,startup,exchanges,analyze,diff)")
     args = ap.parse_args(argv)
     args.hands = args.hands or (60 if args.quick else 300)
     args.per_class = args.per_class or (3 if args.quick else 10)
@@ -218,10 +266,13 @@ def main(argv: list[str] | None = None) -> int:
     def say(line: str) -> None:
         print(line, flush=True)
 
-    problems = bench_h(args, say)
-    bench_startup(args, say)
-    problems += bench_analyze(args, say)
-    problems += bench_diff(args, say)
+    parts = set(args.parts.split(","))
+    problems = bench_h(args, say) if "h" in parts else 0
+    if "startup" in parts:
+        bench_startup(args, say)
+    problems += bench_exchanges(args, say) if "exchanges" in parts else 0
+    problems += bench_analyze(args, say) if "analyze" in parts else 0
+    problems += bench_diff(args, say) if "diff" in parts else 0
     say(f"\n{'all answers agree' if not problems else f'{problems} DISAGREEMENTS'}")
     return 1 if problems else 0
 

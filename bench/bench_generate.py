@@ -25,7 +25,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench_check import ROOT, baseline_tree, batch_options, local_cluster
+from bench_check import ROOT, baseline_tree, batch_options, build_extension, local_cluster
 
 
 def run(tree: Path, args: list[str]) -> tuple[float, float, str]:
@@ -56,6 +56,7 @@ def main() -> int:
     cluster = local_cluster() if args.local_cluster else None
     with tempfile.TemporaryDirectory() as tmp:
         base = baseline_tree(args.baseline_ref, Path(tmp))
+        print(f"{args.baseline_ref}: {build_extension(base)}")
         configs = [(f"{args.baseline_ref}, 1 process", base, common)]
         configs += [(f"this tree, {w} worker(s)", ROOT, common + ["--workers", str(w)]) for w in args.workers]
         if cluster:

@@ -1,13 +1,15 @@
-"""Time the planner (P(win) per discard, default detour 1) on seeded random 13-tile hands by h and turns.
+"""Time the planner (P(win) per discard) on seeded random 13-tile hands by h, turns and class.
 
-    .venv/bin/python bench/bench_planner.py              # 5 hands per h, turns 6 and 12
-    .venv/bin/python bench/bench_planner.py --hands 3 --h 1 2
+    .venv/bin/python bench/bench_planner.py              # 3 hands per h, turns 6 and 12, detour 1 and 0
+    .venv/bin/python bench/bench_planner.py --hands 5 --h 1 2 --detour 0
 
 Hands: a random complete hand (random units of the 2019-12 rule set filling 13 tiles), then h
 random tiles replaced, kept when the plan's own h equals the class. Per class: median and worst
 time, median states, and how many plans stopped at the state limit (the frontier, reported, never
-cut silently). Baseline in the same run: the same recursion with the memo switched off (every
-state recomputed) on the first hands at h = 1, turns 3, beside the memoised run of those hands.
+cut silently); for those, the time of the labelled estimate that replaces them (`--estimate`,
+2,000 sampled walls per discard) and its median 95 % half-width. Baselines in the same run: the same
+recursion with the memo switched off (every state recomputed) on the first hands at h = 1, turns 3,
+beside the memoised run of those hands; and Monte Carlo with 10^4 games on one hand.
 Targets (issue #10, 2-core machine): h <= 2 median < 0.5 s and worst < 5 s; h = 3 median < 5 s.
 """
 
@@ -27,7 +29,8 @@ from solver.planning import recursion  # noqa: E402
 from solver.planning.plan import distance, plan  # noqa: E402
 from solver.planning.targets import TooLarge  # noqa: E402
 
-STATE_LIMIT = 20_000  # about 20 s a plan here: the frontier shows as "stopped"
+STATE_LIMIT = 10_000  # about 10 s a plan here: the frontier shows as "stopped"
+GAMES = 2_000
 
 
 def random_hand(ev: Evaluator, rng: random.Random, h: int) -> Hand | None:
@@ -63,13 +66,21 @@ def hands_at(ev: Evaluator, h: int, n: int, seed: int) -> list[Hand]:
     return found
 
 
-def timed_plan(ev: Evaluator, hand: Hand, turns: int) -> tuple[float, int | None]:
+def timed_plan(ev: Evaluator, hand: Hand, turns: int, detour: int = 1) -> tuple[float, int | None]:
     start = time.perf_counter()
     try:
-        p = plan(ev.rules, hand, turns=turns, both=False, state_limit=STATE_LIMIT)
+        p = plan(ev.rules, hand, turns=turns, both=False, state_limit=STATE_LIMIT, detour=detour)
     except TooLarge:
         return time.perf_counter() - start, None
     return time.perf_counter() - start, p.states
+
+
+def timed_estimate(ev: Evaluator, hand: Hand, turns: int, detour: int, games: int = GAMES) -> tuple[float, float]:
+    """(seconds, median 95 % half-width) of the estimate alone (a state limit of 1 skips the exact try)."""
+    start = time.perf_counter()
+    p = plan(ev.rules, hand, turns=turns, both=False, state_limit=1, detour=detour, estimate=games)
+    return time.perf_counter() - start, statistics.median((r.win_interval[1] - r.win_interval[0]) / 2
+                                                          for r in p.discards)
 
 
 class NoMemo(dict):
@@ -100,27 +111,41 @@ def baseline(ev: Evaluator, hands: list[Hand], turns: int) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--hands", type=int, default=5)
+    parser.add_argument("--hands", type=int, default=3)
     parser.add_argument("--h", type=int, nargs="+", default=[1, 2, 3])
     parser.add_argument("--turns", type=int, nargs="+", default=[6, 12])
+    parser.add_argument("--detour", type=int, nargs="+", default=[1, 0])
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     ev = Evaluator("2019-12")
     targets = {1: (0.5, 5.0), 2: (0.5, 5.0), 3: (5.0, None)}
-    print(f"planner, P(win), default detour, state limit {STATE_LIMIT}")
+    print(f"planner, P(win), state limit {STATE_LIMIT}; estimates: {GAMES} sampled walls per discard")
     for h in args.h:
         hands = hands_at(ev, h, args.hands, args.seed)
         for turns in args.turns:
-            results = [timed_plan(ev, hand, turns) for hand in hands]
-            times = [t for t, _ in results]
-            states = [s for _, s in results if s is not None]
-            stopped = sum(1 for _, s in results if s is None)
-            med, worst = statistics.median(times), max(times)
-            goal = targets.get(h)
-            met = "" if goal is None else ("MET" if med < goal[0] and (goal[1] is None or worst < goal[1]) else "MISSED")
-            print(f"h={h} turns={turns:2d}: median {med:7.3f} s  worst {worst:7.3f} s  "
-                  f"median states {statistics.median(states) if states else '-'}  stopped {stopped}/{len(hands)}  {met}")
+            for detour in args.detour:
+                results = [timed_plan(ev, hand, turns, detour) for hand in hands]
+                times = [t for t, _ in results]
+                states = [s for _, s in results if s is not None]
+                stopped = [hand for hand, (_, s) in zip(hands, results) if s is None]
+                med, worst = statistics.median(times), max(times)
+                goal = targets.get(h)
+                met = "" if goal is None else \
+                    ("MET" if med < goal[0] and (goal[1] is None or worst < goal[1]) and not stopped else "MISSED")
+                line = (f"h={h} turns={turns:2d} detour={detour}: exact median {med:7.3f} s  worst {worst:7.3f} s  "
+                        f"median states {statistics.median(states) if states else '-'}  "
+                        f"stopped {len(stopped)}/{len(hands)}  {met}")
+                if stopped:
+                    est = [timed_estimate(ev, hand, turns, detour) for hand in stopped]
+                    line += (f"  | estimate median {statistics.median(t for t, _ in est):.3f} s, "
+                             f"95% half-width {statistics.median(w for _, w in est) * 100:.1f} points")
+                print(line)
     baseline(ev, hands_at(ev, 1, min(3, args.hands), args.seed), 3)
+    hand = hands_at(ev, 1, 1, args.seed)[0]
+    exact_t, _ = timed_plan(ev, hand, 12, 0)
+    mc_t, width = timed_estimate(ev, hand, 12, 0, games=10_000)
+    print(f"baseline h=1 turns=12 detour=0, one hand: exact {exact_t:.3f} s; Monte Carlo 10^4 games per discard "
+          f"{mc_t:.3f} s (95% half-width {width * 100:.1f} points)")
 
 
 if __name__ == "__main__":

@@ -37,7 +37,8 @@ SOLVING: dict[str, tuple[Callable[..., Any], tuple[str, ...]]] = {
     "score": (jobs.score, ("hand", "win", "ron", "favourite")),
     "h": (jobs.h, ("hand", "seen")),
     "analyze": (jobs.analyze, ("hand", "seen", "favourite", "discard", "waiting_room", "max_exchanges")),
-    "plan": (jobs.plan, ("hand", "seen", "favourite", "waiting_room", "turns", "objective", "detour")),
+    "plan": (jobs.plan, ("hand", "seen", "favourite", "waiting_room", "turns", "objective", "detour",
+                         "estimate", "max_states")),
 }
 
 

@@ -28,6 +28,7 @@ from solver.serialize import (
 
 MAX_PARAM = 1000  # characters: a hand in any notation is far shorter
 MAX_EXCHANGES = 500
+MAX_GAMES = 100_000  # sampled walls per discard for an estimate past the exact frontier
 MAX_TURNS = 30  # draws left in one game at most (the planner stops earlier at its state limit)
 _CACHED = 4  # Evaluators kept per process (one per rule set and date asked for)
 
@@ -134,6 +135,7 @@ def analyze(params: Mapping[str, str]) -> dict[str, Any]:
 
 def plan(params: Mapping[str, str]) -> dict[str, Any]:
     """`mj plan --json`: P(win) and E[score] per discard over the draws left (solver/planning)."""
+    from solver.planning.recursion import STATE_LIMIT
     from solver.serialize_plan import plan_dict
 
     ev = evaluator(params)
@@ -142,8 +144,12 @@ def plan(params: Mapping[str, str]) -> dict[str, Any]:
     objective = params.get("objective") or "win"
     if objective not in ("win", "score"):
         raise MjError(f"objective must be win or score, not '{objective[:20]}'")
+    games = params.get("estimate")
+    games = _whole(games, "estimate", 2, MAX_GAMES) if games else None
+    max_states = _whole(params.get("max_states") or str(STATE_LIMIT), "max_states", 1, STATE_LIMIT)
     result = ev.plan(_hand_text(params), turns, objective, params.get("seen", ""),
-                     params.get("waiting_room", ""), _tile(ev, params.get("favourite")), detour)
+                     params.get("waiting_room", ""), _tile(ev, params.get("favourite")), detour,
+                     estimate=games, max_states=max_states)
     return plan_dict(result, ev.rules)
 
 

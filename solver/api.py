@@ -104,15 +104,22 @@ class Evaluator:
 
     def plan(self, hand: HandLike, turns: int, objective: str = "win", seen: str | Iterable[TileLike] = (),
              waiting_room: str | Iterable[TileLike] = (), favourite: TileLike | None = None, detour: int = 1,
-             progress=None, both: bool = True) -> "Plan":
-        """P(win) and E[score] per discard over `turns` draws (solver.planning.plan, docs section 6)."""
+             progress=None, both: bool = True, estimate: int | None = None, max_states: int | None = None,
+             seed: int = 0) -> "Plan":
+        """P(win) and E[score] per discard over `turns` draws (solver.planning.plan, docs section 8).
+
+        Exact within the class the plan names; past `max_states`, an error, or with `estimate` a
+        Monte Carlo estimate over that many sampled walls (plan.method == "estimate", 95 % intervals).
+        """
         from solver.planning.plan import plan
+        from solver.planning.recursion import STATE_LIMIT
 
         room = parse_tiles(waiting_room, self.rules) if isinstance(waiting_room, str) \
             else [self.tile(t) for t in waiting_room]
         return plan(self.rules, self.hand(hand), turns=turns, objective=objective, seen=self.seen(seen),
                     waiting_room=tuple(room), favourite=self.tile(favourite), detour=detour, progress=progress,
-                    both=both)
+                    both=both, estimate=estimate, seed=seed,
+                    state_limit=STATE_LIMIT if max_states is None else max_states)
 
     def is_complete(self, hand: HandLike) -> bool:
         from solver.core.score import is_complete

@@ -1,6 +1,7 @@
 """The planner's JSON shape (mj plan --json, mj analyze --turns N --json), beside solver/serialize.py.
 
-Values are the exact Fractions of the API written as floats (within one unit in the last place).
+Values are the exact Fractions of the API written as floats (within one unit in the last place);
+past the exact frontier (`method` "estimate"), sample means with their 95 % intervals.
 """
 
 from __future__ import annotations
@@ -20,14 +21,19 @@ def tile_id(kind: int | None, rules: RuleSet) -> str | None:
 
 
 def discard_dict(row: DiscardPlan, rules: RuleSet) -> dict[str, Any]:
-    return {"tile": tile_id(row.tile, rules), "win_probability": number(row.win_probability),
-            "expected_score": number(row.expected_score)}
+    out = {"tile": tile_id(row.tile, rules), "win_probability": number(row.win_probability),
+           "expected_score": number(row.expected_score)}
+    if row.win_interval is not None:  # an estimate: its 95 % intervals beside the sample means
+        out["win_probability_interval"] = list(row.win_interval)
+        out["expected_score_interval"] = list(row.score_interval)
+    return out
 
 
 def plan_dict(plan: Plan, rules: RuleSet) -> dict[str, Any]:
     best = plan.recommended
     sora = None if best.sora is None else {"use_now": best.sora.use_now, "take": tile_id(best.sora.take, rules)}
-    return {"turns": plan.turns, "model": MODEL, "policy_class": plan.policy_class,
+    return {"turns": plan.turns, "model": MODEL, "method": plan.method, "games": plan.games,
+            "policy_class": plan.policy_class,
             "discards": [discard_dict(row, rules) for row in plan.discards],
             "recommended": {**discard_dict(best, rules), "objective": plan.objective, "win_now": plan.complete,
                             "sora": sora}}

@@ -41,6 +41,7 @@ __all__ = [
     "complete_targets",
     "exchange_distance",
     "exchange_distance_bruteforce",
+    "optimal_exchanges",
     "waits",
 ]
 
@@ -393,6 +394,32 @@ def exchange_distance_bruteforce(
     if best is None:
         return None
     return hand_size - called_size - best
+
+
+def optimal_exchanges(
+    units: Sequence[tuple[int, ...]],
+    concealed: Sequence[int],
+    called: Sequence[int],
+    *,
+    cap: Sequence[int],
+    hand_size: int,
+    sora: int | None,
+    sora_mode: str,
+) -> tuple[int | None, set[tuple[tuple[int, ...], tuple[int, ...]]]]:
+    """(h, every distinct optimal exchange as (sorted out-tiles, sorted in-tiles)) by plain enumeration
+    of complete_targets (tiny catalogues only); (None, set()) when no complete target exists."""
+    targets = list(complete_targets(units, called, cap=cap, hand_size=hand_size, sora=sora, sora_mode=sora_mode))
+    if not targets:
+        return None, set()
+    kept = [sum(min(c, t) for c, t in zip(concealed, tc)) for tc in targets]
+    best = max(kept)
+    found = set()
+    for tc, k in zip(targets, kept):
+        if k == best:
+            out = tuple(i for i, (c, t) in enumerate(zip(concealed, tc)) for _ in range(c - t))
+            into = tuple(i for i, (c, t) in enumerate(zip(concealed, tc)) for _ in range(t - c))
+            found.add((out, into))
+    return hand_size - sum(len(units[j]) for j in called) - best, found
 
 
 # ---------------------------------------------------------------------------

@@ -263,23 +263,9 @@ def test_accepted_kinds_agree(mode, data):
 
 
 def _oracle_exchanges(game: Game, deal: Deal, seen, mode: str) -> tuple[int | None, set]:
-    cap = oracle_cap(game, game.units, deal.called, seen)
-    targets = list(oracle.complete_targets(game.units, list(deal.called), cap=cap, hand_size=game.hand_size,
-                                           sora=game.sora, sora_mode=mode))
-    if not targets:
-        return None, set()
-    kept = [sum(min(c, t) for c, t in zip(deal.concealed, tc)) for tc in targets]
-    best = max(kept)
-    found = set()
-    for tc, k in zip(targets, kept):
-        if k == best:
-            out = tuple(sorted(Counter({i: c - t for i, (c, t) in enumerate(zip(deal.concealed, tc)) if c > t})
-                               .elements()))
-            into = tuple(sorted(Counter({i: t - c for i, (c, t) in enumerate(zip(deal.concealed, tc)) if t > c})
-                                .elements()))
-            found.add((out, into))
-    n_slots = game.hand_size - sum(len(game.units[j]) for j in deal.called)
-    return n_slots - best, found
+    return oracle.optimal_exchanges(game.units, list(deal.concealed), list(deal.called),
+                                    cap=oracle_cap(game, game.units, deal.called, seen), hand_size=game.hand_size,
+                                    sora=game.sora, sora_mode=mode)
 
 
 @needs_enumerate

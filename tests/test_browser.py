@@ -132,6 +132,26 @@ def test_plan_shows_exact_win_probabilities(chromium, url):
     page.close()
 
 
+def test_plan_past_the_frontier_shows_a_labelled_estimate(chromium, url):
+    """The page asks for an estimate past its state limit (lowered here through the request so the
+    test is quick): every number is marked ≈ with its interval, a bold line says it is not exact."""
+    page = chromium.new_page(viewport={"width": 360, "height": 740})
+    page.set_default_timeout(WAIT_MS)
+    page.route("**/api/plan?*", lambda route: route.continue_(
+        url=route.request.url.replace("max_states=20000", "max_states=50").replace("estimate=2000", "estimate=200")))
+    page.goto(f"{url}?{urlencode({'hand': ' '.join(SEED_STEP_1)})}")
+    page.wait_for_function(ANSWERED)
+    page.fill("#turns", "6")
+    page.click("#plan")
+    page.wait_for_selector("#plan-result table")
+    first = page.locator("#plan-result tbody tr").first.inner_text().split("\t")
+    assert first[1].startswith("≈ ") and " – " in first[1] and first[2].startswith("≈ ")
+    assert page.inner_text("#plan-result .estimate").startswith("Estimate, not exact")
+    widths = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+    assert widths[0] <= widths[1] == 360
+    page.close()
+
+
 def test_phone_width_has_no_horizontal_scroll(chromium, url):
     page = chromium.new_page(viewport={"width": 360, "height": 740})
     page.set_default_timeout(WAIT_MS)

@@ -3,6 +3,7 @@ a Monte Carlo of its own recommended policy, and the そら and dead-wait cases 
 
 from __future__ import annotations
 
+import json
 import random
 from fractions import Fraction
 
@@ -14,6 +15,8 @@ from synthetic import BASE_SETTINGS, Game, deals, games
 
 from solver import Evaluator, Hand, MjError
 from solver.planning.plan import prepare
+from solver.planning.estimate import Policy, Sampled
+from solver.planning.recursion import Search
 
 EXAMPLE = "真 雪歩 あずさ 可奈 歩 未来 まつり 美也 紗代子 海美 奈緒 美奈子 星梨花"
 
@@ -106,21 +109,40 @@ def test_one_turn_is_live_winning_tiles_over_unseen(ev):
     assert p.policy_class["win_probability"] == "all play"
 
 
-def test_real_hand_two_turns_against_the_full_tree(ev):
-    """turns = 2 on a tenpai 12-tile hand of the real catalogue, full tree, exact Fractions (the oracle
-    gets the rule set's units as plain tuples)."""
-    hand = ev.hand("真 雪歩 あずさ 可奈 歩 未来 まつり 美也 紗代子 海美 奈緒 美奈子")
-    units = [u.members for u in ev.rules.units]
+def real_oracle(ev, hand: Hand, turns: int, room: list[int] | None = None, objective: str = "win") -> dict:
+    """The full-tree oracle on the real catalogue (it gets the rule set's units as plain tuples)."""
     spec = ev.rules.spec
     rules = dict(min_points=spec.min_points, member_points=spec.member_points, called=spec.called,
                  ron_minus_member=spec.ron_minus_member, no_win=spec.no_win, favourite=spec.favourite,
                  favourite_bonus=spec.favourite_bonus, sora_mode=spec.sora, ron_on_shika=spec.ron_on_shika,
                  shika=ev.tiles.shika, hand_size=13)
+    return plan_value([u.members for u in ev.rules.units], list(hand.concealed), [], seen=[0] * 54,
+                      room=room or [0] * 54, turns=turns, objective=objective, rules=rules, sora=ev.tiles.sora)
+
+
+def test_real_hand_two_turns_against_the_full_tree(ev):
+    """turns = 2 on a tenpai 12-tile hand of the real catalogue, full tree, exact Fractions."""
+    hand = ev.hand("真 雪歩 あずさ 可奈 歩 未来 まつり 美也 紗代子 海美 奈緒 美奈子")
     p = ev.plan(hand, turns=2, detour=2)
     assert p.policy_class["win_probability"] == "all play"
-    want = plan_value(units, list(hand.concealed), [], seen=[0] * 54, room=[0] * 54, turns=2, objective="win",
-                      rules=rules, sora=ev.tiles.sora)
-    assert p.discards[0].win_probability == want[None]
+    assert p.discards[0].win_probability == real_oracle(ev, hand, 2)[None]
+
+
+@pytest.mark.parametrize("hand, turns, detour", [
+    ("真 雪歩 あずさ 可奈 歩 未来 まつり 美也 紗代子 海美 奈緒 美奈子 星梨花", 4, 0),
+    ("春香 千早 美希 雪歩 やよい 真 伊織 貴音 律子 あずさ 亜美 真美 未来", 3, 0),
+    ("真 雪歩 あずさ 可奈 歩 未来 まつり 美也 紗代子 海美 奈緒 美奈子 星梨花", 3, 1),
+])
+def test_memo_reductions_change_no_value(ev, hand, turns, detour, monkeypatch):
+    """The memo's shortcuts (interchangeable kinds sorted, the one-draw wait table) against the same
+    recursion with them switched off: every discard's P(win) is the same Fraction."""
+    fast = planner_rows(ev.plan(hand, turns=turns, detour=detour, both=False))
+    monkeypatch.setattr(Search, "interchangeable", lambda self, alive, n: (
+        tuple(any(i == k for t in alive for k, _ in t) for i in range(n)), [], []))
+    monkeypatch.setattr(Search, "last_discard", lambda self, hand, wall: max(
+        self.v12(hand[:i] + (hand[i] - 1,) + hand[i + 1:], wall, (), 0, 1, self.sparse)
+        for i, n in enumerate(hand) if n))
+    assert planner_rows(ev.plan(hand, turns=turns, detour=detour, both=False)) == fast
 
 
 def test_monotone_in_turns(ev):
@@ -194,6 +216,30 @@ def test_sora_waits_when_the_room_holds_nothing_useful(ev):
     assert move is not None and not move.use_now and move.take is None
 
 
+def test_sora_waits_when_fetching_later_is_worth_more(ev):
+    """Two draws left, そら held, 春香 and 詩花 in the waiting room: fetching now cannot win at the first
+    draw anyway, while waiting keeps the choice of tile until the first draw is seen (and adds the
+    player's own discard to the room). The planner's waiting value is that of a real policy (a lower
+    bound), and the full tree values every fetch now lower still: waiting is right under all play."""
+    text, room_text = "春香 千早 千早 貴音 律子 未来 静香 星梨花 杏奈 莉緒 麗花 そら", "春香 詩花"
+    p = ev.plan(text, turns=2, waiting_room=room_text, detour=4, both=False)
+    move = p.discards[0].sora
+    assert move is not None and not move.use_now and move.take is None
+    hand, sora = ev.hand(text), ev.tiles.sora
+    room = [0] * 54
+    for name in room_text.split():
+        room[ev.tile(name)] += 1
+    fetched = []
+    for name in room_text.split():
+        k = ev.tile(name)
+        after = list(hand.concealed)
+        after[sora], after[k] = after[sora] - 1, after[k] + 1
+        left = list(room)
+        left[k], left[sora] = left[k] - 1, left[sora] + 1
+        fetched.append(real_oracle(ev, Hand(tuple(after)), 2, left)[None])
+    assert move.value_if_waiting == p.discards[0].win_probability > max(fetched) > 0
+
+
 # --- bad input ------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("kwargs", [dict(turns=0), dict(turns=500), dict(turns=1, objective="money"),
@@ -211,8 +257,6 @@ def test_wildcard_sora_is_refused():
 # --- CLI ------------------------------------------------------------------------------------------
 
 def test_cli_plan_json_keys_and_values(ev):
-    import json
-
     from typer.testing import CliRunner
 
     from cli import app
@@ -220,7 +264,7 @@ def test_cli_plan_json_keys_and_values(ev):
     result = CliRunner().invoke(app, ["plan", EXAMPLE, "--turns", "1", "--json"])
     assert result.exit_code == 0, result.stderr
     data = json.loads(result.stdout)
-    assert set(data) == {"turns", "model", "policy_class", "discards", "recommended"}
+    assert set(data) == {"turns", "model", "method", "games", "policy_class", "discards", "recommended"}
     assert all(set(d) == {"tile", "win_probability", "expected_score"} for d in data["discards"])
     exact = ev.plan(EXAMPLE, turns=1)
     assert data["discards"][0]["win_probability"] == float(exact.discards[0].win_probability)
@@ -235,3 +279,95 @@ def test_cli_plan_bad_input_exits_2(args):
 
     result = CliRunner().invoke(app, ["plan", EXAMPLE, *args])
     assert result.exit_code == 2 and "Traceback" not in result.stderr
+
+
+# --- the estimate past the exact frontier ---------------------------------------------------------
+
+def test_wilson_interval_of_half():
+    low, high = Sampled(100, 50, 0, 0).win_interval()
+    assert (round(low, 4), round(high, 4)) == (0.4038, 0.5962)
+    assert Sampled(10, 0, 0, 0).win_interval()[0] == 0 < Sampled(10, 0, 0, 0).win_interval()[1]
+
+
+def policy_value(search, policy: Policy, hand, wall, W: int, t: int, memo: dict) -> Fraction:
+    """The exact P(win) of the estimate's policy: every draw weighed, the policy's discard after each."""
+    key = (hand, tuple(wall), t)
+    if t == 0:
+        return Fraction(0)
+    if key not in memo:
+        total, nr = Fraction(0), search.nr
+        for pos in range(nr):
+            if wall[pos]:
+                h = hand[:pos] + (hand[pos] + 1,) + hand[pos + 1:]
+                w = list(wall)
+                w[pos] -= 1
+                if not any(h[nr:]) and h[:nr] in search.scores:
+                    total += wall[pos]
+                    continue
+                x = policy.discard(h, w, t - 1)
+                total += wall[pos] * policy_value(search, policy, h[:x] + (h[x] - 1,) + h[x + 1:], w, W - 1, t - 1,
+                                                  memo)
+        total += (W - sum(wall)) * policy_value(search, policy, hand, wall, W - 1, t - 1, memo)
+        memo[key] = total / W
+    return memo[key]
+
+
+def test_estimate_agrees_with_the_exact_value_of_its_policy(ev):
+    """Forced past a tiny state limit: each discard's estimate lies within 3.3 standard errors of its
+    policy's exact value (computed here over every draw), and never far above the all-play optimum."""
+    hand, turns = ev.hand(EXAMPLE), 3
+    est = ev.plan(hand, turns=turns, detour=0, both=False, estimate=3000, max_states=1)
+    assert est.method == "estimate" and est.games == 3000 and "Monte Carlo" in est.policy_class["win_probability"]
+    exact = {r.tile: r.win_probability for r in ev.plan(hand, turns=turns, detour=2, both=False).discards}
+    prep = prepare(ev.rules, hand, turns=turns, objectives=("win",), detour=0)
+    search = prep.searches["win"]
+    policy, memo = Policy(search, prep.wall_r), {}
+    for row in est.discards:
+        pos = prep.positions.index(row.tile)
+        root = prep.start[:pos] + (prep.start[pos] - 1,) + prep.start[pos + 1:]
+        p = policy_value(search, policy, root, list(prep.wall_r), prep.W0, turns, memo)
+        error = 3.3 * (float(p) * (1 - float(p)) / est.games) ** 0.5 + 1e-9
+        assert abs(float(row.win_probability) - float(p)) <= error, ev.tiles.name(row.tile)
+        assert p <= exact[row.tile]  # a policy never beats the optimum ("all play" at detour 2)
+        assert row.win_interval[0] <= float(row.win_probability) <= row.win_interval[1]
+
+
+def test_cli_estimate_is_labelled_and_the_limit_is_an_error():
+    from typer.testing import CliRunner
+
+    from cli import app
+    args = ["plan", EXAMPLE, "--turns", "6", "--max-states", "50"]
+    stopped = CliRunner().invoke(app, args)
+    assert stopped.exit_code == 2 and "--estimate" in stopped.output and "Traceback" not in stopped.output
+    got = json.loads(CliRunner().invoke(app, args + ["--estimate", "200", "--json"]).output)
+    assert got["method"] == "estimate" and got["games"] == 200
+    for row in got["discards"]:
+        low, high = row["win_probability_interval"]
+        assert 0 <= low <= row["win_probability"] <= high <= 1
+    exact = json.loads(CliRunner().invoke(app, ["plan", EXAMPLE, "--turns", "1", "--json"]).output)
+    assert exact["method"] == "exact" and exact["games"] is None and "win_probability_interval" not in exact["discards"][0]
+
+
+def test_estimate_policy_matrices_against_its_plain_definition(ev):
+    """Policy.lowest_h (all discards at once by matrices) against the policy's words in plain Python:
+    per discard, h over the targets after it, ties by the start's unseen copies of the kinds lowering it."""
+    rng = random.Random(3)
+    prep = prepare(ev.rules, ev.hand(EXAMPLE), turns=3, objectives=("win",), detour=1)
+    search = prep.searches["win"]
+    policy, targets, nr = Policy(search, prep.wall_r), [dict(t) for t in search.sparse], search.nr
+    for _ in range(150):
+        hand = list(prep.start)
+        for _ in range(rng.randint(0, 3)):
+            hand[rng.choice([i for i in range(nr) if hand[i]])] -= 1
+            hand[rng.choice([i for i in range(nr) if hand[i] < 3])] += 1
+        hand[rng.choice([i for i in range(nr) if hand[i] < 3])] += 1
+        hand = tuple(hand)
+        keys = {}
+        for x in (x for x in range(nr) if hand[x]):
+            kept = hand[:x] + (hand[x] - 1,) + hand[x + 1:]
+            costs = [sum(max(0, c - kept[i]) for i, c in t.items()) for t in targets]
+            low = min(costs)
+            lowering = {i for t, c in zip(targets, costs) if c == low for i, n in t.items() if n > kept[i]}
+            keys[x] = (-low, sum(prep.wall_r[i] for i in lowering))
+        best = max(keys.values())
+        assert policy.lowest_h(hand) == min(x for x, k in keys.items() if k == best)

@@ -108,8 +108,18 @@ def test_plan_route_matches_cli_json(client):
     assert response.json()["recommended"]["tile"] in ("sayoko", "nao")  # tied at 11/149
 
 
+def test_plan_route_estimate_matches_cli_json(client):
+    """Past a small state limit the route gives the CLI's labelled estimate (same seed, same bytes)."""
+    params = {"hand": SEED_HAND, "turns": "6", "max_states": "50", "estimate": "100"}
+    response = client.get("/api/plan", params=params)
+    assert response.status_code == 200
+    assert response.json()["method"] == "estimate"
+    assert response.json() == cli_json("plan", SEED_HAND, "--turns", "6", "--max-states", "50", "--estimate", "100")
+
+
 @pytest.mark.parametrize("params", [{"turns": "0"}, {"turns": "x"}, {"turns": "99"}, {"objective": "fast"},
-                                    {"detour": "-1"}])
+                                    {"detour": "-1"}, {"estimate": "1"}, {"max_states": "0"},
+                                    {"max_states": "10000000"}])
 def test_plan_route_bad_parameters(client, params):
     response = client.get("/api/plan", params={"hand": SEED_HAND, **params})
     assert response.status_code == 400

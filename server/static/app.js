@@ -297,23 +297,34 @@ function drawScore(s) {
   box.replaceChildren(el("p", { class: "hint", text: title }), table([["unit"], ["points", "num"], ["why"]], rows));
 }
 
+const PLAN_STATES = 20000, PLAN_GAMES = 2000;
+
 async function plan() {
   const out = $("plan-result"), problem = $("plan-error");
   problem.hidden = true;
   out.replaceChildren(el("p", { class: "hint", text: "planning…" }));
   const { discard, ...rest } = situation();  // a call tile is no part of a plan
   try {
+    // exact up to PLAN_STATES memoised states (seconds), then a labelled estimate, not a long wait
     const p = await api("plan", { hand: $("hand-text").value, turns: $("turns").value,
-                                  objective: $("objective").value, ...rest });
+                                  objective: $("objective").value, max_states: PLAN_STATES,
+                                  estimate: PLAN_GAMES, ...rest });
     const name = (id) => (id === null ? "(next draw)" : idols.get(id)?.name ?? id);
+    const pct = (x) => (100 * x).toFixed(2) + " %";
+    const shown = (value, interval, format) => (value === null ? "" : !interval ? String(format(value))
+      : el("span", {}, `≈ ${format(value)}`,
+           el("span", { class: "interval", text: `${format(interval[0])} – ${format(interval[1])}` })));
     const rows = p.discards.map((d) => el("tr", {}, cell(name(d.tile)),
-      cell(d.win_probability === null ? "" : (100 * d.win_probability).toFixed(2) + " %", "num"),
-      cell(d.expected_score === null ? "" : Math.round(d.expected_score), "num")));
+      cell(shown(d.win_probability, d.win_probability_interval, pct), "num"),
+      cell(shown(d.expected_score, d.expected_score_interval, Math.round), "num")));
     const best = p.recommended;
     const sora = best.sora ? (best.sora.use_now ? `; use そら now and take ${name(best.sora.take)}` : "; keep そら") : "";
     const classes = Object.entries(p.policy_class).map(([k, v]) => `${k}: ${v}`).join("; ");
+    const estimate = p.method === "estimate"
+      ? [el("p", { class: "estimate", text: `Estimate, not exact: past the exact frontier, ${p.games} sampled walls per discard (95 % intervals).` })]
+      : [];
     out.replaceChildren(
-      el("p", { text: `With ${p.turns} draws left: discard ${name(best.tile)}${sora}.` }),
+      el("p", { text: `With ${p.turns} draws left: discard ${name(best.tile)}${sora}.` }), ...estimate,
       table([["discard"], ["P(win)", "num"], ["E[score]", "num"]], rows),
       el("p", { class: "hint", text: `policy class — ${classes}` }));
   } catch (error) {

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from solver.core import fast
 from solver.core.distance import exchange_distance
 from solver.core.enumerate import accepted_with_witnesses, distinct_exchanges
+from solver.core.exchanges import listed_exchanges
 from solver.core.hand import COPIES, Hand, Situation, check_hand, check_situation
 from solver.core.model import DistanceModel
 from solver.core.present import UnitsPresent, units_present
@@ -38,6 +39,17 @@ def _h(dm: DistanceModel, hand: Hand, seen: tuple[int, ...]) -> int | None:
     return exchange_distance(dm, hand, seen).h
 
 
+def _exchanges(dm: DistanceModel, hand: Hand, seen: tuple[int, ...], limit: int,
+               known: list[tuple[int, ...]] | tuple = ()) -> tuple[int | None, list[Exchange], bool]:
+    """(h, the distinct optimal exchanges up to `limit`, whether all are listed): the search's walk,
+    or the CP-SAT enumeration past the walk's work limit (and for tests, FAST = False)."""
+    if FAST:
+        listed = listed_exchanges(fast.search_for(dm.rules), dm.rules, hand, seen, limit)
+        if listed is not None:
+            return listed
+    return distinct_exchanges(dm, hand, seen, limit, known)
+
+
 def _win_totals(rules: RuleSet, full: Hand, tile: int, favourite: int | None) -> tuple[int | None, int | None]:
     """Scores of the win by tsumo and by ron on `tile` (None: no win), as best_score gives them."""
     tsumo, ron = Situation("tsumo", favourite=favourite), Situation("ron", tile, favourite)
@@ -49,7 +61,11 @@ def _win_totals(rules: RuleSet, full: Hand, tile: int, favourite: int | None) ->
     check_situation(full, rules, ron)
     scorer = fast.scorer_for(rules)
     no_ron = tile == rules.tiles.shika and not rules.spec.ron_on_shika  # D2
-    return scorer.total(full, tsumo), None if no_ron else scorer.total(full, ron)
+    total = scorer.total(full, tsumo)
+    if no_ron or total is None:
+        return total, None
+    # without a ron deduction the ron tile's unit costs nothing: the same decompositions, the same best
+    return total, scorer.total(full, ron) if rules.spec.ron_minus_member else total
 
 
 @dataclass(frozen=True)
@@ -260,10 +276,10 @@ def analyze(dm: DistanceModel, hand: Hand, *, seen: tuple[int, ...] = (), favour
     if size == rules.hand_size:
         h, _, targets = _accepted(dm, hand, seen)
         discards = discard_table(dm, hand, seen, favourite, (h, targets))
-        if h == 1 and not _needs_solver(dm, hand):
+        if h == 1 and not _stand_ins_held(dm, hand):
             exchanges, all_listed = exchanges_from_table(dm, hand, discards), True
         else:
-            h, exchanges, all_listed = distinct_exchanges(dm, hand, seen, exchange_limit, targets)
+            h, exchanges, all_listed = _exchanges(dm, hand, seen, exchange_limit, targets)
         tenpai = next((r for r in discards if r.h == 1), None)
         top_waits = tenpai.waits if tenpai else ()
     else:
@@ -271,7 +287,7 @@ def analyze(dm: DistanceModel, hand: Hand, *, seen: tuple[int, ...] = (), favour
         discards = (DiscardRow(-1, h12, accept),)
         # with no tile seen, the acceptance just found is the physics-only one the waits need
         top_waits = waits(dm, hand, seen, favourite, None if seen else (h12, [a.tile for a in accept]))
-        h, exchanges, all_listed = distinct_exchanges(dm, hand, seen, exchange_limit)
+        h, exchanges, all_listed = _exchanges(dm, hand, seen, exchange_limit)
     if not all_listed:
         notes.append(f"more than {exchange_limit} distinct optimal exchanges: the first {exchange_limit} are listed; "
                      "grouped by discard, the table below is complete")
@@ -293,6 +309,7 @@ def analyze(dm: DistanceModel, hand: Hand, *, seen: tuple[int, ...] = (), favour
                     top_waits, calls, call_tile, ron_wait, sora, tuple(notes))
 
 
-def _needs_solver(dm: DistanceModel, hand: Hand) -> bool:
-    """Wildcard そら makes a target's tiles differ from its units' members; enumerate those directly."""
+def _stand_ins_held(dm: DistanceModel, hand: Hand) -> bool:
+    """Wildcard そら held: a target's tiles differ from its units' members, which the table's exchanges
+    (a discard and a draw, reaching a scored decomposition) do not show; the search lists them instead."""
     return dm.wildcard and hand.concealed[dm.rules.tiles.sora] > 0

@@ -12,13 +12,13 @@ from collections.abc import Iterable
 from typing import Any
 
 from solver.api import Evaluator
-from solver.core.distance import shortcut_distance
 from solver.core.fast import exchange_distance, search_for
 from solver.core.errors import HAND_SIZE, MjError, shown
 from solver.core.hand import COPIES, Hand, Situation, check_hand, check_situation
 from solver.core.notation import hand_from_list, parse_hand, parse_tiles
 from solver.core.results import ScoreResult
 from solver.core.score import best_score
+from solver.core.shortcut import shortcut_distance
 
 CLAIM_FIELDS = ("complete", "h", "score", "units", "exchanges", "waits", "discard")
 CONTEXT_FIELDS = ("id", "engine", "rules", "hand", "favorite", "favourite", "win", "winning_tile", "seen", "note")
@@ -174,6 +174,7 @@ class Context:
         self.winning_tile = self._tile(wt, "winning_tile") if wt is not None else None
         check_situation(self.hand, ev.rules, Situation(self.win, self.winning_tile, self.favourite))
         self._h: Any = None
+        self.shortcuts: dict[tuple[int, bool], Any] = {}  # (copy limit, two-missing only) -> DistanceResult
 
     def _tile(self, value: Any, what: str) -> int:
         if not isinstance(value, str):
@@ -216,8 +217,11 @@ def decomposition_text(ctx: Context, result: ScoreResult) -> str:
 
 def _h_with(ctx: Context, copies: int, two_missing_only: bool) -> tuple[int | None, Any]:
     """h as an engine would compute it with a copy limit of `copies` and/or only units missing at most two
-    members of the hand in its targets (RULES.md section 7). Returns (h, a witness Exchange) or (None, None)."""
-    result = shortcut_distance(ctx.dm, ctx.hand, ctx.seen, copies, two_missing_only)
+    members of the hand in its targets (RULES.md section 7), by the exact search (no solve). Returns (h, a witness
+    Exchange) or (None, None)."""
+    known = ctx.shortcuts.get((copies, False)) or (ctx.h() if copies == COPIES else None)
+    result = shortcut_distance(ctx.rules, ctx.hand, ctx.seen, copies, two_missing_only, unrestricted=known)
+    ctx.shortcuts[(copies, two_missing_only)] = result
     return result.h, result.exchange
 
 
@@ -231,7 +235,10 @@ def _over_limit(ctx: Context, target) -> list[int]:
 def _shortcuts_that_may_give(ctx: Context, claimed: int, exact: int) -> list[tuple[int, bool]]:
     """The shortcuts (copy limit, units missing at most two only) to try, in order, leaving out those that
     provably cannot give `claimed`: a 4th copy only lowers h and the two-missing restriction only raises
-    it, so h(4) <= exact <= h(3, two) and h(4) <= h(4, two). h(4) itself comes from the search, no solve."""
+    it, so h(4) <= exact <= h(3, two) and h(4) <= h(4, two). h(4) itself comes from the search.
+
+    Along each list h moves away from the claim (h(3, two) >= h(4, two); h(4) <= h(4, two)), so explain_h
+    stops at the first shortcut that overshoots it."""
     if claimed == exact:
         return []
     if claimed > exact:  # h(4) <= exact < claimed
@@ -245,6 +252,8 @@ def explain_h(ctx: Context, claimed: int, exact: int | None) -> dict[str, str]:
         return make_reason("h_value", "no complete hand can be reached (too many tiles seen)")
     for copies, two in _shortcuts_that_may_give(ctx, claimed, exact):
         h, witness = _h_with(ctx, copies, two)
+        if h is not None and (h < claimed if claimed > exact else h > claimed):
+            break  # the shortcuts after this one give h further from the claim still
         if h != claimed:
             continue
         fourth = _over_limit(ctx, witness.target) if copies > COPIES else []

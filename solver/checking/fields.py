@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from solver.analysis.turn import acceptance, seen_plus, waits
 from solver.api import Evaluator
 from solver.checking.context import (
     MISSING_LISTED,
@@ -19,8 +18,6 @@ from solver.checking.context import (
     make_reason,
     tile_names,
 )
-from solver.core.distance import exchange_distance
-from solver.core.enumerate import distinct_exchanges
 from solver.core.errors import MjError, close_matches, shown
 from solver.core.hand import COPIES, Hand
 from solver.core.notation import parse_tiles
@@ -230,6 +227,8 @@ def check_exchanges(ctx: Context, claimed: Any) -> dict[str, Any]:
             reasons.append(make_reason("exchange_not_optimal", f"{label}: exchanges {len(out)} tiles, h is {h}"))
             continue
         optimal.append((out, into))
+    from solver.core.enumerate import distinct_exchanges  # imported here (and turn below): h claims never need them
+
     _, others, all_listed = distinct_exchanges(ctx.dm, hand, ctx.seen, MISSING_LISTED, exclude=optimal)
     missing = [(list(e.out), list(e.into)) for e in others]
     if missing:
@@ -271,6 +270,8 @@ def check_waits(ctx: Context, claimed: Any) -> dict[str, Any]:
     ev, rules = ctx.ev, ctx.rules
     if ctx.size != rules.hand_size - 1:
         raise InvalidValue(f"waits are claimed for a {rules.hand_size - 1}-tile hand, this one has {ctx.size}")
+    from solver.analysis.turn import waits
+
     exact = {w.tile: w for w in waits(ctx.dm, ctx.hand, ctx.seen, ctx.favourite)}
     held = ctx.held()
     reasons, named = [], set()
@@ -312,6 +313,9 @@ def check_discard(ctx: Context, claimed: Any) -> dict[str, Any]:
     extra = set(claimed) - {"tile", "accept", "h"}
     if extra:
         raise InvalidValue(f"unknown key(s) {shown(', '.join(sorted(extra)))} in discard")
+    from solver.analysis.turn import acceptance, seen_plus
+    from solver.core.distance import exchange_distance
+
     ev, rules, hand = ctx.ev, ctx.rules, ctx.hand
     if not ctx.full:
         raise InvalidValue(f"a discard is claimed for a {rules.hand_size}-tile hand, this one has {ctx.size}")

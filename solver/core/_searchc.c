@@ -186,8 +186,9 @@ static int Searcher_init(Searcher *s, PyObject *args, PyObject *kwds) {
     s->key_len = K + 3;
     if (read_lists(members, U, K, &s->mem_off, &s->mem, "members") < 0) return -1;
     if (read_lists(units_with, K, U, &s->uw_off, &s->uw, "units_with") < 0) return -1;
-    if (PyTuple_GET_SIZE(fill_order) != U) {
-        PyErr_SetString(PyExc_ValueError, "fill_order must list every unit");
+    s->n_fill = (int)PyTuple_GET_SIZE(fill_order);
+    if (s->n_fill > U) {
+        PyErr_SetString(PyExc_ValueError, "fill_order lists more units than there are");
         return -1;
     }
     s->sizes = PyMem_Calloc(U + 1, sizeof(int));
@@ -198,7 +199,7 @@ static int Searcher_init(Searcher *s, PyObject *args, PyObject *kwds) {
         PyErr_NoMemory();
         return -1;
     }
-    if (read_ints(fill_order, s->fill_order, U, U, "fill_order") < 0) return -1;
+    if (read_ints(fill_order, s->fill_order, s->n_fill, U, "fill_order") < 0) return -1;
     if (PyTuple_GET_SIZE(reach_of) != K || PyTuple_GET_SIZE(fill_reach) < 1) {
         PyErr_SetString(PyExc_ValueError, "reach_of must have one mask per kind, fill_reach at least one");
         return -1;

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
-
 from solver.core import cpsat
 from solver.core.hand import COPIES, Hand, check_hand
 from solver.core.model import DistanceModel
@@ -17,14 +15,22 @@ def exchange_for(model: DistanceModel, hand: Hand, value) -> Exchange:
 
 def target_exchange(rules, hand: Hand, target: tuple[int, ...], sora_for: tuple[int, ...] = ()) -> Exchange:
     """The exchange that turns `hand` into the target made of these units (そら standing in for `sora_for`)."""
-    wanted = Counter(k for u in target for k in rules.units[u].members)
-    wanted.subtract(Counter(sora_for))
+    wanted = [0] * len(hand.concealed)  # per-kind counts, not Counters: the checker calls this for every claim
+    for u in target:
+        for k in rules.units[u].members:
+            wanted[k] += 1
+    for k in sora_for:
+        wanted[k] -= 1
     if sora_for:
         wanted[rules.tiles.sora] += len(sora_for)
-    held = Counter({k: n for k, n in enumerate(hand.concealed) if n})
-    out = tuple(sorted((held - wanted).elements()))
-    into = tuple(sorted((wanted - held).elements()))
-    return Exchange(out, into, tuple(sorted(target)), tuple(sorted(sora_for)))
+    out: list[int] = []
+    into: list[int] = []
+    for k, (held, want) in enumerate(zip(hand.concealed, wanted)):
+        if held > want:
+            out += [k] * (held - want)
+        elif want > held:
+            into += [k] * (want - held)
+    return Exchange(tuple(out), tuple(into), tuple(sorted(target)), tuple(sorted(sora_for)))
 
 
 def exchange_distance(model: DistanceModel, hand: Hand, seen: tuple[int, ...] = (),

@@ -93,7 +93,8 @@ def accepted(dm, hand: Hand, seen: tuple[int, ...] = (), seeds: Iterable[tuple[i
     if search.compiled and limit == ACCEPT_NODES:  # the default limit: the C search's own
         limit = ACCEPT_NODES_C
     if search.wildcard or h < ACCEPT_H or search.compiled:
-        fast = search.accepted(hand, seen, limit=limit)
+        # wildcard targets need their そら slots, which the callers do not read: no witnesses
+        fast = search.accepted(hand, seen, limit=limit, witnesses=not search.wildcard)
         if fast is not None:
             return fast
     return accepted_with_witnesses(dm, hand, seen, seeds, kept=search.kept_best(hand, seen))

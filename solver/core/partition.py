@@ -4,10 +4,11 @@ The CP-SAT model (score.py, build_score_model) stays the reference; this answers
 for a win (tsumo or ron) much faster, which matters where many complete hands are scored (the waits
 of a turn analysis). A decomposition is a multiset M of units with m_i >= c_i for every kind and
 sum_i (m_i - c_i) = held そら (wildcard: each そら stands in for one member; otherwise there must be
-none). Search: the lowest kind still to cover takes one unit holding it (members still to cover are
-covered, the others stood in for by そら); when every real tile is covered, the そら left form whole
-units of stand-ins. Every M is reached this way, and the value of M (its points, the favourite
-bonus, the ron tile in whichever unit loses least: D1) depends on M alone, so the maximum is exact.
+none). Search: the kind still to cover that the fewest units hold (then the lowest) takes one unit
+holding it (members still to cover are covered, the others stood in for by そら); when every real
+tile is covered, the そら left form whole units of stand-ins. Every M is reached this way, and the
+value of M (its points, the favourite bonus, the ron tile in whichever unit loses least: D1) depends
+on M alone, so the maximum is exact.
 """
 
 from __future__ import annotations
@@ -59,36 +60,61 @@ class WinScorer:
 
 
 class _Cover:
-    """The memoised search for one (favourite, ron tile): state -> {(favourite used, ron placed): points}."""
+    """The memoised search for one (favourite, ron tile): state -> {(favourite used, ron placed): points}.
+
+    A state is the counts still to cover (bytes: their hash is kept) and the そら left. The kinds
+    still held ride along as a bit mask (derived from the counts, so not part of the key) whose bit
+    r stands for the kind of rank r in the covering order, so the next kind is its lowest bit and a
+    unit's stand-ins are its members' bits that are not set."""
 
     def __init__(self, scorer: WinScorer, fav: int | None, ron: int | None):
         self.s = scorer
         rules = scorer.rules
-        self.p0 = [rules.points(len(m), won=True, has_favourite=fav in m) for m in scorer.members]
-        self.p1 = [rules.points(len(m), won=True, holds_ron=True, has_favourite=fav in m) for m in scorer.members]
-        self.fav = [fav is not None and fav in m for m in scorer.members]
-        self.ron = [ron is not None and ron in m for m in scorer.members]
-        self.best = lru_cache(maxsize=None)(self._best)
+        members = scorer.members
+        self.p0 = [rules.points(len(m), won=True, has_favourite=fav in m) for m in members]
+        self.p1 = [rules.points(len(m), won=True, holds_ron=True, has_favourite=fav in m) for m in members]
+        self.fav = [fav is not None and fav in m for m in members]
+        self.ron = [ron is not None and ron in m for m in members]
+        self.sizes = [len(m) for m in members]
+        # the kind to cover first: the one in fewest units (least branching; any choice reaches every M)
+        self.order = sorted(range(len(scorer.units_with)), key=lambda k: (len(scorer.units_with[k]), k))
+        self.bit = [0] * len(self.order)  # kind -> its bit in the held mask
+        for rank, kind in enumerate(self.order):
+            self.bit[kind] = 1 << rank
+        self.masks = [sum(self.bit[k] for k in set(m)) for m in members]
+        self.memo: dict[tuple[bytes, int], dict[tuple[bool, bool], float]] = {}
 
     @property
     def size(self) -> int:
-        return self.best.cache_info().currsize
+        return len(self.memo)
 
-    def _best(self, counts: tuple[int, ...], soras: int) -> dict[tuple[bool, bool], float]:
-        kind = next((k for k, n in enumerate(counts) if n), None)
-        if kind is None:
-            return self._stand_ins(soras, 0)
-        found: dict[tuple[bool, bool], float] = {}
-        for u in self.s.units_with[kind]:
-            members = self.s.members[u]
-            need = sum(1 for k in members if counts[k] == 0)
-            if need > soras:
-                continue
-            rest = list(counts)
-            for k in members:
-                if rest[k]:
-                    rest[k] -= 1
-            self._extend(found, u, self.best(tuple(rest), soras - need))
+    def best(self, counts: tuple[int, ...], soras: int) -> dict[tuple[bool, bool], float]:
+        return self._best(bytes(counts), soras, sum(self.bit[k] for k, n in enumerate(counts) if n))
+
+    def _best(self, counts: bytes, soras: int, held: int) -> dict[tuple[bool, bool], float]:
+        key = (counts, soras)
+        found = self.memo.get(key)
+        if found is not None:
+            return found
+        if not held:
+            found = self._stand_ins(soras, 0)
+        else:
+            found = {}
+            kind = self.order[(held & -held).bit_length() - 1]
+            members, sizes, masks, bit = self.s.members, self.sizes, self.masks, self.bit
+            for u in self.s.units_with[kind]:
+                need = sizes[u] - (masks[u] & held).bit_count()
+                if need > soras:
+                    continue
+                rest = bytearray(counts)
+                left = held
+                for k in members[u]:
+                    if rest[k]:
+                        rest[k] -= 1
+                        if not rest[k]:
+                            left ^= bit[k]
+                self._extend(found, u, self._best(bytes(rest), soras - need, left))
+        self.memo[key] = found
         return found
 
     @lru_cache(maxsize=None)

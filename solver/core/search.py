@@ -20,6 +20,8 @@ budget cap_σ, and h = max(0, N - c_σ - real kept).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from solver.core.hand import COPIES, Hand
 from solver.core.rules import RuleSet
 from solver.core.search_dfs import CACHE_LIMIT, Leaf, _mask, _Run
@@ -58,6 +60,19 @@ class TileSearch:
         self.native = wanted(native)
         self._c = self._native_searcher()
 
+    def restricted(self, units: Iterable[int]) -> TileSearch:
+        """The same search over only `units` (indices unchanged; no other unit is placed or used as a filler):
+        h as an engine that considers no other unit computes it (shortcut.py). The reach masks stay the
+        whole rule set's: supersets, so they only prune less."""
+        keep = set(units)
+        sub = TileSearch.__new__(TileSearch)  # not copy.copy: __setstate__ would build the whole C searcher
+        sub.__dict__.update(self.__dict__)
+        sub.units_with = tuple(tuple(u for u in us if u in keep) for us in self.units_with)
+        sub.fill_order = tuple(u for u in self.fill_order if u in keep)
+        sub._h_cache, sub._fill_cache, sub._weight_cache, sub._leaf_cache = {}, {}, {}, {}
+        sub._c = sub._native_searcher()
+        return sub
+
     @property
     def compiled(self) -> bool:
         """Whether the C search answers for this rule set."""
@@ -82,6 +97,8 @@ class TileSearch:
 
     # --- the hand's parameters --------------------------------------------------------------------
     def caps(self, hand: Hand, seen: tuple[int, ...] = (), copies: int = COPIES) -> list[int]:
+        if not hand.called and not seen:
+            return [copies] * self.kinds
         called = [0] * self.kinds
         for u in hand.called:
             for k in self.members[u]:
@@ -171,9 +188,19 @@ class TileSearch:
         run.dfs(0, 0)
         return run.found
 
+    def each_leaf(self, hand: Hand, seen: tuple[int, ...], threshold: int, visit, limit: int | None = None) -> bool:
+        """`visit(leaf)` for every leaf keeping at least `threshold` real hand tiles, until it returns True;
+        False when the search gave up past `limit` nodes."""
+        run = _Run(self, hand, self.caps(hand, seen), threshold)
+        run.visit, run.budget_nodes = visit, limit
+        run.dfs(0, 0)
+        return not run.gave_up
+
     def accepted(self, hand: Hand, seen: tuple[int, ...] = (), copies: int = COPIES,
-                 limit: int | None = None) -> tuple[int | None, list[int], list[tuple[int, ...]]] | None:
-        """(h, the kinds some optimal target draws in, one verified optimal target per new kind found).
+                 limit: int | None = None, witnesses: bool = True
+                 ) -> tuple[int | None, list[int], list[tuple[int, ...]]] | None:
+        """(h, the kinds some optimal target draws in, one verified optimal target per new kind found;
+        with `witnesses` False, no targets: building them is a good part of the time).
 
         A kind is accepted exactly when some optimal target draws it; the draws of every optimal leaf
         (its placed units' beyond the hand, and whatever its fillers can draw) are collected, and the
@@ -199,7 +226,8 @@ class TileSearch:
             new = real_draws(self, hand, cap, leaf) - found
             if new:
                 found.update(new)
-                targets.append(self.target(leaf, new))
+                if witnesses:
+                    targets.append(self.target(leaf, new))
                 run.want &= ~_mask(new)
             return not run.want
 
@@ -217,7 +245,8 @@ class TileSearch:
                 for *fields, fresh in leaves:
                     new = {k for k in range(self.kinds) if fresh >> k & 1}
                     found.update(new)
-                    targets.append(self.target(Leaf(*fields), new))
+                    if witnesses:
+                        targets.append(self.target(Leaf(*fields), new))
         if run.gave_up:
             return None
         return h, sorted(found), targets

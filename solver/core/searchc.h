@@ -19,7 +19,8 @@ typedef struct {
     uint64_t *umask; /* U */
     int *uw_off;    /* K + 1: units holding kind k, largest first, uw[uw_off[k] .. uw_off[k + 1]) */
     int *uw;
-    int *fill_order; /* U */
+    int *fill_order; /* n_fill <= U: the units fillers may use (a restricted search lists fewer) */
+    int n_fill;
     uint64_t *reach_of;   /* K: kinds in some unit holding kind k */
     uint64_t *fill_reach; /* n_fill_reach: kinds in some unit of at most s members */
     int n_fill_reach;

@@ -5,7 +5,7 @@
 /* --- fillers: can `slots` be filled exactly by units within free copies (and budget stand-ins)? --- */
 
 static int fill(Searcher *s, int slots, int *free_, int budget, int start) {
-    for (int pos = start; pos < s->U; pos++) {
+    for (int pos = start; pos < s->n_fill; pos++) {
         int u = s->fill_order[pos];
         if (s->sizes[u] > slots) continue;
         int over = 0;
@@ -131,7 +131,7 @@ static uint64_t filler_kinds(Searcher *s, int slots, const int *free_, int budge
     uint64_t kinds = 0;
     if (slots == 0) return 0;
     int rest[MAXK];
-    for (int pos = 0; pos < s->U; pos++) {
+    for (int pos = 0; pos < s->n_fill; pos++) {
         int u = s->fill_order[pos];
         if (s->sizes[u] > slots) continue;
         int over = 0, useful = 0;

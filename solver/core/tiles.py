@@ -13,6 +13,7 @@ from functools import cached_property
 from catalogue import Catalogue, Idol
 from solver.core.errors import UNKNOWN_TILE, MjError, close_matches, shown
 
+RESOLVED_KEPT = 4096  # names remembered by TileSet.resolve (bounded: untrusted input may name anything)
 _KATAKANA_TO_HIRAGANA = {code: code - 0x60 for code in range(0x30A1, 0x30F7)}
 _IGNORED = str.maketrans("", "", " \u3000・·.-_'")
 
@@ -73,10 +74,19 @@ class TileSet:
                 table.setdefault(kunrei(normalise(form)), n)
         return table
 
+    @cached_property
+    def _resolved(self) -> dict[str, int]:
+        return {}  # names as given -> kind: a batch of claims names the same few tiles again and again
+
     def resolve(self, name: str) -> int:
         """The kind index of a tile name; an unknown name raises MjError suggesting the nearest."""
+        kind = self._resolved.get(name)
+        if kind is not None:
+            return kind
         key = normalise(name)
         if key in self._lookup:
+            if len(self._resolved) < RESOLVED_KEPT:
+                self._resolved[name] = self._lookup[key]
             return self._lookup[key]
         raise MjError(f"unknown tile '{shown(name)}'{self._suggestion(key)}", UNKNOWN_TILE)
 

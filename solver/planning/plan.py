@@ -5,7 +5,7 @@ E[score] over the draws left, the recommended play and the そら advice (docs/f
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from solver.core.errors import HAND_SIZE, MjError
@@ -13,10 +13,11 @@ from solver.core.fast import search_for
 from solver.core.hand import COPIES, Hand, check_hand, check_situation, Situation
 from solver.core.rules import RuleSet
 from solver.planning.recursion import STATE_LIMIT, Search, check_probability
-from solver.planning.targets import NoWinScore, Targets, enumerate_targets
+from solver.planning.targets import NoWinScore, Targets, TooLarge, enumerate_targets
 
 OBJECTIVES = ("win", "score")
 DEFAULT_DETOUR = 1
+MAX_GAMES = 1_000_000  # sampled walls per discard for an estimate
 MODEL = ("solo (docs/formulation.md section 8): the wall is every unseen copy, each equally likely; "
          "discards never return to the wall; no win after the last draw, the 12 tiles score as a hand that did not win")
 
@@ -39,6 +40,8 @@ class DiscardPlan:
     h: int | None  # exchange distance after the discard (None: no complete hand within the budget)
     live: int | None  # live copies of the kinds that lower h (None: not all such targets within the budget)
     sora: SoraMove | None = None  # fetch mode, a そら held: its use before the next draw (chosen objective)
+    win_interval: tuple[float, float] | None = None  # an estimate's 95 % interval (None: the value is exact)
+    score_interval: tuple[float, float] | None = None
 
 
 @dataclass(frozen=True)
@@ -53,6 +56,11 @@ class Plan:
     policy_class: dict[str, str]  # objective ("win_probability", "expected_score") -> class of play
     states: int  # memoised states visited
     wall: int  # unseen tiles
+    games: int | None = None  # sampled walls of an estimate past the exact frontier; None: exact
+
+    @property
+    def method(self) -> str:
+        return "exact" if self.games is None else "estimate"
 
     @property
     def recommended(self) -> DiscardPlan:
@@ -147,45 +155,36 @@ def prepare(rules: RuleSet, hand: Hand, *, turns: int, objectives: tuple[str, ..
 
 def plan(rules: RuleSet, hand: Hand, *, turns: int, objective: str = "win", seen: tuple[int, ...] = (),
          waiting_room: tuple[int, ...] = (), favourite: int | None = None, detour: int = DEFAULT_DETOUR,
-         state_limit: int = STATE_LIMIT, progress: Progress | None = None, both: bool = True) -> Plan:
+         state_limit: int = STATE_LIMIT, progress: Progress | None = None, both: bool = True,
+         estimate: int | None = None, seed: int = 0) -> Plan:
     """Exact values for the model of docs/formulation.md section 8 within the class it names.
 
-    `both`: also compute the other objective's number (else it is None).
+    `both`: also compute the other objective's number (else it is None). `estimate`: when the exact
+    plan passes `state_limit`, play the named policy of solver/planning/estimate.py in this many
+    sampled walls instead (the plan says so: method "estimate", 95 % intervals); None: stop.
     """
     computed = OBJECTIVES if both else (objective,)
     if objective not in OBJECTIVES:
         raise MjError(f"objective must be win or score, not {objective!r}")
+    if estimate is not None and not 2 <= estimate <= MAX_GAMES:
+        raise MjError(f"--estimate must be between 2 and {MAX_GAMES} games, not {estimate}")
     prep = prepare(rules, hand, turns=turns, objectives=computed, seen=seen, waiting_room=waiting_room,
                    favourite=favourite, detour=detour, state_limit=state_limit)
-    searches, positions, start, nr = prep.searches, prep.positions, prep.start, prep.nr
-    compact, targets, wall, budget = searches[objective].scores, prep.targets, prep.wall, prep.budget
-    wall_r, room_r, W0 = prep.wall_r, prep.room_r, prep.W0
-    done = [0]
-    for search in searches.values():
-        search.tick = (lambda states: progress(done[0], roots, states)) if progress else None
+    start, nr = prep.start, prep.nr
     thirteen = hand.size(rules) == rules.hand_size
     choices = [i for i, n in enumerate(start) if n] if thirteen else [None]
-    roots = len(choices) * len(computed)
-    complete = thirteen and not any(start[nr:]) and start[:nr] in compact
-    rows = []
-    for choice in choices:
-        hand12, room12 = (searches[objective].discarded(start, room_r, choice) if choice is not None else (start, room_r))
-        moves = {}
-        for obj in computed:
-            moves[obj] = searches[obj].first_move(hand12, wall_r, room12, W0, turns)
-            done[0] += 1
-            if progress:
-                progress(done[0], roots, sum(s.visited for s in searches.values()))
-        kept = hand if choice is None else hand.remove(positions[choice])
-        h_after, live = acceptance(targets, kept, wall, budget)
-        move = moves[objective]
-        sora_move = None
-        if prep.sora is not None and hand12[prep.sora]:
-            sora_move = SoraMove(move.take is not None, None if move.take is None else positions[move.take],
-                                 move.value if move.take is not None else None, move.wait_value)
-        rows.append(DiscardPlan(None if choice is None else positions[choice],
-                                check_probability(moves["win"].value) if "win" in moves else None,
-                                moves["score"].value if "score" in moves else None, h_after, live, sora_move))
+    search = prep.searches[objective]
+    roots = [search.discarded(start, prep.room_r, c) if c is not None else (start, prep.room_r) for c in choices]
+    try:
+        rows, labels, games = exact_rows(prep, objective, choices, roots, turns, progress), prep.labels, None
+    except TooLarge:
+        if estimate is None:
+            raise
+        rows, labels, games = estimated_rows(prep, objective, choices, roots, turns, estimate, seed, progress), \
+            estimate_labels(estimate), estimate
+    rows = [replace(row, **dict(zip(("h", "live"), acceptance(prep.targets, hand if c is None else
+                                                             hand.remove(prep.positions[c]), prep.wall, prep.budget))))
+            for row, c in zip(rows, choices)]
     first, second = ("win_probability", "expected_score") if objective == "win" else \
         ("expected_score", "win_probability")
 
@@ -193,9 +192,54 @@ def plan(rules: RuleSet, hand: Hand, *, turns: int, objective: str = "win", seen
         other = getattr(row, second)
         return getattr(row, first), -1 if other is None else other
     rows.sort(key=key, reverse=True)
-    tsumo = compact.get(start[:nr]) if complete else None
-    return Plan(turns, objective, budget, prep.h0, complete, tsumo, tuple(rows), prep.labels,
-                sum(s.visited for s in searches.values()), W0)
+    complete = thirteen and not any(start[nr:]) and start[:nr] in search.scores
+    tsumo = search.scores.get(start[:nr]) if complete else None
+    return Plan(turns, objective, prep.budget, prep.h0, complete, tsumo, tuple(rows), labels,
+                sum(s.visited for s in prep.searches.values()), prep.W0, games)
+
+
+def exact_rows(prep: Prepared, objective: str, choices, roots, turns: int, progress: Progress | None) -> list[DiscardPlan]:
+    searches, positions = prep.searches, prep.positions
+    done, total = [0], len(roots) * len(searches)
+    for search in searches.values():
+        search.tick = (lambda states: progress(done[0], total, states)) if progress else None
+    rows = []
+    for choice, (hand12, room12) in zip(choices, roots):
+        moves = {}
+        for obj, search in searches.items():
+            moves[obj] = search.first_move(hand12, prep.wall_r, room12, prep.W0, turns)
+            done[0] += 1
+            if progress:
+                progress(done[0], total, sum(s.visited for s in searches.values()))
+        sora_move = None
+        if prep.sora is not None and hand12[prep.sora]:
+            move = moves[objective]
+            sora_move = SoraMove(move.take is not None, None if move.take is None else positions[move.take],
+                                 move.value if move.take is not None else None, move.wait_value)
+        rows.append(DiscardPlan(None if choice is None else positions[choice],
+                                check_probability(moves["win"].value) if "win" in moves else None,
+                                moves["score"].value if "score" in moves else None, None, None, sora_move))
+    return rows
+
+
+def estimated_rows(prep: Prepared, objective: str, choices, roots, turns: int, games: int, seed: int,
+                   progress: Progress | None) -> list[DiscardPlan]:
+    from solver.planning.estimate import simulate
+
+    search = prep.searches[objective]
+    tick = (lambda done: progress(done, len(roots), games * done)) if progress else None
+    sampled = simulate(search, [hand12 for hand12, _ in roots], prep.wall_r, prep.W0, turns, games, seed, tick)
+    return [DiscardPlan(None if c is None else prep.positions[c], s.win_probability, s.expected_score, None, None,
+                        win_interval=s.win_interval(), score_interval=s.score_interval())
+            for c, s in zip(choices, sampled)]
+
+
+def estimate_labels(games: int) -> dict[str, str]:
+    from solver.planning.estimate import POLICY
+
+    what = f"estimate past the exact frontier: Monte Carlo of the policy ({POLICY}) over {games} sampled walls"
+    return {"win_probability": what + ", 95 % Wilson interval",
+            "expected_score": what + ", 95 % normal interval"}
 
 
 def distance(rules: RuleSet, hand: Hand, out_of_wall: tuple[int, ...]) -> int | None:

@@ -49,6 +49,12 @@ class Search:
         self.win = objective == "win"
         self.scores = targets  # compact target -> best tsumo score
         self.sparse = [tuple((i, c) for i, c in enumerate(t) if c) for t in targets]
+        # 12 relevant tiles -> the kinds whose draw completes them (one draw left: no recursion)
+        self.waits: dict[tuple[int, ...], list[int]] = {}
+        for t in targets:
+            for i, c in enumerate(t):
+                if c:
+                    self.waits.setdefault(t[:i] + (c - 1,) + t[i + 1:], []).append(i)
         self.nowin, self.sora = nowin, sora_pos
         self.memo: dict[tuple, int] = {}
         # Raw state -> value, checked before the targets within reach are filtered: a state's value
@@ -57,7 +63,7 @@ class Search:
         self.seen12: dict[tuple, int] = {}
         self.seen13: dict[tuple, int] = {}
         self.masks = {t: sum(1 << i for i, _ in t) for t in self.sparse}
-        self.flags: dict[int, tuple[bool, ...]] = {}  # used-positions mask -> per-position flags
+        self.groups: dict[tuple[int, ...], tuple] = {}  # targets within reach (ids) -> canonical() data
         self.state_limit, self.tick = state_limit, tick
         self.visited = 0
         self.slack = slack  # None: every discard; else only those within `slack` of the lowest distance
@@ -124,14 +130,7 @@ class Search:
         """P(win) with one draw left, scaled by W: the live draws that complete the hand (no recursion)."""
         if any(hand[self.nr:]):
             return 0  # junk held: no draw completes the hand
-        total = 0
-        for i in range(self.nr):
-            if wall[i]:
-                h = list(hand[:self.nr])
-                h[i] += 1
-                if tuple(h) in self.scores:
-                    total += wall[i]
-        return total
+        return sum(wall[i] for i in self.waits.get(hand[:self.nr], ()))
 
     def v12_filtered(self, hand, wall, room, W, t, alive) -> int:
         alive = self.reachable(hand, wall, room, t, alive)
@@ -150,9 +149,10 @@ class Search:
                 value = max(value, self.draw(h, wall, r, W, t, alive))
         self.memo[key] = value
         self.visited += 1
+        if self.visited > self.state_limit:
+            raise TooLarge(f"the exact plan passed {self.state_limit} states; lower --turns or --detour, "
+                           "or ask mj plan for an estimate past it (--estimate GAMES)")
         if self.visited % 4096 == 0:
-            if len(self.memo) > self.state_limit:
-                raise TooLarge(f"the plan passed {self.state_limit} states; lower --turns or --detour")
             if len(self.seen12) + len(self.seen13) > 8 * self.state_limit:
                 self.seen12.clear()  # only a cache: bound its memory
                 self.seen13.clear()
@@ -161,21 +161,54 @@ class Search:
         return value
 
     def canonical(self, hand, wall, alive):
-        """P(win) only: kinds no live target holds are one junk slot (the last position) and leave the wall.
+        """P(win) only: the memo key of a state, up to moves that cannot change its value.
 
-        Targets within reach only get fewer, so such a kind never matters again: its held copies
+        Kinds no live target holds are one junk slot (the last position) and leave the wall:
+        targets within reach only get fewer, so such a kind never matters again; its held copies
         are interchangeable junk and its wall copies are part of the mass of junk draws.
+        Kinds that every target within reach holds alike (the same count in each) and the hand
+        holds alike are interchangeable: swapping two of them maps the hand and every target to
+        themselves, so the state's value does not change when their wall counts are permuted.
+        Their wall counts are sorted.
+        When discards never raise h (slack 0), a kind every such target holds exactly as often as
+        the hand is frozen: its draws are junk, and discarding one would raise every target's cost,
+        so the hand keeps it for ever; its wall copies join the junk mass too.
         """
-        masks = self.masks
-        used = 0
-        for target in alive:
-            used |= masks[target]
-        flags = self.flags.get(used)
-        if flags is None:
-            flags = self.flags[used] = tuple(bool(used >> i & 1) for i in range(len(hand) - 1))
+        groups = self.groups.get(alive_key := tuple(map(id, alive)))
+        if groups is None:
+            groups = self.groups[alive_key] = self.interchangeable(alive, len(hand) - 1)
+        flags, classes, constant = groups
         kept = [n if f else 0 for n, f in zip(hand, flags)]
         kept.append(sum(hand) - sum(kept))
-        return tuple(kept), tuple([n if f else 0 for n, f in zip(wall, flags)])
+        live = [n if f else 0 for n, f in zip(wall, flags)]
+        if self.slack == 0:
+            for i, c in constant:
+                if hand[i] == c:
+                    live[i] = 0
+        for members in classes:
+            by_count: dict[int, list[int]] = {}
+            for i in members:
+                by_count.setdefault(hand[i], []).append(i)
+            for same in by_count.values():
+                if len(same) > 1:
+                    for i, n in zip(same, sorted((live[i] for i in same), reverse=True)):
+                        live[i] = n
+        return tuple(kept), tuple(live)
+
+    def interchangeable(self, alive, positions: int):
+        """(per-position flag: some target within reach holds it; classes of positions with equal columns;
+        (position, count) for the positions every target holds the same number of)."""
+        columns: dict[int, list[tuple[int, int]]] = {}
+        for j, target in enumerate(alive):
+            for i, c in target:
+                columns.setdefault(i, []).append((j, c))
+        flags = tuple(i in columns for i in range(positions))
+        classes: dict[tuple, list[int]] = {}
+        for i, column in columns.items():
+            classes.setdefault(tuple(column), []).append(i)
+        constant = [(i, column[0][1]) for i, column in columns.items()
+                    if len(column) == len(alive) and all(c == column[0][1] for _, c in column)]
+        return flags, [members for members in classes.values() if len(members) > 1], constant
 
     def fetches(self, hand, room) -> list[int]:
         if not room or self.sora is None or not hand[self.sora]:
@@ -226,6 +259,8 @@ class Search:
         scale = falling(W, t)
         if score is not None and self.win:
             return scale
+        if t == 1 and self.win and not room:
+            return self.last_discard(hand, wall)
         alive, candidates = self.discard_options(hand, wall, room, t, alive)
         if not alive and not room:  # nothing within reach: the hand is kept (P(win) 0)
             best = 0 if self.win else \
@@ -233,6 +268,26 @@ class Search:
         else:
             best = max(self.discard_value(hand, wall, room, W, t, alive, i) for i in candidates)
         return max(best, score * scale) if score is not None else best
+
+    def last_discard(self, hand, wall) -> int:
+        """P(win) of the best discard with one draw left, scaled by W, from the wait table alone.
+
+        Every discard is tried: one that leaves no wait is worth 0 and one that leaves a wait has the
+        lowest h there is (1), so this is the class's value as well as the all-play value.
+        """
+        nr = self.nr
+        extra = sum(hand[nr:])
+        if extra > 1:
+            return 0  # two tiles no target holds: no single discard leaves a wait
+        if extra:
+            return self.last_draw(hand[:nr] + (0,) * (len(hand) - nr), wall)
+        waits, best = self.waits, 0
+        for x in range(nr):
+            if hand[x]:
+                got = waits.get(hand[:x] + (hand[x] - 1,) + hand[x + 1:nr])
+                if got:
+                    best = max(best, sum(wall[i] for i in got))
+        return best
 
     def discard_value(self, hand, wall, room, W, t, alive, i) -> int:
         h, r = self.discarded(hand, room, i)

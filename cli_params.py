@@ -1,0 +1,50 @@
+"""Start-up time of the CLI: text and flag parameters taken as they are, without pydantic.
+
+typer 0.29 coerces every parameter through a pydantic TypeAdapter, and importing pydantic is about a
+third of a bad-input error's whole process (measured with `python -X importtime`). A command-line
+value of a `str` or `list[str]` parameter is text already and a flag's is a bool, so those (most
+of ours) keep it as it is; anything else (bounded ints, enums, non-text values) goes through typer's own coercion. This
+leans on typer internals, so it is guarded: if they move, typer's own path runs unchanged.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+_PLAIN = (str, list[str], bool)
+
+
+def take_plain_values_as_is() -> None:
+    """Make typer build a plain runtime parameter for unconstrained text and flag parameters (once)."""
+    try:
+        import typer.core as core
+        from typer._coercion import RuntimeParam
+    except ImportError:  # pragma: no cover - typer moved its internals
+        return
+    typer_build = getattr(core, "build_runtime_param", None)
+    if typer_build is None or getattr(typer_build, "plain_as_is", False):
+        return
+
+    @dataclass(frozen=True)
+    class PlainParam(RuntimeParam):
+        descriptor: Any = None
+
+        def _coerce_value(self, value: Any, param: Any, ctx: Any) -> Any:
+            if self.annotation in (str, bool) and type(value) is self.annotation:
+                return value
+            texts = self.annotation == list[str] and isinstance(value, (list, tuple))
+            if texts and all(isinstance(v, str) for v in value):
+                return list(value)
+            return typer_build(self.descriptor)._coerce_value(value, param=param, ctx=ctx)
+
+    def build(descriptor: Any) -> Any:
+        info = descriptor.parameter_info
+        plain = descriptor.annotation in _PLAIN and descriptor.file_annotation is None and all(
+            getattr(info, name, None) is None for name in ("parser", "click_type", "min", "max"))
+        if not plain:
+            return typer_build(descriptor)
+        return PlainParam(parameter_info=info, annotation=descriptor.annotation, descriptor=descriptor)
+
+    build.plain_as_is = True  # type: ignore[attr-defined]
+    core.build_runtime_param = build
