@@ -10,6 +10,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 
 import pytest
 
@@ -59,16 +60,24 @@ def test_cluster_gives_exactly_the_local_result(on_cluster):
 
 
 def test_a_killed_cluster_worker_loses_no_line(client, on_cluster):
-    expected = list(check_lines(lines(), workers=1))
+    claims = lines() + random_claims(1000, seed=12)  # enough that the run goes on while the victim dies
+    expected = list(check_lines(claims, workers=1))
     stats = Stats()
-    results = run_ordered(tasks_of(lines()), on_cluster(), stats)
-    got = [next(results)]
     victim = sorted(client.scheduler_info()["workers"])[0]
-    try:
-        client.run(lambda: os._exit(1), workers=[victim])  # the worker process dies; its nanny restarts it
-    except Exception:
-        pass  # the call itself fails with the worker
-    got += list(results)
+
+    def kill() -> None:
+        try:
+            client.run(lambda: os._exit(1), workers=[victim])  # the worker process dies; its nanny restarts it
+        except Exception:
+            pass  # the call itself fails with the worker
+
+    killer = threading.Thread(target=kill)
+    got = []
+    for result in run_ordered(tasks_of(claims), on_cluster(), stats):
+        got.append(result)
+        if len(got) == 20:
+            killer.start()  # while the results keep coming
+    killer.join()
     assert got == expected
     assert stats.rerun > 0  # said in the summary (rerun_claims)
 

@@ -10,7 +10,9 @@ result as soon as it is done. A worker runs its tasks in the order they were giv
 dies (killed, out of memory), the oldest of its unfinished chunks, one per thread, are the ones it was
 running: they come back as ``WorkerLost`` and ordered.py re-runs them elsewhere, splits a chunk lost
 twice and reports a task lost twice, as locally. The chunks that were only waiting behind them are
-given to another worker with no mark against them (once: a second time they count). (Left to itself Dask counts a death against every
+given to another worker with no mark against them (once: a second time they count), and so is a
+chunk that finished but whose results died with the worker before they were fetched; both count as
+re-run in the summary (``given_back``). (Left to itself Dask counts a death against every
 task queued on that worker, and re-runs it up to its ``allowed-failures``: a claim queued behind one
 that kills workers could be reported lost.) A cluster left with no worker at all fails the waiting
 chunks with an error after ``idle_limit`` seconds, not a hang: what was written stays resumable.
@@ -29,7 +31,7 @@ from solver.batch.executors import Job, WorkerLost
 from solver.core.errors import MjError, shown
 
 POLL = 0.2  # seconds between looks at the workers while chunks run
-FETCH = 60  # seconds to fetch a finished chunk's results from its worker
+FETCH = 2  # seconds to wait for a finished chunk's results before asking whether its worker is alive
 
 
 class DaskCluster:
@@ -49,6 +51,7 @@ class DaskCluster:
             raise MjError(f"cannot reach the Dask scheduler at {shown(str(address))}: {shown(str(exc), 200)}") from None
         self.slots = (per_thread + 1) * (sum(self._workers().values()) or 1)
         self._given = 0  # chunks given to workers so far: their order on a worker
+        self.given_back = 0  # tasks run again after a death without a charge (waiting behind, or unfetched)
         self._threads: dict[str, int] = {}  # every worker seen: its threads
         self._spared: Counter[Future] = Counter()  # chunks given back uncharged after a death behind another
         self._queue: queue.Queue = queue.Queue()
@@ -130,16 +133,21 @@ class DaskCluster:
         from distributed import KilledWorker
 
         gone: dict[str, list] = {}
+        fetched_too_late = []
         for dask_future, (address, order, chunk, future) in list(running.items()):
             if dask_future.done():
                 del running[dask_future]
-                self._spared.pop(future, None)
-                try:  # a bounded wait: a result lost with its worker just now would never come
-                    future.set_result(dask_future.result(timeout=FETCH))
-                except (KilledWorker, TimeoutError) as exc:
+                try:
+                    results = self._fetch(dask_future, address)
+                except KilledWorker as exc:
                     future.set_exception(WorkerLost(str(exc)))
+                except WorkerLost:  # it finished, but its worker died before the results were fetched
+                    fetched_too_late.append((chunk, future))
                 except Exception as exc:  # the job's own error: as in any executor
                     future.set_exception(exc)
+                else:
+                    self._spared.pop(future, None)
+                    future.set_result(results)
             elif address not in workers:
                 del running[dask_future]
                 dask_future.cancel()
@@ -155,7 +163,17 @@ class DaskCluster:
                 else:
                     self._spared[future] += 1
                     requeue.append((chunk, future))
-        waiting.extendleft(reversed(requeue))
+        self.given_back += sum(len(chunk) for chunk, _ in fetched_too_late + requeue)
+        waiting.extendleft(reversed(fetched_too_late + requeue))
+
+    def _fetch(self, dask_future: Any, address: str) -> Any:
+        """A finished chunk's results; WorkerLost if its worker died before they came (never a hang)."""
+        while True:
+            try:
+                return dask_future.result(timeout=FETCH)
+            except TimeoutError:
+                if address not in self._workers():
+                    raise WorkerLost(f"worker {address} died") from None
 
     def close(self, abort: bool = False) -> None:
         """Stop the dispatcher (tasks still running are cancelled) and leave the cluster."""

@@ -36,7 +36,12 @@ class Stats:
     """What the runner did besides the work: tasks re-run after a worker died."""
 
     def __init__(self) -> None:
-        self.rerun = 0
+        self.lost = 0  # tasks whose chunk failed with WorkerLost and went again
+        self.given_back = 0  # tasks an executor ran again on its own after a death (the cluster's)
+
+    @property
+    def rerun(self) -> int:
+        return self.lost + self.given_back
 
 
 def run_ordered(tasks: Iterator[Any], executor: Any, stats: Stats | None = None,
@@ -60,7 +65,7 @@ def run_ordered(tasks: Iterator[Any], executor: Any, stats: Stats | None = None,
         try:
             results = future.result()
         except WorkerLost:
-            stats.rerun += len(chunk)
+            stats.lost += len(chunk)
             pending.popleft()
             if attempts < ATTEMPTS:
                 pending.appendleft([chunk, executor.submit(chunk), attempts + 1])
@@ -72,5 +77,6 @@ def run_ordered(tasks: Iterator[Any], executor: Any, stats: Stats | None = None,
                 pending.appendleft([chunk, completed([lost(chunk[0])]), ATTEMPTS])
             continue
         pending.popleft()
+        stats.given_back = getattr(executor, "given_back", 0)  # re-run by the executor itself, uncharged
         yield from results
         refill()
