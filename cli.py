@@ -11,6 +11,7 @@ from typing import Annotated, Any, Iterator, Optional
 import typer
 
 from catalogue import CatalogueError, check_file
+from cli_batch import ALL_CORES, ClusterOpt, ForceOpt, OutputOpt, ResumeOpt, WorkersOpt, run_batch
 from cli_params import take_plain_values_as_is
 from solver.api import Evaluator, open_catalogue
 from solver.core.errors import MjError, error_line
@@ -254,77 +255,47 @@ def serve(host: Annotated[str, typer.Option("--host", help="Address to listen on
 def check(
     file: Annotated[str, typer.Argument(help="Claims, one JSON object per line (docs/checker.md); '-' reads stdin.")],
     json_: Annotated[bool, typer.Option("--json", help="Print a JSON report {\"claims\": [...], \"summary\": {...}}.")] = False,
-    workers: Annotated[int, typer.Option("--workers", "-j", min=1, help="Worker processes (default: every core).")]
-    = os.cpu_count() or 1,
-    output: Annotated[Optional[str], typer.Option(
-        "--output", "-o", help="Also write each result to this file as one JSON line as soon as it is known, "
-                               "then a last {\"summary\": ...} line (absent if the run was interrupted). "
-                               "An existing file is not overwritten: see --resume and --force.")] = None,
-    resume: Annotated[bool, typer.Option("--resume", help="Continue the run that wrote --output: check only the "
-                                                          "lines it has not answered, and append.")] = False,
-    force: Annotated[bool, typer.Option("--force", help="Overwrite an --output file that already holds results.")]
-    = False,
+    workers: WorkersOpt = ALL_CORES, output: OutputOpt = None, resume: ResumeOpt = False, force: ForceOpt = False,
     rules: Annotated[str, typer.Option("--rules", "-r", help="Rule set for claims that name none.")] = DEFAULT_RULES,
-    cluster: Annotated[Optional[str], typer.Option(
-        "--cluster", help="Run on a Dask cluster: the scheduler's address, e.g. tcp://10.0.0.5:8786 "
-                          "(pip install \".[cluster]\"; README).")] = None,
+    cluster: ClusterOpt = None,
 ) -> None:
     """Check other engines' answers (h, score, units, exchanges, waits, discard, complete) exactly.
 
     Each claim is right, wrong (with the exact value and why), invalid (with the parse error) or error
     (the checker failed on it). Prints the claims that are not right and a summary by field and reason;
     exits 0 only if every claim is right, 1 otherwise (also when there is no claim), 2 on a usage error,
-    130 / 143 when stopped by Ctrl-C / SIGTERM (rerun with --resume to continue).
+    130 / 143 when stopped by Ctrl-C / SIGTERM (rerun with --resume to continue). --output ends with a
+    {"summary": ...} line (absent if the run was interrupted).
 
     Example: mj check claims.jsonl --rules hitori-jong-2.1 --output results.jsonl
     """
     from render import check_run_output
-    from solver.checking.run import CheckRun, Stopped, stop_signals
+    from solver.checking.run import CheckRun
 
-    with stop_signals():
-        try:
-            with errors():
-                run = CheckRun(file, output, workers, rules, resume, force, cluster)
-        except Stopped as exc:
-            raise typer.Exit(exc.exit_code) from None
-        try:
-            code = check_run_output(run, json_)
-        finally:
-            run.close()
-    raise typer.Exit(code)
+    run_batch(lambda: CheckRun(file, output, workers, rules, resume, force, cluster),
+              lambda run: check_run_output(run, json_), errors)
 
 
 @app.command()
 def generate(
     kind: Annotated[str, typer.Argument(help="waits, exchanges, discard or traps (docs/generation.md).")],
     count: Annotated[int, typer.Option("--count", "-n", min=0, help="How many positions.")] = 10,
-    seed: Annotated[int, typer.Option("--seed", help="Same seed, same file.")] = 0,
+    seed: Annotated[int, typer.Option("--seed", help="Same seed, same file (on any executor).")] = 0,
     rules: RulesOpt = DEFAULT_RULES,
     difficulty: Annotated[Optional[str], typer.Option(
         "--difficulty", help="easy, medium, hard, any, or bounds on features such as 'waits>=3,depth>=1'.")] = None,
-    output: Annotated[Optional[str], typer.Option("--output", "-o", help="Write to this file instead of stdout.")]
-    = None,
+    output: OutputOpt = None, workers: WorkersOpt = ALL_CORES, cluster: ClusterOpt = None,
+    resume: ResumeOpt = False, force: ForceOpt = False,
 ) -> None:
-    """Positions with proven answers, one JSON line each in the claims format of mj check.
+    """Positions with proven answers, one JSON line each in the claims format of mj check (stdout or --output).
 
     Example: mj generate waits --count 20 --seed 7 --difficulty hard --output waits.jsonl
     """
-    from solver.serialize import dumps
-    from solver.generation import generate as positions
+    from cli_batch import show_generate
+    from solver.generation.run import GenerateRun
 
-    with errors():
-        ev = Evaluator(rules)
-        try:
-            sink = open(output, "w", encoding="utf-8") if output else sys.stdout
-        except OSError as exc:
-            raise MjError(f"cannot open {exc.filename}: {exc.strerror}") from None
-        try:
-            for found in positions(kind, count, seed, rules, difficulty, evaluator=ev):
-                sink.write(dumps(found) + "\n")
-                sink.flush()
-        finally:
-            if output:
-                sink.close()
+    run_batch(lambda: GenerateRun(kind, count, seed, rules, difficulty, output, workers, cluster, resume, force,
+                                  stdout=sys.stdout), show_generate, errors)
 
 
 # --- catalogue ---------------------------------------------------------------------------------

@@ -186,6 +186,8 @@ def check_summary_view(report: dict[str, Any]) -> list[Any]:
     out: list[Any] = [Text(f"{report['claims']} claims: {verdicts['correct']} correct, {verdicts['wrong']} wrong, "
                            f"{verdicts['invalid']} invalid"
                            + (f", {verdicts['error']} error (the checker failed; please report)" if verdicts.get('error') else ""))]
+    if report.get("rerun_claims"):
+        out.append(Text(f"{report['rerun_claims']} claims re-run after a worker died"))
     table = Table(title="By field")
     for column in ("field", "correct", "wrong", "invalid"):
         table.add_column(column, justify="left" if column == "field" else "right")
@@ -228,7 +230,7 @@ def check_run_output(run, json_: bool) -> int:
     import sys
     from contextlib import ExitStack
 
-    from solver.checking.run import Stopped
+    from solver.batch.signals import Stopped
     from solver.serialize import dumps
 
     def say(text: str) -> None:

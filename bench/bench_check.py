@@ -123,28 +123,40 @@ def print_table(claims: int, baseline: str, configs: list, times: dict) -> None:
                   f"({steady(name, 2) / steady(name, 1):.2f}x after start-up)")
 
 
+def batch_options(parser: argparse.ArgumentParser) -> None:
+    """The options this script and bench_generate.py share: the baseline, the worker counts, the cluster."""
+    parser.add_argument("--baseline-ref", default="main")
+    parser.add_argument("--workers", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--local-cluster", action="store_true",
+                        help="also this tree on a Dask LocalCluster of 2 worker processes (needs .[cluster])")
+
+
+def local_cluster():
+    from distributed import LocalCluster
+
+    return LocalCluster(n_workers=2, threads_per_worker=1, processes=True, memory_limit="600MB",
+                        dashboard_address=None, silence_logs=40)
+
+
+def baseline_tree(ref: str, tmp: Path) -> Path:
+    """`git archive REF` unpacked in ``tmp``/baseline."""
+    base = tmp / "baseline"
+    base.mkdir()
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", ref], check=True, capture_output=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(base)], input=archive, check=True)
+    return base
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--claims", type=int, default=5000)
     parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument("--seed", type=int, default=2019)
-    parser.add_argument("--baseline-ref", default="main")
-    parser.add_argument("--workers", type=int, nargs="+", default=[1, 2])
-    parser.add_argument("--local-cluster", action="store_true",
-                        help="also this tree on a Dask LocalCluster of 2 worker processes (needs .[cluster])")
+    batch_options(parser)
     args = parser.parse_args()
-    cluster = None
-    if args.local_cluster:
-        from distributed import LocalCluster
-
-        cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, memory_limit="600MB",
-                               dashboard_address=None, silence_logs=40)
+    cluster = local_cluster() if args.local_cluster else None
     with tempfile.TemporaryDirectory() as tmp:
-        base = Path(tmp) / "baseline"
-        base.mkdir()
-        archive = subprocess.run(["git", "-C", str(ROOT), "archive", args.baseline_ref], check=True,
-                                 capture_output=True).stdout
-        subprocess.run(["tar", "-x", "-C", str(base)], input=archive, check=True)
+        base = baseline_tree(args.baseline_ref, Path(tmp))
         print(f"{args.baseline_ref}: {build_extension(base)}")
         claims = Path(tmp) / "claims.jsonl"
         write_claims(claims, args.claims, args.seed)

@@ -266,10 +266,12 @@ def test_checker_reads_the_informational_fields_and_still_rejects_typos():
 
 def test_too_few_found_is_said_after_what_was_found():
     found = []
-    with pytest.raises(MjError) as info:
-        for pos in generate("waits", 3, 0, difficulty="waits>=1", evaluator=ev_for("2019-12"), attempts=2):
+    with pytest.raises(MjError) as info:  # seed 1: position 0 is found in one attempt, position 1 is not
+        for pos in generate("waits", 3, 1, difficulty="waits>=2", evaluator=ev_for("2019-12"), attempts=1):
             found.append(pos)
-    assert info.value.code == "ERR_TOO_FEW" and f"found only {len(found)} of 3" in str(info.value)
+    assert len(found) == 1
+    assert info.value.code == "ERR_TOO_FEW" and "found only 1 of 3" in str(info.value)
+    assert "position 1 not found in 1 attempts" in str(info.value)
 
 
 runner = CliRunner()

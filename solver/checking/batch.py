@@ -1,29 +1,27 @@
 """Check many claims: a stream of (line number, line) tasks in, results out in input order.
 
-``run_ordered`` is the part every executor shares: it groups tasks into chunks (small first, so the
-first result comes quickly), keeps at most ``executor.slots`` chunks in flight (constant memory on an
-input of any length), yields results in input order as they come, and re-runs a chunk whose worker
-died (split into single claims the second time; a claim lost twice is an ``error`` verdict). How a chunk
-is executed is executors.py's. ``record`` writes each result as one flushed JSON line; ``Summary``
-counts verdicts by field and by reason; resume.py finds what an earlier run already wrote.
+Ordering, bounding and re-running are solver/batch/ordered.py's (``run_ordered``), shared with ``mj
+generate``; how a chunk is executed is solver/batch/executors.py's. A claim whose worker died twice is
+an ``error`` verdict (``worker_lost``). ``record`` writes each result as one flushed JSON line;
+``Summary`` counts verdicts by field and by reason; resume.py finds what an earlier run already wrote.
 """
 
 from __future__ import annotations
 
 import os
-from collections import Counter, deque
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from typing import IO, Any
 
+from solver.batch.executors import make_executor
+from solver.batch.ordered import ATTEMPTS, CHUNK_SIZES, Stats, run_ordered
 from solver.checking.check import CLAIM_FIELDS, LABELS, VERDICTS, failed
-from solver.checking.executors import WorkerLost, completed, make_executor
 from solver.checking.intake import numbered_lines
-from solver.checking.worker import Task
+from solver.checking.worker import Task, check_job
 from solver.core.rules import DEFAULT_RULES
 from solver.serialize import dumps
 
-CHUNK_SIZES = (1, 2, 4, 8, 16)  # then 16 on: the first results come at once, the rest in cheap batches
-ATTEMPTS = 2  # a chunk (then a claim) whose worker dies this many times is given up
+__all__ = ["CHUNK_SIZES", "Stats", "Summary", "check_lines", "count_lines", "record", "run_ordered", "tasks_of"]
 
 
 def tasks_of(lines: IO[bytes] | Iterable[str | bytes], skip: Callable[[int], bool] = lambda n: False
@@ -32,59 +30,6 @@ def tasks_of(lines: IO[bytes] | Iterable[str | bytes], skip: Callable[[int], boo
     for line_no, line in numbered_lines(lines):
         if not skip(line_no) and (isinstance(line, int) or line.strip()):
             yield line_no, line
-
-
-def chunks_of(tasks: Iterator[Task], sizes: Iterable[int] = CHUNK_SIZES) -> Iterator[list[Task]]:
-    sizes = list(sizes)
-    n = 0
-    while True:
-        size = sizes[min(n, len(sizes) - 1)]
-        chunk = [task for _, task in zip(range(size), tasks)]
-        if not chunk:
-            return
-        yield chunk
-        n += 1
-
-
-class Stats:
-    """What the runner did besides checking: chunks re-run after a worker died."""
-
-    def __init__(self) -> None:
-        self.rerun_claims = 0
-
-
-def run_ordered(tasks: Iterator[Task], executor: Any, stats: Stats | None = None) -> Iterator[dict[str, Any]]:
-    """Results of every task in input order, at most ``executor.slots`` chunks in flight.
-
-    Closing the generator leaves the executor to its owner (check_lines closes it).
-    """
-    stats = stats or Stats()
-    chunks = chunks_of(tasks)
-    pending: deque[list[Any]] = deque()  # [chunk, future, attempts], in input order
-
-    def refill() -> None:
-        while len(pending) < executor.slots and (chunk := next(chunks, None)) is not None:
-            pending.append([chunk, executor.submit(chunk), 1])
-
-    refill()
-    while pending:
-        chunk, future, attempts = pending[0]
-        try:
-            results = future.result()
-        except WorkerLost:
-            stats.rerun_claims += len(chunk)
-            pending.popleft()
-            if attempts < ATTEMPTS:
-                pending.appendleft([chunk, executor.submit(chunk), attempts + 1])
-            elif len(chunk) > 1:  # find the claim that kills workers: the others still get checked
-                pending.extendleft(reversed([[[task], executor.submit([task]), 1] for task in chunk]))
-            else:
-                pending.appendleft([chunk, completed([failed(chunk[0][0], "error", "worker_lost",
-                                                          f"the worker died on it {ATTEMPTS} times")]), ATTEMPTS])
-            continue
-        pending.popleft()
-        yield from results
-        refill()
 
 
 def check_lines(lines: IO[bytes] | Iterable[str | bytes], workers: int | None = None,
@@ -97,14 +42,18 @@ def check_lines(lines: IO[bytes] | Iterable[str | bytes], workers: int | None = 
     (a resumed run). Closing the generator (or an interrupt) stops the workers at once.
     """
     own = executor is None
-    executor = executor or make_executor(workers or os.cpu_count() or 1, default_rules)
+    executor = executor or make_executor(workers or os.cpu_count() or 1, check_job(default_rules))
     finished = False
     try:
-        yield from run_ordered(tasks_of(lines, skip), executor, stats)
+        yield from run_ordered(tasks_of(lines, skip), executor, stats, lost_claim)
         finished = True
     finally:
         if own:
             executor.close(abort=not finished)
+
+
+def lost_claim(task: Task) -> dict[str, Any]:
+    return failed(task[0], "error", "worker_lost", f"the worker died on it {ATTEMPTS} times")
 
 
 def record(results: Iterable[dict[str, Any]], stream: IO[str]) -> Iterator[dict[str, Any]]:

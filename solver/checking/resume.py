@@ -1,7 +1,9 @@
 """The results file of ``mj check --output``: never written onto the input, never truncated by surprise,
 and continued by ``--resume``.
 
-Every result line carries its input line number (``"line"``). A resumed run reads the lines an earlier
+Every result line carries its input line number (``"line"``). The sidecar ``<output>.meta``
+(solver/batch/output.py) records the input and the rule set; a resume with other ones is refused.
+A resumed run reads the lines an earlier
 run wrote, counts them into the summary, drops a torn last line and the old summary line, and checks
 only the input lines not answered yet: an interrupted run of any size loses nothing and repeats nothing.
 """
@@ -9,7 +11,6 @@ only the input lines not answered yet: an interrupted run of any size loses noth
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Callable
 from typing import IO, Any
 
@@ -42,29 +43,16 @@ def _is_result(obj: Any) -> bool:
     return isinstance(obj, dict) and isinstance(obj.get("line"), int) and obj.get("verdict") in VERDICTS
 
 
-def _samefile(a: str, b: str) -> bool:
-    try:
-        return os.path.samefile(a, b)
-    except OSError:
-        return os.path.realpath(a) == os.path.realpath(b)
+def open_results(path: str, resuming: bool, seen: Callable[[dict[str, Any]], Any] = lambda result: None
+                 ) -> tuple[IO[str], Answered]:
+    """The results file opened for writing (``resuming``: for appending), and the lines it already answers.
 
-
-def open_results(path: str, source: str, resume: bool, force: bool,
-                 seen: Callable[[dict[str, Any]], Any] = lambda result: None) -> tuple[IO[str], Answered]:
-    """The results file opened for appending, and the lines it already answers.
-
-    Refuses (MjError) to write onto the input (``source``; also through a link) and to overwrite a file
-    holding results unless ``force``. With ``resume``, each earlier result is passed to ``seen`` (the summary).
+    Which files may be written is solver/batch/output.py's (``holds_output``). Resuming, each earlier
+    result is passed to ``seen`` (the summary).
     """
-    if source != "-" and _samefile(path, source):
-        raise MjError(f"--output {shown(path)} is the input file; write the results elsewhere")
     answered = Answered()
-    exists = os.path.exists(path) and os.path.getsize(path) > 0
-    if exists and not (resume or force):
-        raise MjError(f"{shown(path)} already holds results: add --resume to continue that run, "
-                      "or --force to overwrite it")
     try:
-        if not exists or not resume:
+        if not resuming:
             return open(path, "w", encoding="utf-8"), answered
         keep = _read_results(path, answered, seen)
         stream = open(path, "r+", encoding="utf-8")

@@ -2,57 +2,26 @@
 
 The CLI only prints: it iterates ``CheckRun.results()`` and renders each result. This module opens the
 input and the results file (resume.py's rules), writes each result as it comes, counts the summary and
-turns SIGTERM into the same clean stop as Ctrl-C (``stop_signals``), so an interrupted run leaves a
-results file that ``--resume`` completes.
+turns SIGTERM into the same clean stop as Ctrl-C (solver/batch/signals.py), so an interrupted run
+leaves a results file that ``--resume`` completes (and ``<output>.meta``, what produced it, so that a
+resume with another input or rule set is refused).
 """
 
 from __future__ import annotations
 
-import signal
 import sys
 from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import IO, Any
 
+from solver.batch.executors import make_executor
+from solver.batch.output import check_meta, holds_output, identify, read_meta, recorded_prefix, write_meta
+from solver.batch.signals import stopped_text
 from solver.checking.batch import Stats, Summary, check_lines, count_lines, record
 from solver.checking.check import validate_rules
-from solver.checking.executors import make_executor
 from solver.checking.resume import Answered, open_results
+from solver.checking.worker import check_job
 from solver.core.errors import MjError, shown
 from solver.serialize import dumps
-
-EXIT_SIGINT, EXIT_SIGTERM = 130, 143  # 128 + the signal's number, as shells report it
-
-
-class Stopped(KeyboardInterrupt):
-    """The run was stopped by a signal; ``exit_code`` is 130 (SIGINT) or 143 (SIGTERM)."""
-
-    def __init__(self, exit_code: int = EXIT_SIGINT):
-        super().__init__()
-        self.exit_code = exit_code
-
-
-@contextmanager
-def stop_signals() -> Iterator[None]:
-    """Inside: SIGINT and SIGTERM raise Stopped (at most once: a second signal during the clean-up waits)."""
-    fired = []
-
-    def handler(signum: int, frame: Any) -> None:
-        if not fired:
-            fired.append(signum)
-            raise Stopped(EXIT_SIGTERM if signum == signal.SIGTERM else EXIT_SIGINT)
-
-    try:
-        previous = {s: signal.signal(s, handler) for s in (signal.SIGINT, signal.SIGTERM)}
-    except ValueError:  # not the main thread (an embedding program): leave its signals alone
-        yield
-        return
-    try:
-        yield
-    finally:
-        for s, old in previous.items():
-            signal.signal(s, old)
-
 
 class CheckRun:
     """Opens the input and the results file (MjError for a usage problem), checks, records, summarises."""
@@ -75,13 +44,25 @@ class CheckRun:
             raise MjError(f"cannot open {shown(file)}: {exc.strerror}") from None
         try:
             if output:
-                self.sink, self.answered = open_results(output, file, resume, force, self.summary.add)
+                self.open_output(output, resume, force)
             self.total = None if file == "-" else max(0, count_lines(file) - self.answered.count)
             if cluster:
-                self.executor = make_executor(workers, rules, cluster)
+                self.executor = make_executor(workers, check_job(rules), cluster)
         except BaseException:
             self.close()
             raise
+
+    def open_output(self, output: str, resume: bool, force: bool) -> None:
+        """The results file and its record; resuming, the record must match this run's input and rules."""
+        resuming = holds_output(output, self.file, resume, force)
+        earlier = read_meta(output) if resuming else {}
+        identity, self.source = identify(self.source, recorded_prefix(earlier))
+        record = {"command": "check", "input": identity, "rules": self.rules}
+        if resuming:
+            check_meta(output, record, earlier)
+        else:
+            write_meta(output, record)
+        self.sink, self.answered = open_results(output, resuming, self.summary.add)
 
     def results(self) -> Iterator[dict[str, Any]]:
         """Each new result, in input order, already written to the results file and counted."""
@@ -96,8 +77,8 @@ class CheckRun:
 
     def report(self) -> dict[str, Any]:
         report = self.summary.to_dict()
-        if self.stats.rerun_claims:
-            report["rerun_claims"] = self.stats.rerun_claims  # re-run because their worker died
+        if self.stats.rerun:
+            report["rerun_claims"] = self.stats.rerun  # re-run because their worker died
         return report
 
     def finish(self) -> dict[str, Any]:
@@ -109,9 +90,7 @@ class CheckRun:
         return report
 
     def stopped_text(self) -> str:
-        where = f" (in {shown(self.output)})" if self.output else ""
-        hint = "; rerun with --resume to continue" if self.output else "; use --output FILE to be able to resume"
-        return f"interrupted after {self.written} claims{where}{hint}"
+        return stopped_text(f"{self.written} claims", self.output)
 
     def close(self) -> None:
         if self.executor is not None:

@@ -1,4 +1,10 @@
-"""The generation loop: one kind, a count, a seed; positions come out as they are proven."""
+"""The generation loop: one kind, a count, a seed; positions come out in order as they are proven.
+
+Position ``i`` of a run depends only on (kind, rules, difficulty, seed, i): it draws from its own
+``random.Random(f"{seed}/{i}")`` and has its own attempt budget. So positions can be built anywhere
+(this process, local workers, a Dask cluster: ``generate_chunk`` is the job) and in any grouping, and
+the file is the same bytes; a resumed run starts at the first position missing.
+"""
 
 from __future__ import annotations
 
@@ -14,37 +20,71 @@ from solver.generation.traps import TRAPS, labels
 
 BAD_KIND = "ERR_BAD_KIND"
 TOO_FEW = "ERR_TOO_FEW"
-ATTEMPTS_PER_POSITION = 300  # attempts are cheap; a level that is this rare is reported, not looped on
+ATTEMPTS_PER_POSITION = 1000  # attempts are cheap; the rarest trap is kept about once in 60 attempts
 
 Builder = Callable[[random.Random, Evaluator, Difficulty], "dict[str, Any] | None"]
 KINDS: dict[str, Builder | None] = {"discard": build_discard, "exchanges": build_exchanges, "traps": None,
                                     "waits": build_waits}
 
 
-def generate(kind: str, count: int, seed: int = 0, rules: str = "2019-12", difficulty: str | None = None,
-             evaluator: Evaluator | None = None, attempts: int | None = None) -> Iterator[dict[str, Any]]:
-    """Yield `count` proven positions of `kind` (JSON-ready dicts, see shapes.py), the same ones for the
-    same arguments. Traps cycle through the labels that exist under the rule set.
-
-    Raises MjError (TOO_FEW) after yielding what it found if the attempts ran out first.
-    """
+def check_kind(kind: str, count: int = 0) -> None:
     if kind not in KINDS:
         raise MjError(f"unknown kind '{kind}' (known: {', '.join(KINDS)})", BAD_KIND)
     if count < 0:
         raise MjError("count must be 0 or more")
-    level = parse_difficulty(kind, difficulty)
-    ev = evaluator or Evaluator(rules)
-    rng = random.Random(seed)
-    trap_labels = labels(ev) if kind == "traps" else []
-    budget = attempts if attempts is not None else ATTEMPTS_PER_POSITION * max(count, 1)
-    made = tried = 0
-    while made < count and tried < budget:
-        tried += 1
-        build = KINDS[kind] or TRAPS[trap_labels[made % len(trap_labels)]]
+
+
+def position_id(kind: str, seed: int, index: int) -> str:
+    return f"{kind}-{seed}-{index:04d}"
+
+
+def build_position(kind: str, index: int, seed: int, level: Difficulty, ev: Evaluator,
+                   attempts: int = ATTEMPTS_PER_POSITION) -> dict[str, Any] | None:
+    """Position ``index`` of the run, or None if its attempts ran out. Traps cycle through the labels
+    that exist under the rule set."""
+    rng = random.Random(f"{seed}/{index}")  # a str seed is hashed by SHA-512: the same on every machine
+    if KINDS[kind] is None:
+        trap_labels = labels(ev)
+        build = TRAPS[trap_labels[index % len(trap_labels)]]
+    else:
+        build = KINDS[kind]
+    for _ in range(attempts):
         found = build(rng, ev, level)
         if found is not None:
-            yield {"id": f"{kind}-{seed}-{made:04d}", **found}
-            made += 1
-    if made < count:
-        raise MjError(f"found only {made} of {count} {kind} positions at difficulty '{level.label}' in {tried} "
-                      "attempts; try another difficulty or seed", TOO_FEW)
+            return {"id": position_id(kind, seed, index), **found}
+    return None
+
+
+def too_few(kind: str, index: int, count: int, level: Difficulty, attempts: int) -> MjError:
+    return MjError(f"found only {index} of {count} {kind} positions at difficulty '{level.label}': position "
+                   f"{index} not found in {attempts} attempts; try another difficulty or seed", TOO_FEW)
+
+
+def generate(kind: str, count: int, seed: int = 0, rules: str = "2019-12", difficulty: str | None = None,
+             evaluator: Evaluator | None = None, attempts: int | None = None, start: int = 0
+             ) -> Iterator[dict[str, Any]]:
+    """Yield positions ``start`` to ``count - 1`` of `kind` (JSON-ready dicts, see shapes.py), in this
+    process, the same ones for the same arguments.
+
+    Raises MjError (TOO_FEW) after yielding what it found if a position's attempts ran out.
+    """
+    check_kind(kind, count)
+    level = parse_difficulty(kind, difficulty)
+    ev = evaluator or Evaluator(rules)
+    attempts = ATTEMPTS_PER_POSITION if attempts is None else attempts
+    for index in range(start, count):
+        found = build_position(kind, index, seed, level, ev, attempts)
+        if found is None:
+            raise too_few(kind, index, count, level, attempts)
+        yield found
+
+
+def generate_chunk(indices: list[int], kind: str, seed: int, rules: str, difficulty: str | None,
+                   attempts: int = ATTEMPTS_PER_POSITION) -> list[dict[str, Any] | None]:
+    """The job of a batch executor: the positions at ``indices`` (None where attempts ran out), built
+    with the process's cached Evaluator for the rule set."""
+    from solver.checking.context import evaluator
+
+    ev = evaluator(rules)
+    level = parse_difficulty(kind, difficulty)
+    return [build_position(kind, index, seed, level, ev, attempts) for index in indices]

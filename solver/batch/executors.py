@@ -1,9 +1,10 @@
-"""How chunks of claims are executed: in this process, or in local worker processes.
+"""How chunks of a batch are executed: in this process, or in local worker processes (Dask: cluster.py).
 
-An executor has ``slots`` (how many chunks it wants in flight), ``submit(chunk) -> Future`` whose
-result is the chunk's result list, and ``close(abort)``. A future that fails with ``WorkerLost`` means
-the process running it died; batch.py re-runs the chunk. Ordering, bounding, resuming and writing are
-batch.py's; an executor only runs ``worker.check_chunk`` somewhere. A cluster executor fits the same seam.
+An executor runs one ``Job`` (a module-level function and its fixed arguments: ``job.function(chunk,
+*job.args)`` gives the chunk's result list) and has ``slots`` (how many chunks it wants in flight),
+``submit(chunk) -> Future`` and ``close(abort)``. A future that fails with ``WorkerLost`` means the
+process running it died; ordered.py re-runs the chunk. Ordering, bounding and writing are ordered.py's
+and the commands'; an executor only runs the job somewhere, on plain data.
 """
 
 from __future__ import annotations
@@ -14,11 +15,23 @@ import queue
 import subprocess
 import sys
 import threading
+from collections.abc import Callable
 from concurrent.futures import Future
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from solver.checking.worker import Task, check_chunk
+
+@dataclass(frozen=True)
+class Job:
+    """What every chunk gets done to: ``function(chunk, *args)``. The function is module-level (worker
+    processes import it by name) and takes and returns plain data."""
+
+    function: Callable[..., list[Any]]
+    args: tuple = ()
+
+    def __call__(self, chunk: list[Any]) -> list[Any]:
+        return self.function(chunk, *self.args)
 
 
 class WorkerLost(RuntimeError):
@@ -37,27 +50,27 @@ class InProcess:
 
     slots = 1
 
-    def __init__(self, default_rules: str):
-        self.default_rules = default_rules
+    def __init__(self, job: Job):
+        self.job = job
 
-    def submit(self, chunk: list[Task]) -> Future:
-        return completed(check_chunk(chunk, self.default_rules))
+    def submit(self, chunk: list[Any]) -> Future:
+        return completed(self.job(chunk))
 
     def close(self, abort: bool = False) -> None:
         pass
 
 
 class LocalProcesses:
-    """``workers`` worker processes (python -m solver.checking.worker), each fed by a thread of this one.
+    """``workers`` worker processes (python -m solver.batch.worker), each fed by a thread of this one.
 
     Workers start at once (their imports run while the first chunks are read) in their own session, so a
     Ctrl-C on the terminal reaches only this process, which then stops them. A worker that dies fails
     its chunk with WorkerLost and is replaced for the next chunk.
     """
 
-    def __init__(self, workers: int, default_rules: str):
+    def __init__(self, workers: int, job: Job):
         self.slots = 2 * workers  # one running and one waiting per worker
-        self.default_rules = default_rules
+        self.job = pickle.dumps(job, protocol=pickle.HIGHEST_PROTOCOL)  # each worker's first message
         self._queue: queue.Queue = queue.Queue()
         self._procs: list[subprocess.Popen | None] = [self._start() for _ in range(workers)]
         self._threads = [threading.Thread(target=self._serve, args=(n,), daemon=True) for n in range(workers)]
@@ -67,10 +80,16 @@ class LocalProcesses:
     def _start(self) -> subprocess.Popen:
         root = str(Path(__file__).resolve().parents[2])  # the project, importable whether installed or not
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, (root, os.environ.get("PYTHONPATH"))))}
-        return subprocess.Popen([sys.executable, "-m", "solver.checking.worker", self.default_rules],
-                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env, start_new_session=True)
+        proc = subprocess.Popen([sys.executable, "-m", "solver.batch.worker"], stdin=subprocess.PIPE,
+                                stdout=subprocess.PIPE, env=env, start_new_session=True)
+        try:
+            proc.stdin.write(self.job)
+            proc.stdin.flush()
+        except OSError:
+            pass  # it died at once: the first chunk sent to it fails with WorkerLost
+        return proc
 
-    def submit(self, chunk: list[Task]) -> Future:
+    def submit(self, chunk: list[Any]) -> Future:
         future: Future = Future()
         self._queue.put((chunk, future))
         return future
@@ -132,10 +151,10 @@ class LocalProcesses:
             self._stop(n, kill=False)
 
 
-def make_executor(workers: int, default_rules: str, cluster: str | None = None) -> Any:
+def make_executor(workers: int, job: Job, cluster: str | None = None) -> Any:
     """--cluster ADDRESS: a Dask cluster; else --workers: this process (1) or local worker processes."""
     if cluster:
-        from solver.checking.cluster import DaskCluster
+        from solver.batch.cluster import DaskCluster
 
-        return DaskCluster(cluster, default_rules)
-    return InProcess(default_rules) if workers <= 1 else LocalProcesses(workers, default_rules)
+        return DaskCluster(cluster, job)
+    return InProcess(job) if workers <= 1 else LocalProcesses(workers, job)

@@ -1,0 +1,50 @@
+"""Clean stops for a batch command: SIGINT and SIGTERM become the same exception (``Stopped``), so an
+interrupted run closes its output, stops its workers and says what it wrote; ``--resume`` continues it."""
+
+from __future__ import annotations
+
+import signal
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+EXIT_SIGINT, EXIT_SIGTERM = 130, 143  # 128 + the signal's number, as shells report it
+
+
+class Stopped(KeyboardInterrupt):
+    """The run was stopped by a signal; ``exit_code`` is 130 (SIGINT) or 143 (SIGTERM)."""
+
+    def __init__(self, exit_code: int = EXIT_SIGINT):
+        super().__init__()
+        self.exit_code = exit_code
+
+
+@contextmanager
+def stop_signals() -> Iterator[None]:
+    """Inside: SIGINT and SIGTERM raise Stopped (at most once: a second signal during the clean-up waits)."""
+    fired = []
+
+    def handler(signum: int, frame: Any) -> None:
+        if not fired:
+            fired.append(signum)
+            raise Stopped(EXIT_SIGTERM if signum == signal.SIGTERM else EXIT_SIGINT)
+
+    try:
+        previous = {s: signal.signal(s, handler) for s in (signal.SIGINT, signal.SIGTERM)}
+    except ValueError:  # not the main thread (an embedding program): leave its signals alone
+        yield
+        return
+    try:
+        yield
+    finally:
+        for s, old in previous.items():
+            signal.signal(s, old)
+
+
+def stopped_text(done: str, output: str | None) -> str:
+    """The one line a stopped run ends with: what it wrote, and how to continue."""
+    from solver.core.errors import shown
+
+    where = f" (in {shown(output)})" if output else ""
+    hint = "; rerun with --resume to continue" if output else "; use --output FILE to be able to resume"
+    return f"interrupted after {done}{where}{hint}"

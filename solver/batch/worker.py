@@ -1,0 +1,37 @@
+"""A local worker process (``python -m solver.batch.worker``, started by executors.LocalProcesses).
+
+It reads a pickled ``Job`` on stdin, then pickled chunks, and writes one pickled result list per chunk
+on stdout, until its stdin closes. It exits quietly when its parent is gone (end of stdin, or a broken
+pipe on writing): a killed run never leaves workers printing tracebacks.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import signal
+import sys
+
+
+def main() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's: it stops the workers
+    # The protocol owns the real stdout; anything a library prints goes to stderr instead.
+    channel = os.fdopen(os.dup(1), "wb")
+    os.dup2(2, 1)
+    source = sys.stdin.buffer
+    try:
+        job = pickle.load(source)
+        while True:
+            try:
+                chunk = pickle.load(source)
+            except EOFError:
+                break
+            pickle.dump(job(chunk), channel, protocol=pickle.HIGHEST_PROTOCOL)
+            channel.flush()
+    except (BrokenPipeError, EOFError, KeyboardInterrupt, OSError):
+        pass
+    os._exit(0)  # no interpreter shutdown: nothing left to flush into a closed pipe
+
+
+if __name__ == "__main__":
+    main()
