@@ -13,7 +13,7 @@ from typing import Any
 
 from solver.analysis.turn import waits
 from solver.api import Evaluator
-from solver.core.distance import shortcut_distance
+from solver.core.shortcut import shortcut_distance
 from solver.core.hand import COPIES, Hand
 from solver.core.notation import hand_from_list
 from solver.generation.prove import fourth_copy_decoys
@@ -61,7 +61,7 @@ def shortcut_answer(ev: Evaluator, pos: dict[str, Any], shortcuts: str | tuple[s
                              for k, score in sorted(fourth_copy_decoys(ev, hand, favourite).items())]
     if "h" in out and {"copy_limit", "two_missing"} & set(shortcuts):
         copies = COPIES + 1 if "copy_limit" in shortcuts else COPIES
-        out["h"] = shortcut_distance(dm, hand, seen, copies, "two_missing" in shortcuts).h
+        out["h"] = shortcut_distance(rules, hand, seen, copies, "two_missing" in shortcuts).h
     if "sora_mode" in shortcuts:  # そら read as a wildcard where it is not, and as dead where it is
         other = variant(ev, sora="dead" if rules.sora_mode == "wildcard" else "wildcard")
         if "complete" in out:

@@ -18,7 +18,8 @@ from typing import Any, Callable
 
 from solver.analysis.turn import waits
 from solver.api import Evaluator
-from solver.core.distance import exchange_distance, shortcut_distance
+from solver.core.distance import exchange_distance
+from solver.core.shortcut import shortcut_distance
 from solver.core.hand import COPIES, Hand
 from solver.generation.construct import Built, complete_hand, random_favourite, replace_tiles
 from solver.generation.difficulty import Difficulty
@@ -72,7 +73,7 @@ def two_missing(rng: random.Random, ev: Evaluator, level: Difficulty) -> dict[st
     exact = exchange_distance(dm, hand).h
     if exact is None or not level.admits({"h": exact}):
         return None
-    shortcuts = [shortcut_distance(dm, hand, (), copies, two_missing_only=True).h for copies in (COPIES, COPIES + 1)]
+    shortcuts = [shortcut_distance(rules, hand, (), copies, two_missing_only=True).h for copies in (COPIES, COPIES + 1)]
     if any(h is not None and h <= exact for h in shortcuts):
         return None
     said = "no complete hand" if shortcuts[0] is None else f"h = {shortcuts[0]}"
