@@ -83,12 +83,10 @@ class Policy:
 
     def last(self, hand, wall) -> int | None:
         """With one draw left: the discard leaving the most live winning tiles (None: none leaves any)."""
-        waits, best, choice = self.search.waits, 0, None
-        for x in range(self.nr):
-            if hand[x]:
-                live = sum(wall[i] for i in waits.get(hand[:x] + (hand[x] - 1,) + hand[x + 1:self.nr], ()))
-                if live > best:
-                    best, choice = live, x
+        best, choice = 0, None
+        for x, live in self.search.live_waits(hand, wall):
+            if live > best:
+                best, choice = live, x
         return choice
 
     def lowest_h(self, hand, costs: np.ndarray | None = None) -> int:

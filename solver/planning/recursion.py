@@ -62,7 +62,6 @@ class Search:
         # skips the filtering. Not counted as states (the canonical memo is).
         self.seen12: dict[tuple, int] = {}
         self.seen13: dict[tuple, int] = {}
-        self.masks = {t: sum(1 << i for i, _ in t) for t in self.sparse}
         self.groups: dict[tuple[int, ...], tuple] = {}  # targets within reach (ids) -> canonical() data
         self.state_limit, self.tick = state_limit, tick
         self.visited = 0
@@ -281,13 +280,14 @@ class Search:
             return 0  # two tiles no target holds: no single discard leaves a wait
         if extra:
             return self.last_draw(hand[:nr] + (0,) * (len(hand) - nr), wall)
-        waits, best = self.waits, 0
+        return max((live for _, live in self.live_waits(hand, wall)), default=0)
+
+    def live_waits(self, hand, wall):
+        """(discard x, live copies of the tiles completing the hand after it) for each relevant tile held."""
+        nr, waits = self.nr, self.waits
         for x in range(nr):
             if hand[x]:
-                got = waits.get(hand[:x] + (hand[x] - 1,) + hand[x + 1:nr])
-                if got:
-                    best = max(best, sum(wall[i] for i in got))
-        return best
+                yield x, sum(wall[i] for i in waits.get(hand[:x] + (hand[x] - 1,) + hand[x + 1:nr], ()))
 
     def discard_value(self, hand, wall, room, W, t, alive, i) -> int:
         h, r = self.discarded(hand, room, i)
