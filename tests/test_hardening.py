@@ -19,13 +19,14 @@ from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
 import pytest
-from test_check import wait_for_lines
+from test_check import INVALID, lines_of, wait_for_lines
 
 import cli
 from solver.api import open_catalogue
 from solver.checking import worker
-from solver.checking.batch import Stats, Summary, check_lines, lost_claim, run_ordered, tasks_of
+from solver.checking.batch import Stats, Summary, check_lines, lost_claim, record, run_ordered, tasks_of
 from solver.batch.executors import InProcess, LocalProcesses, WorkerLost
+from solver.batch.signals import Stopped, held, stop_signals
 from solver.checking.worker import check_job
 from solver.checking.intake import MAX_DEPTH, MAX_LINE_BYTES, depth, numbered_lines
 from solver.core.errors import safe_text, shown
@@ -369,6 +370,41 @@ def test_a_stopped_run_says_what_it_wrote_and_resume_completes_it(tmp_path, sig,
     assert run_mj("check", str(claims), "--output", str(out), "--resume", "--workers", "2")[0] == 1
     run_mj("check", str(claims), "--output", str(ref), "--workers", "1")
     assert out.read_text(encoding="utf-8") == ref.read_text(encoding="utf-8")  # nothing lost, nothing twice
+
+
+@pytest.mark.parametrize("sig, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_a_stop_inside_a_held_block_waits_for_its_end(sig, code):
+    # the race CI once hit: a stop between a written line and its count misreported what was written
+    steps = []
+    with stop_signals():
+        with pytest.raises(Stopped) as stop:
+            with held():
+                os.kill(os.getpid(), sig)
+                steps.append("written")
+                steps.append("counted")
+            steps.append("after")
+    assert steps == ["written", "counted"] and stop.value.exit_code == code
+
+
+def test_a_stop_during_the_final_line_is_moot():
+    with stop_signals():
+        with held(final=True):
+            os.kill(os.getpid(), signal.SIGTERM)
+        with held():
+            os.kill(os.getpid(), signal.SIGTERM)  # a second stop is ignored, as during a clean-up
+
+
+def test_a_stop_during_a_recorded_line_leaves_the_line_whole(tmp_path):
+    class Interrupting(io.StringIO):
+        def write(self, text):  # the signal lands mid-write; the line must still end whole
+            os.kill(os.getpid(), signal.SIGINT)
+            return super().write(text)
+
+    sink = Interrupting()
+    with stop_signals(), pytest.raises(Stopped):
+        for _ in record(check_lines(lines_of(INVALID), workers=1), sink):
+            pass
+    assert sink.getvalue().endswith("\n") and sink.getvalue().count("\n") == 1
 
 
 def marked_processes(mark: str) -> list[int]:

@@ -24,6 +24,15 @@ PREFIX_BYTES = 1 << 20  # the input's first MiB identifies it (the whole input w
 FORMAT = 1
 
 
+def write_line(stream: IO[str], item: Any) -> None:
+    """One JSON line, flushed; a stop signal waits for it (signals.held), so no line is torn by a stop."""
+    from solver.batch.signals import held
+
+    with held():
+        stream.write(dumps(item) + "\n")
+        stream.flush()
+
+
 def meta_path(output: str) -> str:
     return output + ".meta"
 

@@ -19,18 +19,31 @@ class Stopped(KeyboardInterrupt):
         self.exit_code = exit_code
 
 
+_fired: list[int] = []  # the first stop signal of this run (a second one is ignored)
+_held = {"depth": 0, "pending": 0}  # inside held(): the signal that arrived and waits
+
+
+def _code(signum: int) -> int:
+    return EXIT_SIGTERM if signum == signal.SIGTERM else EXIT_SIGINT
+
+
+def _handler(signum: int, frame: Any) -> None:
+    if _fired:
+        return
+    _fired.append(signum)
+    if _held["depth"]:
+        _held["pending"] = signum
+        return
+    raise Stopped(_code(signum))
+
+
 @contextmanager
 def stop_signals() -> Iterator[None]:
     """Inside: SIGINT and SIGTERM raise Stopped (at most once: a second signal during the clean-up waits)."""
-    fired = []
-
-    def handler(signum: int, frame: Any) -> None:
-        if not fired:
-            fired.append(signum)
-            raise Stopped(EXIT_SIGTERM if signum == signal.SIGTERM else EXIT_SIGINT)
-
+    _fired.clear()
+    _held["pending"] = 0
     try:
-        previous = {s: signal.signal(s, handler) for s in (signal.SIGINT, signal.SIGTERM)}
+        previous = {s: signal.signal(s, _handler) for s in (signal.SIGINT, signal.SIGTERM)}
     except ValueError:  # not the main thread (an embedding program): leave its signals alone
         yield
         return
@@ -39,6 +52,22 @@ def stop_signals() -> Iterator[None]:
     finally:
         for s, old in previous.items():
             signal.signal(s, old)
+
+
+@contextmanager
+def held(final: bool = False) -> Iterator[None]:
+    """Inside: a stop waits until the block ends, so a written line and its count never part.
+    ``final``: the block ends the run (its summary line), so a stop that came meanwhile is moot."""
+    _held["depth"] += 1
+    try:
+        yield
+    finally:
+        _held["depth"] -= 1
+    pending = _held["pending"]
+    if pending and not _held["depth"]:
+        _held["pending"] = 0
+        if not final:
+            raise Stopped(_code(pending))
 
 
 def stopped_text(done: str, output: str | None) -> str:

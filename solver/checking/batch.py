@@ -15,11 +15,11 @@ from typing import IO, Any
 
 from solver.batch.executors import make_executor
 from solver.batch.ordered import ATTEMPTS, CHUNK_SIZES, Stats, run_ordered
+from solver.batch.output import write_line
 from solver.checking.check import CLAIM_FIELDS, LABELS, VERDICTS, failed
 from solver.checking.intake import numbered_lines
 from solver.checking.worker import Task, check_job
 from solver.core.rules import DEFAULT_RULES
-from solver.serialize import dumps
 
 __all__ = ["CHUNK_SIZES", "Stats", "Summary", "check_lines", "count_lines", "record", "run_ordered", "tasks_of"]
 
@@ -59,8 +59,7 @@ def lost_claim(task: Task) -> dict[str, Any]:
 def record(results: Iterable[dict[str, Any]], stream: IO[str]) -> Iterator[dict[str, Any]]:
     """Write each result as one JSON line, flushed at once (an interrupted run keeps every line), and pass it on."""
     for result in results:
-        stream.write(dumps(result) + "\n")
-        stream.flush()
+        write_line(stream, result)
         yield result
 
 

@@ -14,14 +14,13 @@ from collections.abc import Iterator
 from typing import IO, Any
 
 from solver.batch.executors import make_executor
-from solver.batch.output import check_meta, holds_output, identify, read_meta, recorded_prefix, write_meta
-from solver.batch.signals import stopped_text
-from solver.checking.batch import Stats, Summary, check_lines, count_lines, record
+from solver.batch.output import check_meta, holds_output, identify, read_meta, recorded_prefix, write_line, write_meta
+from solver.batch.signals import held, stopped_text
+from solver.checking.batch import Stats, Summary, check_lines, count_lines
 from solver.checking.check import validate_rules
 from solver.checking.resume import Answered, open_results
 from solver.checking.worker import check_job
 from solver.core.errors import MjError, shown
-from solver.serialize import dumps
 
 class CheckRun:
     """Opens the input and the results file (MjError for a usage problem), checks, records, summarises."""
@@ -69,9 +68,13 @@ class CheckRun:
         checked = check_lines(self.source, self.workers, self.rules, skip=self.answered, stats=self.stats,
                               executor=self.executor)
         try:
-            for result in (record(checked, self.sink) if self.sink else checked):
-                self.written += 1
-                yield self.summary.add(result)
+            for result in checked:
+                with held():  # a stop between the line and its count would misreport what was written
+                    if self.sink:
+                        write_line(self.sink, result)
+                    self.written += 1
+                    self.summary.add(result)
+                yield result
         finally:
             checked.close()  # stops the workers at once if the loop did not finish
 
@@ -85,8 +88,8 @@ class CheckRun:
         """The summary; written as the results file's last line (only a finished run has it)."""
         report = self.report()
         if self.sink:
-            self.sink.write(dumps({"summary": report}) + "\n")
-            self.sink.flush()
+            with held(final=True):  # written, the run is complete: a stop that comes now changes nothing
+                write_line(self.sink, {"summary": report})
         return report
 
     def stopped_text(self) -> str:

@@ -18,13 +18,12 @@ from typing import IO, Any
 
 from solver.batch.executors import Job, make_executor
 from solver.batch.ordered import Stats, run_ordered
-from solver.batch.output import check_meta, holds_output, read_meta, write_meta
-from solver.batch.signals import stopped_text
+from solver.batch.output import check_meta, holds_output, read_meta, write_line, write_meta
+from solver.batch.signals import held, stopped_text
 from solver.checking.context import validate_rules
 from solver.core.errors import MjError, shown
 from solver.generation.difficulty import parse_difficulty
 from solver.generation.generate import ATTEMPTS_PER_POSITION, check_kind, generate_chunk, position_id, too_few
-from solver.serialize import dumps
 
 
 def _written(path: str, kind: str, seed: int) -> tuple[int, int]:
@@ -103,9 +102,9 @@ class GenerateRun:
             for index, found in zip(range(self.start, self.count), results):
                 if found is None:
                     raise too_few(self.kind, index, self.count, self.level, self.attempts)
-                self.sink.write(dumps(found) + "\n")
-                self.sink.flush()
-                self.written += 1
+                with held():  # the line and its count go together, whenever a stop comes
+                    write_line(self.sink, found)
+                    self.written += 1
                 yield found
             finished = True
         finally:
