@@ -103,10 +103,11 @@ class Evaluator:
                        call_tile=self.tile(discard), waiting_room=room, exchange_limit=max_exchanges)
 
     def plan(self, hand: HandLike, turns: int, objective: str = "win", seen: str | Iterable[TileLike] = (),
-             waiting_room: str | Iterable[TileLike] = (), favourite: TileLike | None = None, detour: int = 1,
+             waiting_room: str | Iterable[TileLike] = (), favourite: TileLike | None = None, detour: int | None = None,
              progress=None, both: bool = True, estimate: int | None = None, max_states: int | None = None,
              seed: int = 0) -> "Plan":
-        """P(win) and E[score] per discard over `turns` draws (solver.planning.plan, docs section 8).
+        """P(win) and E[score] per discard over `turns` draws (solver.planning.plan, docs section 8); `detour`
+        None plays the class "nearest", a number the wider class of targets within h + detour.
 
         Exact within the class the plan names; past `max_states`, an error, or with `estimate` a
         Monte Carlo estimate over that many sampled walls (plan.method == "estimate", 95 % intervals).

@@ -10,7 +10,7 @@ from fractions import Fraction
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from oracle_planner import plan_value
+from oracle_planner import nearest_value, plan_value
 from synthetic import BASE_SETTINGS, Game, deals, games
 
 from solver import Evaluator, Hand, MjError
@@ -67,6 +67,38 @@ def test_full_tree_agrees_on_synthetic_games(data):
                 assert got[tile][col] == value, (tile, objective)
             else:
                 assert got[tile][col] <= value, (tile, objective)
+
+
+@BASE_SETTINGS
+@given(st.data())
+def test_nearest_class_agrees_with_its_literal_definition(data):
+    """The default class "nearest" (closed forms, junk draws merged, memo keys) against the same class
+    played out literally by the oracle; and never above the full tree."""
+    game = data.draw(games(min_kinds=4, max_kinds=6, max_units=7, max_unit_size=3, hand_sizes=(3, 4), sora=False))
+    size = data.draw(st.sampled_from([game.hand_size - 1, game.hand_size]))
+    deal = data.draw(deals(game, size=size, max_called=0))
+    param = data.draw(st.sampled_from(["2019-12", "hitori-jong-2.1"]))
+    ev = game.evaluator(param)
+    turns = data.draw(st.integers(1, min(4, 3 * game.K - size)))
+    try:
+        p = ev.plan(deal.hand, turns=turns)
+    except MjError:
+        return
+    got = planner_rows(p)
+    for objective, col in (("win", 0), ("score", 1)):
+        label = p.policy_class["win_probability" if col == 0 else "expected_score"]
+        full = oracle_rows(game, ev, deal.hand, param, turns=turns, objective=objective)
+        if label == "all play":
+            assert {t: v[col] for t, v in got.items()} == full
+            continue
+        assert all(got[t][col] <= full[t] for t in full)
+        if not label.startswith("nearest"):
+            continue  # turns 1, score: the wide class (every discard), a lower bound checked above
+        want = nearest_value(list(game.units), list(deal.hand.concealed), list(deal.hand.called),
+                             seen=[0] * game.K, turns=turns, objective=objective,
+                             rules=game.oracle_rules(param), sora=game.sora)
+        assert {t: v[col] for t, v in got.items()} == want, objective
+        assert all(want[t] <= full[t] for t in want)
 
 
 @BASE_SETTINGS
@@ -138,7 +170,8 @@ def test_memo_reductions_change_no_value(ev, hand, turns, detour, monkeypatch):
     recursion with them switched off: every discard's P(win) is the same Fraction."""
     fast = planner_rows(ev.plan(hand, turns=turns, detour=detour, both=False))
     monkeypatch.setattr(Search, "interchangeable", lambda self, alive, n: (
-        tuple(any(i == k for t in alive for k, _ in t) for i in range(n)), [], []))
+        tuple(any(i == k for t in alive for k, _ in t) for i in range(n)), [], [],
+        tuple(max((c for t in alive for k, c in t if k == i), default=0) for i in range(n))))
     monkeypatch.setattr(Search, "last_discard", lambda self, hand, wall: max(
         self.v12(hand[:i] + (hand[i] - 1,) + hand[i + 1:], wall, (), 0, 1, self.sparse)
         for i, n in enumerate(hand) if n))

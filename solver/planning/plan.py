@@ -16,7 +16,7 @@ from solver.planning.recursion import STATE_LIMIT, Search, check_probability
 from solver.planning.targets import NoWinScore, Targets, TooLarge, enumerate_targets
 
 OBJECTIVES = ("win", "score")
-DEFAULT_DETOUR = 1
+DEFAULT_DETOUR = None  # None: the class "nearest" (fast at every depth); a number: targets within h + d
 MAX_GAMES = 1_000_000  # sampled walls per discard for an estimate
 MODEL = ("solo (docs/formulation.md section 8): the wall is every unseen copy, each equally likely; "
          "discards never return to the wall; no win after the last draw, the 12 tiles score as a hand that did not win")
@@ -72,14 +72,25 @@ def wall_counts(rules: RuleSet, hand: Hand, unseen_elsewhere: tuple[int, ...]) -
     return [COPIES - totals[k] - (unseen_elsewhere[k] if unseen_elsewhere else 0) for k in range(len(totals))]
 
 
-def class_labels(rules: RuleSet, budget: int, detour: int, lossless: bool, sora_note: str) -> dict[str, str]:
-    narrow = (f"targets within {budget} exchanges (h+{detour}); drawn tiles of other kinds discarded at once; "
-              f"discards keep h within {detour} of the lowest{sora_note}")
-    win = "all play" if lossless else narrow
-    if lossless and not rules.scores_no_win:
+NEAREST = ("nearest: of the complete hands within h exchanges of the starting hand, only those at the lowest "
+           "h stay in play (a drawn tile is kept only when it lowers h, a discard keeps h at its lowest, a hand "
+           "that falls behind is dropped for good; so a ready hand keeps its wait)")
+
+
+def class_labels(rules: RuleSet, budget: int, detour: int | None, lossless: bool, sora_note: str) -> dict[str, str]:
+    if lossless:  # every win within the turns is listed and every discard is tried
+        narrow = f"targets within {budget} exchanges (every win within the turns){sora_note}"
+    elif detour is None:
+        narrow = NEAREST + sora_note
+    else:
+        narrow = (f"targets within {budget} exchanges (h+{detour}); drawn tiles of other kinds discarded at once; "
+                  f"discards keep h within {detour} of the lowest{sora_note}")
+    win = "all play" if lossless and not sora_note else narrow
+    if win == "all play" and not rules.scores_no_win:
         score = "all play"
     else:
-        score = narrow + "; once no target is within reach the hand is kept as it is"
+        score = narrow + ("; drawn tiles of kinds no listed target holds discarded at once" if detour is None else "") + \
+            "; while junk is held only junk is discarded; once no target is within reach the hand is kept as it is"
     return {"win_probability": win, "expected_score": score}
 
 
@@ -106,13 +117,13 @@ class Prepared:
 
 
 def prepare(rules: RuleSet, hand: Hand, *, turns: int, objectives: tuple[str, ...], seen: tuple[int, ...] = (),
-            waiting_room: tuple[int, ...] = (), favourite: int | None = None, detour: int = DEFAULT_DETOUR,
+            waiting_room: tuple[int, ...] = (), favourite: int | None = None, detour: int | None = DEFAULT_DETOUR,
             state_limit: int = STATE_LIMIT) -> Prepared:
     if any(obj not in OBJECTIVES for obj in objectives):
         raise MjError(f"objective must be win or score, not {objectives[0]!r}")
     if rules.sora_mode == "wildcard" and rules.tiles.sora is not None:
         raise MjError(f"the planner does not model そら as a wildcard (rule set {rules.name}) yet")
-    if detour < 0:
+    if detour is not None and detour < 0:
         raise MjError("--detour must be 0 or more")
     kinds = len(hand.concealed)
     room = [0] * kinds
@@ -134,11 +145,11 @@ def prepare(rules: RuleSet, hand: Hand, *, turns: int, objectives: tuple[str, ..
     fetch_extra = min(hand.concealed[sora], turns) if fetch else 0
     h0 = distance(rules, hand, out_of_wall)
     need = turns + fetch_extra  # exchanges a win within the turns can use: draws plus fetches
-    budget = need if h0 is None else min(need, h0 + detour)
+    budget = need if h0 is None else min(need, h0 + (detour or 0))  # "nearest": the targets at h
     targets = enumerate_targets(rules, hand, out_of_wall, budget, favourite)
     live_sora = fetch and wall[sora] > 0
     sora_note = "; drawn そら discarded at once" if live_sora else ""
-    lossless = budget >= need and not live_sora
+    lossless = budget >= need and (detour is not None or turns == 1)
     labels = class_labels(rules, budget, detour, lossless, sora_note)
 
     positions = list(targets.relevant) + [k for k in range(kinds) if hand.concealed[k] and k not in targets.relevant]
@@ -146,15 +157,16 @@ def prepare(rules: RuleSet, hand: Hand, *, turns: int, objectives: tuple[str, ..
     compact = {tuple(t[k] for k in targets.relevant): s for t, s in targets.counts.items()}
     nowin = NoWinScore(rules, hand.called, favourite)
     searches = {obj: Search(positions=positions, n_relevant=len(targets.relevant), targets=compact, nowin=nowin,
-                            kinds=kinds, objective=obj, sora_pos=sora_pos, slack=None if lossless else detour,
-                            state_limit=state_limit) for obj in objectives}
+                            kinds=kinds, objective=obj, sora_pos=sora_pos,
+                            slack=None if lossless else (detour or 0), state_limit=state_limit,
+                            nearest=detour is None and not lossless) for obj in objectives}
     start = tuple(hand.concealed[k] for k in positions) + (0,)  # the last slot: collapsed junk
     return Prepared(targets, positions, searches, start, wall, tuple(wall[k] for k in targets.relevant),
                     tuple(room[k] for k in targets.relevant), W0, h0, budget, labels, sora_pos)
 
 
 def plan(rules: RuleSet, hand: Hand, *, turns: int, objective: str = "win", seen: tuple[int, ...] = (),
-         waiting_room: tuple[int, ...] = (), favourite: int | None = None, detour: int = DEFAULT_DETOUR,
+         waiting_room: tuple[int, ...] = (), favourite: int | None = None, detour: int | None = DEFAULT_DETOUR,
          state_limit: int = STATE_LIMIT, progress: Progress | None = None, both: bool = True,
          estimate: int | None = None, seed: int = 0) -> Plan:
     """Exact values for the model of docs/formulation.md section 8 within the class it names.

@@ -44,11 +44,12 @@ class Search:
     def __init__(self, *, positions: list[int], n_relevant: int, targets: dict[tuple[int, ...], int],
                  nowin: NoWinScore, kinds: int, objective: str, sora_pos: int | None,
                  slack: int | None = None, state_limit: int = STATE_LIMIT,
-                 tick: Callable[[int], None] | None = None):
+                 tick: Callable[[int], None] | None = None, nearest: bool = False):
         self.positions, self.nr, self.kinds = positions, n_relevant, kinds
         self.win = objective == "win"
         self.scores = targets  # compact target -> best tsumo score
         self.sparse = [tuple((i, c) for i, c in enumerate(t) if c) for t in targets]
+        self.sparse_of = dict(zip(targets, self.sparse))
         # 12 relevant tiles -> the kinds whose draw completes them (one draw left: no recursion)
         self.waits: dict[tuple[int, ...], list[int]] = {}
         for t in targets:
@@ -66,6 +67,9 @@ class Search:
         self.state_limit, self.tick = state_limit, tick
         self.visited = 0
         self.slack = slack  # None: every discard; else only those within `slack` of the lowest distance
+        # The class "nearest": only the targets at the lowest cost stay in play (a drawn tile is kept only
+        # when it lowers h), so a ready hand keeps its wait and is valued in closed form.
+        self.nearest = nearest
 
     # --- conversions --------------------------------------------------------------------------------
     def full(self, hand: tuple[int, ...]) -> tuple[int, ...]:
@@ -79,7 +83,33 @@ class Search:
 
     # --- the recursion ------------------------------------------------------------------------------
     def reachable(self, hand, wall, room, t, alive):
-        """Targets still within reach: cost <= draws (+ fetches) left, each missing tile still available."""
+        """Targets still within reach: cost <= draws (+ fetches) left, each missing tile still available;
+        under "nearest", only those of them at the lowest cost."""
+        if self.nearest and not (self.sora is not None and room and hand[self.sora]):
+            return self.nearest_within_reach(hand, wall, t, alive)
+        return self.within_reach(hand, wall, room, t, alive)
+
+    def nearest_within_reach(self, hand, wall, t, alive):
+        """within_reach without a waiting room, then only the targets at the lowest cost (one pass)."""
+        out, low = [], t
+        for target in alive:
+            cost = 0
+            for i, c in target:
+                need = c - hand[i]
+                if need > 0:
+                    if need > wall[i]:
+                        break
+                    cost += need
+                    if cost > low:
+                        break
+            else:
+                if cost < low:
+                    out, low = [target], cost
+                else:
+                    out.append(target)
+        return out
+
+    def within_reach(self, hand, wall, room, t, alive):
         soras = hand[self.sora] if self.sora is not None and room else 0
         reach = t + min(soras, t)
         out = []
@@ -118,7 +148,11 @@ class Search:
             room = ()  # no そら to fetch with: the waiting room no longer matters
         if t == 1 and self.win and not room:
             return self.last_draw(hand, wall)
-        raw = (hand, wall, room, t, W)
+        if self.nearest and self.win and not room:
+            ready = self.ready_value(hand, wall, W, t, alive)
+            if ready is not None:
+                return ready
+        raw = (hand, wall, room, t, W, self.in_play(alive))
         got = self.seen12.get(raw)
         if got is not None:
             return got
@@ -131,11 +165,29 @@ class Search:
             return 0  # junk held: no draw completes the hand
         return sum(wall[i] for i in self.waits.get(hand[:self.nr], ()))
 
+    def in_play(self, alive) -> tuple:
+        """Part of every memo key under "nearest", where the targets in play depend on the path: which
+        they are. Elsewhere they are every listed target within reach of the state, so nothing."""
+        return tuple(map(id, alive)) if self.nearest else ()
+
+    def ready_value(self, hand, wall, W, t, alive) -> int | None:
+        """Scaled P(win) of a ready hand (a live draw completes a target in play) under "nearest": every
+        other draw is junk, so the game is won iff a winning tile comes: the ordered draw sequences
+        holding one of the w live winning tiles, falling(W, t) - falling(W - w, t) (None: not ready)."""
+        if any(hand[self.nr:]):
+            return None
+        key = hand[:self.nr]
+        waits = [i for i in self.waits.get(key, ()) if self.sparse_of[key[:i] + (key[i] + 1,) + key[i + 1:]] in alive]
+        live = sum(wall[i] for i in waits)
+        if not live:
+            return None
+        return falling(W, t) - falling(W - live, t)
+
     def v12_filtered(self, hand, wall, room, W, t, alive) -> int:
         alive = self.reachable(hand, wall, room, t, alive)
         if self.win and not room:
             hand, wall = self.canonical(hand, wall, alive)
-        key = (hand, wall, room, t, W)
+        key = (hand, wall, room, t, W, self.in_play(alive))
         got = self.memo.get(key)
         if got is not None:
             return got
@@ -173,14 +225,13 @@ class Search:
         the hand is frozen: its draws are junk, and discarding one would raise every target's cost,
         so the hand keeps it for ever; its wall copies join the junk mass too.
         """
-        groups = self.groups.get(alive_key := tuple(map(id, alive)))
-        if groups is None:
-            groups = self.groups[alive_key] = self.interchangeable(alive, len(hand) - 1)
-        flags, classes, constant = groups
+        flags, classes, constant, most = self.group_of(alive)
         kept = [n if f else 0 for n, f in zip(hand, flags)]
         kept.append(sum(hand) - sum(kept))
         live = [n if f else 0 for n, f in zip(wall, flags)]
-        if self.slack == 0:
+        if self.nearest:  # a kind no target in play needs more of is never needed again (docs section 8)
+            live = [n if m > k else 0 for n, m, k in zip(live, most, hand)]
+        elif self.slack == 0:
             for i, c in constant:
                 if hand[i] == c:
                     live[i] = 0
@@ -194,9 +245,17 @@ class Search:
                         live[i] = n
         return tuple(kept), tuple(live)
 
+    def group_of(self, alive):
+        """interchangeable(alive), once per list of targets within reach."""
+        groups = self.groups.get(alive_key := tuple(map(id, alive)))
+        if groups is None:
+            groups = self.groups[alive_key] = self.interchangeable(alive, len(self.positions))
+        return groups
+
     def interchangeable(self, alive, positions: int):
         """(per-position flag: some target within reach holds it; classes of positions with equal columns;
-        (position, count) for the positions every target holds the same number of)."""
+        (position, count) for the positions every target holds the same number of; per position the
+        most any target holds)."""
         columns: dict[int, list[tuple[int, int]]] = {}
         for j, target in enumerate(alive):
             for i, c in target:
@@ -207,7 +266,8 @@ class Search:
             classes.setdefault(tuple(column), []).append(i)
         constant = [(i, column[0][1]) for i, column in columns.items()
                     if len(column) == len(alive) and all(c == column[0][1] for _, c in column)]
-        return flags, [members for members in classes.values() if len(members) > 1], constant
+        most = tuple(max((c for _, c in columns.get(i, ())), default=0) for i in range(positions))
+        return flags, [members for members in classes.values() if len(members) > 1], constant, most
 
     def fetches(self, hand, room) -> list[int]:
         if not room or self.sora is None or not hand[self.sora]:
@@ -226,9 +286,11 @@ class Search:
     def draw(self, hand, wall, room, W, t, alive) -> int:
         total = 0
         live = 0
+        # under "nearest" (P(win)) a draw no target in play needs is junk: one outcome with the others
+        most = self.group_of(alive)[3] if self.nearest and self.win and not room else None
         for i in range(self.nr):
             n = wall[i]
-            if n:
+            if n and (most is None or most[i] > hand[i]):
                 live += n
                 h = list(hand)
                 h[i] += 1
@@ -247,7 +309,7 @@ class Search:
         mimic any play, docs section 8), so only junk is considered while any is held, and no
         waiting room is in play (a fetch could tell the two hands apart).
         """
-        raw = (hand, wall, room, t, W)
+        raw = (hand, wall, room, t, W, self.in_play(alive))
         got = self.seen13.get(raw)
         if got is None:
             got = self.seen13[raw] = self.v13_filtered(hand, wall, room, W, t, alive)
@@ -255,9 +317,11 @@ class Search:
 
     def v13_filtered(self, hand, wall, room, W, t, alive) -> int:
         score = self.scores.get(hand[:self.nr]) if not any(hand[self.nr:]) else None
+        if score is not None and self.nearest and self.sparse_of[hand[:self.nr]] not in alive:
+            score = None  # "nearest" wins only with a complete hand in play (as its closed form counts)
         scale = falling(W, t)
-        if score is not None and self.win:
-            return scale
+        if score is not None and (self.win or self.nearest):
+            return scale if self.win else score * scale  # "nearest": a complete hand in play wins at once
         if t == 1 and self.win and not room:
             return self.last_discard(hand, wall)
         alive, candidates = self.discard_options(hand, wall, room, t, alive)
