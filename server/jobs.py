@@ -140,7 +140,8 @@ def plan(params: Mapping[str, str]) -> dict[str, Any]:
 
     ev = evaluator(params)
     turns = _whole(params.get("turns") or "3", "turns", 1, MAX_TURNS)
-    detour = _whole(params.get("detour") or "1", "detour", 0, MAX_TURNS)
+    detour = params.get("detour")
+    detour = _whole(detour, "detour", 0, MAX_TURNS) if detour else None  # none: the class "nearest"
     objective = params.get("objective") or "win"
     if objective not in ("win", "score"):
         raise MjError(f"objective must be win or score, not '{objective[:20]}'")

@@ -85,10 +85,10 @@ def nearest_value(units, concealed, called, *, seen, turns, objective, rules, so
     Targets: the complete concealed hands within h exchanges of the starting hand (h its least cost),
     found by listing every multiset of the right size. The targets in play start as all of them; at
     every state they become those still within reach (cost <= draws left, missing copies live) at the
-    lowest cost. A complete hand in play wins at once; otherwise the discard is a tile no target in
-    play can use (junk: any of them) if there is one, else one leaving the lowest cost; a drawn tile of
-    a kind no listed target holds is discarded at once. With nothing in play the hand is kept as it
-    is. No waiting room, no そら.
+    lowest cost. A drawn tile no target in play needs is discarded at once; a complete hand in play
+    wins at once; otherwise the discard is a tile no target in play can use (junk: any of them) if
+    there is one, else one leaving the lowest cost. With nothing in play the hand is kept as it is.
+    No waiting room, no そら.
     """
     K = len(concealed)
     size = sum(concealed)
@@ -120,7 +120,6 @@ def nearest_value(units, concealed, called, *, seen, turns, objective, rules, so
     complete = {t: s for t, s in complete.items() if s is not None}
     h = min((cost(t, concealed) for t in complete), default=None)
     listed = frozenset(t for t in complete if cost(t, concealed) == h)
-    relevant = {k for t in listed for k in range(K) if t[k]}
 
     def nearest(hand, wall, t, play):
         near = [x for x in play if cost(x, hand) <= t and all(c - n <= wall[k] for k, (c, n) in
@@ -144,7 +143,8 @@ def nearest_value(units, concealed, called, *, seen, turns, objective, rules, so
         if not play:
             return nowin(hand)
         W = sum(wall)
-        return sum((Fraction(wall[k], W) * (v13(add(hand, k, 1), add(wall, k, -1), t - 1, play) if k in relevant
+        return sum((Fraction(wall[k], W) * (v13(add(hand, k, 1), add(wall, k, -1), t - 1, play)
+                                            if any(x[k] > hand[k] for x in play)
                                             else v12(hand, add(wall, k, -1), t - 1, play))
                     for k in range(K) if wall[k]), Fraction(0))
 

@@ -89,8 +89,7 @@ def class_labels(rules: RuleSet, budget: int, detour: int | None, lossless: bool
     if win == "all play" and not rules.scores_no_win:
         score = "all play"
     else:
-        score = narrow + ("; drawn tiles of kinds no listed target holds discarded at once" if detour is None else "") + \
-            "; while junk is held only junk is discarded; once no target is within reach the hand is kept as it is"
+        score = narrow + "; while junk is held only junk is discarded; once no target is within reach the hand is kept as it is"
     return {"win_probability": win, "expected_score": score}
 
 

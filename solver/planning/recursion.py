@@ -148,7 +148,7 @@ class Search:
             room = ()  # no そら to fetch with: the waiting room no longer matters
         if t == 1 and self.win and not room:
             return self.last_draw(hand, wall)
-        if self.nearest and self.win and not room:
+        if self.nearest and not room:
             ready = self.ready_value(hand, wall, W, t, alive)
             if ready is not None:
                 return ready
@@ -171,9 +171,9 @@ class Search:
         return tuple(map(id, alive)) if self.nearest else ()
 
     def ready_value(self, hand, wall, W, t, alive) -> int | None:
-        """Scaled P(win) of a ready hand (a live draw completes a target in play) under "nearest": every
-        other draw is junk, so the game is won iff a winning tile comes: the ordered draw sequences
-        holding one of the w live winning tiles, falling(W, t) - falling(W - w, t) (None: not ready)."""
+        """Scaled value of a ready hand (a live draw completes a target in play) under "nearest": every
+        other draw is discarded at once, so the first winning tile decides; won with one of the w live
+        winning tiles in falling(W, t) - falling(W - w, t) ordered draw sequences (None: not ready)."""
         if any(hand[self.nr:]):
             return None
         key = hand[:self.nr]
@@ -181,12 +181,21 @@ class Search:
         live = sum(wall[i] for i in waits)
         if not live:
             return None
-        return falling(W, t) - falling(W - live, t)
+        lose = falling(W - live, t)
+        wins = falling(W, t) - lose
+        if self.win:
+            return wins
+        # E[score]: by the position of the first winning tile, the winning sequences are a multiple of w,
+        # shared by the winning kinds as their live copies w_k
+        scored = sum(wall[i] * self.scores[key[:i] + (key[i] + 1,) + key[i + 1:]] for i in waits)
+        return wins // live * scored + lose * self.nowin_score(hand)
 
     def v12_filtered(self, hand, wall, room, W, t, alive) -> int:
         alive = self.reachable(hand, wall, room, t, alive)
         if self.win and not room:
             hand, wall = self.canonical(hand, wall, alive)
+        elif self.nearest and not room:  # E[score]: the hand stays whole (its score), the wall loses the unneeded
+            wall = self.needed_wall(hand, wall, alive)
         key = (hand, wall, room, t, W, self.in_play(alive))
         got = self.memo.get(key)
         if got is not None:
@@ -229,8 +238,8 @@ class Search:
         kept = [n if f else 0 for n, f in zip(hand, flags)]
         kept.append(sum(hand) - sum(kept))
         live = [n if f else 0 for n, f in zip(wall, flags)]
-        if self.nearest:  # a kind no target in play needs more of is never needed again (docs section 8)
-            live = [n if m > k else 0 for n, m, k in zip(live, most, hand)]
+        if self.nearest:
+            live = list(self.needed_wall(hand, live, alive))
         elif self.slack == 0:
             for i, c in constant:
                 if hand[i] == c:
@@ -244,6 +253,12 @@ class Search:
                     for i, n in zip(same, sorted((live[i] for i in same), reverse=True)):
                         live[i] = n
         return tuple(kept), tuple(live)
+
+    def needed_wall(self, hand, wall, alive) -> tuple[int, ...]:
+        """Under "nearest", the live counts of the kinds some target in play needs more of, else 0: a kind
+        none needs is never needed again (docs section 8), so its draws are junk for good."""
+        most = self.group_of(alive)[3]
+        return tuple(n if m > k else 0 for n, m, k in zip(wall, most, hand))
 
     def group_of(self, alive):
         """interchangeable(alive), once per list of targets within reach."""
@@ -286,8 +301,8 @@ class Search:
     def draw(self, hand, wall, room, W, t, alive) -> int:
         total = 0
         live = 0
-        # under "nearest" (P(win)) a draw no target in play needs is junk: one outcome with the others
-        most = self.group_of(alive)[3] if self.nearest and self.win and not room else None
+        # under "nearest" a draw no target in play needs is discarded at once: one outcome with the junk
+        most = self.group_of(alive)[3] if self.nearest and not room else None
         for i in range(self.nr):
             n = wall[i]
             if n and (most is None or most[i] > hand[i]):
