@@ -1,15 +1,18 @@
 """Time the planner (P(win) per discard) on seeded random 13-tile hands by h, turns and class.
 
-    .venv/bin/python bench/bench_planner.py              # 3 hands per h, turns 6 and 12, detour 1 and 0
-    .venv/bin/python bench/bench_planner.py --hands 5 --h 1 2 --detour 0
+    .venv/bin/python bench/bench_planner.py              # 3 hands per h, turns 6 and 12, every class
+    .venv/bin/python bench/bench_planner.py --hands 5 --h 1 2 --detour nearest
 
 Hands: a random complete hand (random units of the 2019-12 rule set filling 13 tiles), then h
-random tiles replaced, kept when the plan's own h equals the class. Per class: median and worst
-time, median states, and how many plans stopped at the state limit (the frontier, reported, never
-cut silently); for those, the time of the labelled estimate that replaces them (`--estimate`,
-2,000 sampled walls per discard) and its median 95 % half-width. Baselines in the same run: the same
-recursion with the memo switched off (every state recomputed) on the h = 1 hand with the fewest
-targets, turns 4, beside the memoised run of it; and Monte Carlo with 10^4 games on one hand.
+random tiles replaced, kept when the plan's own h equals the class. Classes: "nearest" (the default:
+only the complete hands at the lowest h stay in play) and the wider "detour d" (targets within h + d,
+discards within d of the lowest h). Per class: median and worst time, median states, and how many
+plans stopped at the state limit (the frontier, reported, never cut silently); for those, the time of
+the labelled estimate that replaces them (`--estimate`, 2,000 sampled walls per discard) and its
+median 95 % half-width. Baselines in the same run: the same recursion with the memo switched off
+(every state recomputed) on the h = 1 hand with the fewest targets, turns 4, beside the memoised run
+of it; Monte Carlo with 10^4 games on one hand; and what "nearest" gives up: its recommended P(win)
+beside the wider class's (detour 1) where that finishes (turns 3 and 4).
 Targets (issue #10, 2-core machine): h <= 2 median < 0.5 s and worst < 5 s; h = 3 median < 5 s.
 """
 
@@ -29,7 +32,8 @@ from solver.planning import recursion  # noqa: E402
 from solver.planning.plan import distance, plan, prepare  # noqa: E402
 from solver.planning.targets import TooLarge  # noqa: E402
 
-STATE_LIMIT = 10_000  # about 10 s a plan here: the frontier shows as "stopped"
+STATE_LIMIT = 10_000  # the wider classes: about 10 s a plan here; the frontier shows as "stopped"
+NEAREST_LIMIT = 50_000  # "nearest" visits states faster (small keys, closed forms)
 GAMES = 2_000
 
 
@@ -66,7 +70,7 @@ def hands_at(ev: Evaluator, h: int, n: int, seed: int) -> list[Hand]:
     return found
 
 
-def timed_plan(ev: Evaluator, hand: Hand, turns: int, detour: int = 1,
+def timed_plan(ev: Evaluator, hand: Hand, turns: int, detour: int | None = None,
                limit: int = STATE_LIMIT) -> tuple[float, int | None]:
     start = time.perf_counter()
     try:
@@ -76,7 +80,24 @@ def timed_plan(ev: Evaluator, hand: Hand, turns: int, detour: int = 1,
     return time.perf_counter() - start, p.states
 
 
-def timed_estimate(ev: Evaluator, hand: Hand, turns: int, detour: int, games: int = GAMES) -> tuple[float, float]:
+def loss(ev: Evaluator, hands: list[Hand], turns: int) -> None:
+    """The recommended P(win) of "nearest" beside the wider class's (detour 1), where that finishes."""
+    gaps, other = [], 0
+    for hand in hands:
+        try:
+            wide = plan(ev.rules, hand, turns=turns, both=False, state_limit=STATE_LIMIT, detour=1)
+        except TooLarge:
+            continue
+        near = plan(ev.rules, hand, turns=turns, both=False)
+        gaps.append(float(wide.recommended.win_probability - near.recommended.win_probability))
+        other += wide.recommended.tile != near.recommended.tile
+    if gaps:
+        print(f"nearest vs detour 1, turns {turns}, {len(gaps)} hands: P(win) lower by median "
+              f"{statistics.median(gaps) * 100:.2f} points, at most {max(gaps) * 100:.2f}; "
+              f"another discard recommended on {other}")
+
+
+def timed_estimate(ev: Evaluator, hand: Hand, turns: int, detour: int | None, games: int = GAMES) -> tuple[float, float]:
     """(seconds, median 95 % half-width) of the estimate alone (a state limit of 1 skips the exact try)."""
     start = time.perf_counter()
     p = plan(ev.rules, hand, turns=turns, both=False, state_limit=1, detour=detour, estimate=games)
@@ -94,7 +115,7 @@ class NoMemo(dict):
 def baseline(ev: Evaluator, hands: list[Hand], turns: int) -> None:
     memo_times, plain_times = [], []
     for hand in hands:
-        memo_times.append(timed_plan(ev, hand, turns)[0])
+        memo_times.append(timed_plan(ev, hand, turns, 1)[0])
         # no state limit here: without the memo every visit counts, and the limit would cut it short
         original = recursion.Search.__init__
 
@@ -104,11 +125,11 @@ def baseline(ev: Evaluator, hands: list[Hand], turns: int) -> None:
 
         recursion.Search.__init__ = patched
         try:
-            plain_times.append(timed_plan(ev, hand, turns, limit=10 ** 9)[0])
+            plain_times.append(timed_plan(ev, hand, turns, 1, limit=10 ** 9)[0])
         finally:
             recursion.Search.__init__ = original
     m, p = statistics.median(memo_times), statistics.median(plain_times)
-    print(f"baseline h=1 turns={turns}, {len(hands)} hands: memo {m:.3f} s, no memo {p:.3f} s, ratio {p / m:.1f}x")
+    print(f"baseline h=1 turns={turns} detour=1, {len(hands)} hands: memo {m:.3f} s, no memo {p:.3f} s, ratio {p / m:.1f}x")
 
 
 def main() -> None:
@@ -116,17 +137,20 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=3)
     parser.add_argument("--h", type=int, nargs="+", default=[1, 2, 3])
     parser.add_argument("--turns", type=int, nargs="+", default=[6, 12])
-    parser.add_argument("--detour", type=int, nargs="+", default=[1, 0])
+    parser.add_argument("--detour", nargs="+", default=["nearest", "1", "0"],
+                        help="classes: nearest, or a detour d")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     ev = Evaluator("2019-12")
     targets = {1: (0.5, 5.0), 2: (0.5, 5.0), 3: (5.0, None)}
-    print(f"planner, P(win), state limit {STATE_LIMIT}; estimates: {GAMES} sampled walls per discard")
+    print(f"planner, P(win), state limit {NEAREST_LIMIT} (nearest) or {STATE_LIMIT} (detour); estimates: {GAMES} sampled walls per discard")
     for h in args.h:
         hands = hands_at(ev, h, args.hands, args.seed)
         for turns in args.turns:
-            for detour in args.detour:
-                results = [timed_plan(ev, hand, turns, detour) for hand in hands]
+            for name in args.detour:
+                detour = None if name == "nearest" else int(name)
+                limit = NEAREST_LIMIT if detour is None else STATE_LIMIT
+                results = [timed_plan(ev, hand, turns, detour, limit) for hand in hands]
                 times = [t for t, _ in results]
                 states = [s for _, s in results if s is not None]
                 stopped = [hand for hand, (_, s) in zip(hands, results) if s is None]
@@ -134,7 +158,7 @@ def main() -> None:
                 goal = targets.get(h)
                 met = "" if goal is None else \
                     ("MET" if med < goal[0] and (goal[1] is None or worst < goal[1]) and not stopped else "MISSED")
-                line = (f"h={h} turns={turns:2d} detour={detour}: exact median {med:7.3f} s  worst {worst:7.3f} s  "
+                line = (f"h={h} turns={turns:2d} {'nearest ' if detour is None else f'detour={detour}'}: exact median {med:7.3f} s  worst {worst:7.3f} s  "
                         f"median states {statistics.median(states) if states else '-'}  "
                         f"stopped {len(stopped)}/{len(hands)}  {met}")
                 if stopped:
@@ -145,10 +169,12 @@ def main() -> None:
     small = min(hands_at(ev, 1, 3, args.seed),  # the no-memo run takes about a minute on the smallest
                 key=lambda hand: len(prepare(ev.rules, hand, turns=4, objectives=("win",)).targets.counts))
     baseline(ev, [small], 4)
+    for turns in (3, 4):
+        loss(ev, hands_at(ev, 1, 2 * args.hands, args.seed), turns)
     hand = hands_at(ev, 1, 1, args.seed)[0]
-    exact_t, _ = timed_plan(ev, hand, 12, 0)
-    mc_t, width = timed_estimate(ev, hand, 12, 0, games=10_000)
-    print(f"baseline h=1 turns=12 detour=0, one hand: exact {exact_t:.3f} s; Monte Carlo 10^4 games per discard "
+    exact_t, _ = timed_plan(ev, hand, 12)
+    mc_t, width = timed_estimate(ev, hand, 12, None, games=10_000)
+    print(f"baseline h=1 turns=12 nearest, one hand: exact {exact_t:.3f} s; Monte Carlo 10^4 games per discard "
           f"{mc_t:.3f} s (95% half-width {width * 100:.1f} points)")
 
 
