@@ -125,6 +125,9 @@ def test_fetch_sora_against_the_full_tree():
         p = ev.plan(hand, turns=turns, waiting_room=["k3"], detour=3)
         want = oracle_rows(game, ev, hand, "2019-12", turns=turns, objective="win", room=room)
         assert p.discards[0].win_probability == want[None]
+        near = ev.plan(hand, turns=turns, waiting_room=["k3"])  # "nearest": a real policy, so at most that
+        assert "can fetch" in near.policy_class["win_probability"] or turns == 1
+        assert 0 < near.discards[0].win_probability <= want[None]
 
 
 # --- real hands ------------------------------------------------------------------------------------

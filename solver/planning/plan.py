@@ -148,6 +148,8 @@ def prepare(rules: RuleSet, hand: Hand, *, turns: int, objectives: tuple[str, ..
     targets = enumerate_targets(rules, hand, out_of_wall, budget, favourite)
     live_sora = fetch and wall[sora] > 0
     sora_note = "; drawn そら discarded at once" if live_sora else ""
+    if fetch and detour is None:  # the recursion narrows play only where no fetch can follow
+        sora_note += "; while そら can fetch from the waiting room, every listed hand within reach stays in play"
     lossless = budget >= need and (detour is not None or turns == 1)
     labels = class_labels(rules, budget, detour, lossless, sora_note)
 

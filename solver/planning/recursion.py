@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from solver.core.errors import MjError
+from solver.planning.reach import Reach
 from solver.planning.targets import NoWinScore, TooLarge
 
 STATE_LIMIT = 500_000  # memoised states before the search stops (TooLarge), never a silent cut
@@ -38,7 +39,7 @@ class FirstMove:
     take: int | None  # position taken from the waiting room, None: do not use そら now
 
 
-class Search:
+class Search(Reach):
     """One memo for every root of one hand: discards, and every number of draws left."""
 
     def __init__(self, *, positions: list[int], n_relevant: int, targets: dict[tuple[int, ...], int],
@@ -82,72 +83,14 @@ class Search:
         return 0 if self.win else self.nowin.score(self.full(hand))
 
     # --- the recursion ------------------------------------------------------------------------------
-    def reachable(self, hand, wall, room, t, alive):
-        """Targets still within reach: cost <= draws (+ fetches) left, each missing tile still available;
-        under "nearest", only those of them at the lowest cost."""
-        if self.nearest and not (self.sora is not None and room and hand[self.sora]):
-            return self.nearest_within_reach(hand, wall, t, alive)
-        return self.within_reach(hand, wall, room, t, alive)
-
-    def nearest_within_reach(self, hand, wall, t, alive):
-        """within_reach without a waiting room, then only the targets at the lowest cost (one pass)."""
-        out, low = [], t
-        for target in alive:
-            cost = 0
-            for i, c in target:
-                need = c - hand[i]
-                if need > 0:
-                    if need > wall[i]:
-                        break
-                    cost += need
-                    if cost > low:
-                        break
-            else:
-                if cost < low:
-                    out, low = [target], cost
-                else:
-                    out.append(target)
-        return out
-
-    def within_reach(self, hand, wall, room, t, alive):
-        soras = hand[self.sora] if self.sora is not None and room else 0
-        reach = t + min(soras, t)
-        out = []
-        if not soras:  # the common case, without the waiting room: the same test, fewer branches
-            for target in alive:
-                cost = 0
-                for i, c in target:
-                    need = c - hand[i]
-                    if need > 0:
-                        if need > wall[i]:
-                            break
-                        cost += need
-                else:
-                    if cost <= reach:
-                        out.append(target)
-            return out
-        for target in alive:
-            cost = 0
-            for i, c in target:
-                need = c - hand[i]
-                if need > 0:
-                    if need > wall[i] + room[i]:
-                        break
-                    cost += need
-                    if cost > reach:
-                        break
-            else:
-                out.append(target)
-        return out
-
     def v12(self, hand, wall, room, W, t, alive) -> int:
         """Scaled value of a 12-tile hand with t draws left (best first move)."""
         if t == 0:
             return self.nowin_score(hand)
         if self.sora is None or not hand[self.sora]:
             room = ()  # no そら to fetch with: the waiting room no longer matters
-        if t == 1 and self.win and not room:
-            return self.last_draw(hand, wall)
+        if t == 1 and self.win and not room and not self.nearest:
+            return self.last_draw(hand, wall)  # ("nearest" counts only the waits in play: ready_value)
         if self.nearest and not room:
             ready = self.ready_value(hand, wall, W, t, alive)
             if ready is not None:
@@ -164,11 +107,6 @@ class Search:
         if any(hand[self.nr:]):
             return 0  # junk held: no draw completes the hand
         return sum(wall[i] for i in self.waits.get(hand[:self.nr], ()))
-
-    def in_play(self, alive) -> tuple:
-        """Part of every memo key under "nearest", where the targets in play depend on the path: which
-        they are. Elsewhere they are every listed target within reach of the state, so nothing."""
-        return tuple(map(id, alive)) if self.nearest else ()
 
     def ready_value(self, hand, wall, W, t, alive) -> int | None:
         """Scaled value of a ready hand (a live draw completes a target in play) under "nearest": every
@@ -219,70 +157,6 @@ class Search:
             if self.tick:
                 self.tick(self.visited)
         return value
-
-    def canonical(self, hand, wall, alive):
-        """P(win) only: the memo key of a state, up to moves that cannot change its value.
-
-        Kinds no live target holds are one junk slot (the last position) and leave the wall:
-        targets within reach only get fewer, so such a kind never matters again; its held copies
-        are interchangeable junk and its wall copies are part of the mass of junk draws.
-        Kinds that every target within reach holds alike (the same count in each) and the hand
-        holds alike are interchangeable: swapping two of them maps the hand and every target to
-        themselves, so the state's value does not change when their wall counts are permuted.
-        Their wall counts are sorted.
-        When discards never raise h (slack 0), a kind every such target holds exactly as often as
-        the hand is frozen: its draws are junk, and discarding one would raise every target's cost,
-        so the hand keeps it for ever; its wall copies join the junk mass too.
-        """
-        flags, classes, constant, most = self.group_of(alive)
-        kept = [n if f else 0 for n, f in zip(hand, flags)]
-        kept.append(sum(hand) - sum(kept))
-        live = [n if f else 0 for n, f in zip(wall, flags)]
-        if self.nearest:
-            live = list(self.needed_wall(hand, live, alive))
-        elif self.slack == 0:
-            for i, c in constant:
-                if hand[i] == c:
-                    live[i] = 0
-        for members in classes:
-            by_count: dict[int, list[int]] = {}
-            for i in members:
-                by_count.setdefault(hand[i], []).append(i)
-            for same in by_count.values():
-                if len(same) > 1:
-                    for i, n in zip(same, sorted((live[i] for i in same), reverse=True)):
-                        live[i] = n
-        return tuple(kept), tuple(live)
-
-    def needed_wall(self, hand, wall, alive) -> tuple[int, ...]:
-        """Under "nearest", the live counts of the kinds some target in play needs more of, else 0: a kind
-        none needs is never needed again (docs section 8), so its draws are junk for good."""
-        most = self.group_of(alive)[3]
-        return tuple(n if m > k else 0 for n, m, k in zip(wall, most, hand))
-
-    def group_of(self, alive):
-        """interchangeable(alive), once per list of targets within reach."""
-        groups = self.groups.get(alive_key := tuple(map(id, alive)))
-        if groups is None:
-            groups = self.groups[alive_key] = self.interchangeable(alive, len(self.positions))
-        return groups
-
-    def interchangeable(self, alive, positions: int):
-        """(per-position flag: some target within reach holds it; classes of positions with equal columns;
-        (position, count) for the positions every target holds the same number of; per position the
-        most any target holds)."""
-        columns: dict[int, list[tuple[int, int]]] = {}
-        for j, target in enumerate(alive):
-            for i, c in target:
-                columns.setdefault(i, []).append((j, c))
-        flags = tuple(i in columns for i in range(positions))
-        classes: dict[tuple, list[int]] = {}
-        for i, column in columns.items():
-            classes.setdefault(tuple(column), []).append(i)
-        constant = [(i, column[0][1]) for i, column in columns.items()
-                    if len(column) == len(alive) and all(c == column[0][1] for _, c in column)]
-        most = tuple(max((c for _, c in columns.get(i, ())), default=0) for i in range(positions))
-        return flags, [members for members in classes.values() if len(members) > 1], constant, most
 
     def fetches(self, hand, room) -> list[int]:
         if not room or self.sora is None or not hand[self.sora]:
@@ -337,7 +211,7 @@ class Search:
         scale = falling(W, t)
         if score is not None and (self.win or self.nearest):
             return scale if self.win else score * scale  # "nearest": a complete hand in play wins at once
-        if t == 1 and self.win and not room:
+        if t == 1 and self.win and not room and not self.nearest:
             return self.last_discard(hand, wall)
         alive, candidates = self.discard_options(hand, wall, room, t, alive)
         if not alive and not room:  # nothing within reach: the hand is kept (P(win) 0)
