@@ -253,17 +253,17 @@ def check_run_output(run, json_: bool) -> int:
             say('{"claims": [')
         results = run.results()
         try:
-            for n, result in enumerate(results):
+            for n, checked in enumerate(results):
                 if json_:
-                    say(("," if n else "") + dumps(result))
-                elif result["verdict"] != "correct":
-                    say(check_line(result))
+                    say(("," if n else "") + checked.text)
+                elif checked.verdict != "correct":
+                    say(check_line(checked.result()))
                 if advance:
                     advance()
         except Stopped as exc:
             stopped = exc
         finally:
-            results.close()  # stops the workers at once if the loop did not finish
+            results.close()  # (the run, closed by the caller, stops its workers at once when stopped)
     report = run.report() if stopped else run.finish()
     if json_:
         print('], "summary": ' + dumps(report) + (', "interrupted": true' if stopped else "") + "}", flush=True)
