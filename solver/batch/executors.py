@@ -151,6 +151,12 @@ class LocalProcesses:
                 self._stop(n, kill=True)  # its thread's read fails at once
         for thread in self._threads:
             thread.join(timeout=10)
+        for proc in self._procs:  # every worker sees the end of its input at once, then each is waited for
+            try:
+                if proc is not None:
+                    proc.stdin.close()
+            except OSError:
+                pass
         for n in range(len(self._procs)):
             self._stop(n, kill=False)
 

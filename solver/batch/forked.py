@@ -47,7 +47,7 @@ class Forked:
                 import subprocess
 
                 raise subprocess.TimeoutExpired(f"worker {self.pid}", timeout)
-            time.sleep(0.005)
+            time.sleep(0.001)
         return self.returncode
 
     def kill(self) -> None:
