@@ -227,6 +227,7 @@ def check_run_output(run, json_: bool) -> int:
     """Stream a ``mj check`` run: a line per claim that is not right (or the JSON report), a progress bar on
     a terminal, then the summary. Returns the exit code; a stop by signal still closes the JSON report
     (with ``"interrupted": true``) and ends with one line saying what was written."""
+    import json
     import sys
     from contextlib import ExitStack
 
@@ -253,11 +254,11 @@ def check_run_output(run, json_: bool) -> int:
             say('{"claims": [')
         results = run.results()
         try:
-            for n, checked in enumerate(results):
+            for n, (text, facts) in enumerate(results):  # a JSON line, and its verdict first in its facts
                 if json_:
-                    say(("," if n else "") + checked.text)
-                elif checked.verdict != "correct":
-                    say(check_line(checked.result()))
+                    say(("," if n else "") + text)
+                elif facts[0] != "correct":
+                    say(check_line(json.loads(text)))
                 if advance:
                     advance()
         except Stopped as exc:

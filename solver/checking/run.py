@@ -21,7 +21,7 @@ from solver.batch.signals import held, stopped_text
 from solver.checking.batch import Stats, count_lines, lost_claim, tasks_of
 from solver.checking.check import validate_rules
 from solver.checking.resume import Answered, open_results
-from solver.checking.summary import Checked, Summary
+from solver.checking.summary import Checked, Summary, checked
 from solver.checking.worker import checked_job
 from solver.core.errors import MjError, shown
 
@@ -68,17 +68,17 @@ class CheckRun:
         self.sink, self.answered = open_results(output, resuming, self.summary.add)
 
     def results(self) -> Iterator[Checked]:
-        """Each new result (its JSON line and verdict), in input order, already written to the results
-        file and counted."""
-        checked = run_ordered(tasks_of(self.source, self.answered), self.executor, self.stats,
-                              lambda task: Checked.of(lost_claim(task)))
+        """Each new result (a summary.Checked pair: its JSON line and its summary facts), in input order,
+        already written to the results file and counted."""
+        results = run_ordered(tasks_of(self.source, self.answered), self.executor, self.stats,
+                              lambda task: checked(lost_claim(task)))
         sink, count = self.sink, self.summary.count
-        for item in checked:
+        for item in results:
             with held():  # a stop between the line and its count would misreport what was written
                 if sink:
-                    write_text(sink, item.text)
+                    write_text(sink, item[0])
                 self.written += 1
-                count(item.facts)
+                count(item[1])
             yield item
         self.finished = True
 

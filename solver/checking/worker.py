@@ -33,11 +33,11 @@ def check_job(default_rules: str) -> Job:
 
 
 def checked_chunk(chunk: list[Task], default_rules: str) -> list[Any]:
-    """As check_chunk, each result as summary.Checked (its JSON line and its summary facts): the job of
+    """As check_chunk, each result as a summary.Checked pair (its JSON line and its summary facts): the job of
     ``mj check``, whose parent then only writes lines and counts."""
-    from solver.checking.summary import Checked
+    from solver.checking.summary import checked
 
-    return [Checked.of(result) for result in check_chunk(chunk, default_rules)]
+    return [checked(result) for result in check_chunk(chunk, default_rules)]
 
 
 def checked_job(default_rules: str) -> Job:
