@@ -2,7 +2,8 @@
 no imports: about 0.3 s less than ``python -m solver.batch.worker`` before its first result).
 
 Forking is safe only while this process runs a single thread (a lock held by another thread would stay
-held in the child forever), so executors.py forks only then and spawns otherwise. The child speaks the
+held in the child forever), so executors.py forks only then (on Linux, where native threads can be
+counted too) and spawns otherwise. The child speaks the
 protocol of worker.py on a pair of pipes, in a session of its own (Ctrl-C is the parent's), with every
 other inherited descriptor closed: when the parent dies, the end of its pipe is the child's end too.
 """
@@ -16,7 +17,11 @@ import time
 
 
 def can_fork() -> bool:
-    return hasattr(os, "fork") and threading.active_count() == 1
+    """Linux, and one thread in this process: Python's and native ones (a solver's pool) alike."""
+    try:
+        return hasattr(os, "fork") and threading.active_count() == 1 and len(os.listdir("/proc/self/task")) == 1
+    except OSError:  # not Linux (macOS: system libraries are not fork-safe either): spawn
+        return False
 
 
 class Forked:
