@@ -1,8 +1,9 @@
 """A local worker process (``python -m solver.batch.worker``, started by executors.LocalProcesses).
 
-It reads a pickled ``Job`` on stdin (a forked worker, forked.py, has it already), then pickled chunks, and writes one pickled result list per chunk
-on stdout, until its stdin closes. It exits quietly when its parent is gone (end of stdin, or a broken
-pipe on writing): a killed run never leaves workers printing tracebacks.
+It reads a pickled ``Job`` on stdin (a forked worker, forked.py, has it already), then pickled chunks,
+and writes one pickled result list per chunk on stdout, until its stdin closes. It exits quietly when
+its parent is gone (end of stdin, or a broken pipe on writing): a killed run never leaves workers
+printing tracebacks.
 """
 
 from __future__ import annotations

@@ -3,7 +3,8 @@
 Ordering, bounding and re-running are solver/batch/ordered.py's (``run_ordered``), shared with ``mj
 generate``; how a chunk is executed is solver/batch/executors.py's. A claim whose worker died twice is
 an ``error`` verdict (``worker_lost``). ``record`` writes each result as one flushed JSON line;
-``Summary`` (summary.py) counts verdicts by field and by reason; resume.py finds what an earlier run already wrote.
+``Summary`` (summary.py) counts verdicts by field and by reason; resume.py finds what an earlier run
+already wrote.
 """
 
 from __future__ import annotations
