@@ -76,26 +76,25 @@ def slow(chunk: list[int], seconds: float) -> list[int]:
     return list(chunk)
 
 
+class Recording(InProcess):
+    """Runs chunks in this process and notes their sizes."""
+
+    def __init__(self, job: Job):
+        super().__init__(job)
+        self.sizes: list[int] = []
+
+    def submit(self, chunk):
+        self.sizes.append(len(chunk))
+        return super().submit(chunk)
+
+
 def test_chunks_of_heavy_tasks_stay_small():
-    sizes = []
-
-    class Recording(InProcess):
-        def submit(self, chunk):
-            sizes.append(len(chunk))
-            return super().submit(chunk)
-
-    got = list(run_ordered(iter(range(40)), Recording(Job(slow, (0.02,)))))
-    assert got == list(range(40))
-    assert max(sizes[4:]) <= 4 < max(CHUNK_SIZES)  # 50 ms of work at 20 ms a task: 2, not 64
+    executor = Recording(Job(slow, (0.02,)))
+    assert list(run_ordered(iter(range(40)), executor)) == list(range(40))
+    assert max(executor.sizes[4:]) <= 4 < max(CHUNK_SIZES)  # 50 ms of work at 20 ms a task: 2, not 64
 
 
 def test_chunks_of_light_tasks_grow_to_the_largest_size():
-    sizes = []
-
-    class Recording(InProcess):
-        def submit(self, chunk):
-            sizes.append(len(chunk))
-            return super().submit(chunk)
-
-    assert list(run_ordered(iter(range(2000)), Recording(Job(slow, (0.0,))))) == list(range(2000))
-    assert sizes[:5] == list(CHUNK_SIZES[:5]) and max(sizes) == max(CHUNK_SIZES)
+    executor = Recording(Job(slow, (0.0,)))
+    assert list(run_ordered(iter(range(2000)), executor)) == list(range(2000))
+    assert executor.sizes[:5] == list(CHUNK_SIZES[:5]) and max(executor.sizes) == max(CHUNK_SIZES)
