@@ -269,7 +269,7 @@ def check(
 
     Example: mj check claims.jsonl --rules hitori-jong-2.1 --output results.jsonl
     """
-    from render import check_run_output
+    from render_check import check_run_output
     from solver.checking.run import CheckRun
 
     run_batch(lambda: CheckRun(file, output, workers, rules, resume, force, cluster),

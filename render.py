@@ -166,17 +166,6 @@ def analysis_view(analysis, hand, rules: RuleSet, plan=None) -> list[Any]:
     return out
 
 
-def check_line(result: dict[str, Any]) -> str:
-    """One line for a claim that is not right: where, what, and why."""
-    problems = [result["error"]] if "error" in result else list(result.get("problems", ()))
-    problems += [{**r, "text": f"{name}: {r['text']}"} for name, d in result.get("fields", {}).items()
-                 for r in d.get("reasons", ())]
-    from solver.core.errors import safe_text
-
-    line = f"line {result['line']} {result['id']}: {result['verdict']}: " + "; ".join(p["text"] for p in problems)
-    return safe_text(line, 2000)  # echoed input: escaped, and bounded however long the claim
-
-
 def check_summary_view(report: dict[str, Any]) -> list[Any]:
     """Counts by verdict, by field, and by reason with an example each."""
     from solver.checking.check import LABELS
@@ -221,64 +210,6 @@ def units_view(rules: RuleSet) -> Table:
     for u in rules.units:
         table.add_row(u.id, u.name, str(u.size), tiles_text(u.members, rules))
     return table
-
-
-def check_run_output(run, json_: bool) -> int:
-    """Stream a ``mj check`` run: a line per claim that is not right (or the JSON report), a progress bar on
-    a terminal, then the summary. Returns the exit code; a stop by signal still closes the JSON report
-    (with ``"interrupted": true``) and ends with one line saying what was written."""
-    import sys
-    from contextlib import ExitStack
-
-    from solver.batch.signals import Stopped
-    from solver.serialize import dumps
-
-    def say(text: str) -> None:
-        print(text, flush=True)
-
-    stopped: Stopped | None = None
-    with ExitStack() as stack:
-        advance = None
-        if sys.stderr.isatty():  # a progress bar on a terminal only
-            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
-            progress = stack.enter_context(Progress(
-                TextColumn("checking"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                console=Console(stderr=True), transient=True, redirect_stdout=False, redirect_stderr=False))
-            task = progress.add_task("check", total=run.total)
-            advance = lambda: progress.advance(task)  # noqa: E731
-            if sys.stdout.isatty():  # one terminal: print above the bar
-                say = lambda text: progress.console.print(text, markup=False, highlight=False, soft_wrap=True)  # noqa: E731
-        if json_:
-            say('{"claims": [')
-        results = run.results()
-        try:
-            for n, result in enumerate(results):
-                if json_:
-                    say(("," if n else "") + dumps(result))
-                elif result["verdict"] != "correct":
-                    say(check_line(result))
-                if advance:
-                    advance()
-        except Stopped as exc:
-            stopped = exc
-        finally:
-            results.close()  # stops the workers at once if the loop did not finish
-    report = run.report() if stopped else run.finish()
-    if json_:
-        print('], "summary": ' + dumps(report) + (', "interrupted": true' if stopped else "") + "}", flush=True)
-    if stopped:
-        print(run.stopped_text(), file=sys.stderr, flush=True)
-        return stopped.exit_code
-    if not json_ and report["claims"]:
-        for part in check_summary_view(report):
-            console.print(part)
-    if report["claims"] == 0:
-        from solver.core.errors import safe_text
-
-        print(f"no claims in {safe_text(run.file, 200) if run.file != '-' else 'the input'}", file=sys.stderr)
-        return 1
-    return 0 if run.summary.all_correct else 1
 
 
 def percent(value) -> str:

@@ -49,27 +49,35 @@ def _children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def run(tree: Path, claims: Path, workers: int, cluster: str | None = None) -> tuple[float, float, float, list[tuple]]:
-    """(seconds to the first result, total seconds, CPU seconds of the command and its workers,
-    [(line, verdict, exact h)]) for one whole command."""
-    code = f"import sys; sys.path.insert(0, {str(tree)!r}); import cli; sys.argv = ['mj'] + sys.argv[1:]; cli.main()"
+PARENT_CPU = ("import atexit, resource; atexit.register(lambda: print('parent-cpu', sum(resource.getrusage("
+              "resource.RUSAGE_SELF)[:2]), file=sys.stderr)); ")
+
+
+def run(tree: Path, claims: Path, workers: int, cluster: str | None = None
+        ) -> tuple[float, float, float, float, list[tuple]]:
+    """(seconds to the first result, total seconds, CPU seconds of the command and its workers, CPU seconds
+    of the command's own process, [(line, verdict, exact h)]) for one whole command."""
+    code = (f"import sys; sys.path.insert(0, {str(tree)!r}); {PARENT_CPU}import cli; "
+            "sys.argv = ['mj'] + sys.argv[1:]; cli.main()")
     env = {**os.environ, "PYTHONPATH": str(tree)}
     cpu = _children_cpu()  # the command waits for its workers, so their CPU time is counted in its own
     start = time.perf_counter()
     where = ["--cluster", cluster] if cluster else ["--workers", str(workers)]
     proc = subprocess.Popen([sys.executable, "-c", code, "check", str(claims), "--json", *where],
-                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=tree, env=env, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tree, env=env, text=True)
     first = None
     lines = []
     for line in proc.stdout:
         if first is None and line.startswith(("{\"line\"", ",{\"line\"")):
             first = time.perf_counter() - start
         lines.append(line)
+    err = proc.stderr.read()  # a line or two: it cannot fill its pipe while stdout is read
     proc.wait()
     total = time.perf_counter() - start
     report = json.loads("".join(lines))
     answers = [(c["line"], c["verdict"], c.get("fields", {}).get("h", {}).get("exact")) for c in report["claims"]]
-    return first or total, total, _children_cpu() - cpu, answers
+    parent = [float(line.split()[1]) for line in err.splitlines() if line.startswith("parent-cpu ")]
+    return first or total, total, _children_cpu() - cpu, parent[-1] if parent else float("nan"), answers
 
 
 PROBE = "sum(i * i for i in range(6_000_000))"  # about 0.5 s of one core
@@ -98,11 +106,13 @@ def build_extension(tree: Path) -> str:
     return "C search built" if done.returncode == 0 and built else "C search NOT built (pure Python baseline)"
 
 
-def print_table(claims: int, baseline: str, configs: list, times: dict) -> None:
+def print_table(claims: int, baseline: str, configs: list, times: dict, probe: float | None = None) -> None:
     """Medians per configuration; "after start-up" counts from the first result on (the per-claim rate
-    without the fixed cost of starting the command and its workers); CPU is the whole process tree's."""
+    without the fixed cost of starting the command and its workers); CPU is the whole process tree's, and
+    of it the command's own process (start-up included: about 0.4 s); ``probe``: the lower of the CPU
+    probes (what a second process could gain), printed beside each 2/1 ratio."""
     def median(name: str, w: int, part) -> float:
-        return statistics.median(part(*t) for t in times[(name, w)])
+        return statistics.median(part(*t[:3]) for t in times[(name, w)])
 
     def rate(name: str, w: int) -> float:
         return claims / median(name, w, lambda f, t, c: t)
@@ -110,17 +120,22 @@ def print_table(claims: int, baseline: str, configs: list, times: dict) -> None:
     def steady(name: str, w: int) -> float:
         return (claims - 1) / median(name, w, lambda f, t, c: t - f)
 
-    print(f"\n| tree | workers | claims/s | after start-up | first result | CPU ms a claim | ratio to {baseline} |")
-    print("| --- | --- | --- | --- | --- | --- | --- |")
+    def parent(name: str, w: int) -> float:
+        return statistics.median(t[3] for t in times[(name, w)])
+
+    print(f"\n| tree | workers | claims/s | after start-up | first result | CPU ms a claim | of which the parent "
+          f"| ratio to {baseline} |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
     for name, _, w in configs:
         base = rate(baseline, w) if (baseline, w) in times else float("nan")
         print(f"| {name} | {w} | {rate(name, w):.0f} | {steady(name, w):.0f} | "
               f"{median(name, w, lambda f, t, c: f):.2f} s | {1000 * median(name, w, lambda f, t, c: c) / claims:.2f} | "
-              f"{rate(name, w) / base:.2f}x |")
+              f"{1000 * parent(name, w) / claims:.2f} | {rate(name, w) / base:.2f}x |")
     for name in dict.fromkeys(n for n, _, _ in configs):
         if (name, 1) in times and (name, 2) in times:
             print(f"{name}: 2 workers / 1 worker = {rate(name, 2) / rate(name, 1):.2f}x "
-                  f"({steady(name, 2) / steady(name, 1):.2f}x after start-up)")
+                  f"({steady(name, 2) / steady(name, 1):.2f}x after start-up)"
+                  + (f"; the probe allowed {probe:.2f}x" if probe else ""))
 
 
 def batch_options(parser: argparse.ArgumentParser) -> None:
@@ -164,21 +179,24 @@ def main() -> int:
                    for w in args.workers]
         if cluster:
             configs.append(("cluster", ROOT, 2))
-        times: dict[tuple[str, int], list[tuple[float, float, float]]] = {(n, w): [] for n, _, w in configs}
+        times: dict[tuple[str, int], list[tuple[float, float, float, float]]] = {(n, w): [] for n, _, w in configs}
         answers: dict[str, list] = {}
+        probes = [parallelism()]
         print(f"{args.claims} claims, {args.rounds} round(s); load average at start {os.getloadavg()[0]:.1f}; "
-              f"two CPU-bound processes run {parallelism():.2f}x as fast as one")
+              f"two CPU-bound processes run {probes[0]:.2f}x as fast as one")
         for r in range(args.rounds):
             for name, tree, w in configs[r % len(configs):] + configs[:r % len(configs)]:
-                first, total, cpu, got = run(tree, claims, w, cluster.scheduler_address if name == "cluster" else None)
-                times[(name, w)].append((first, total, cpu))
+                first, total, cpu, parent, got = run(tree, claims, w,
+                                                     cluster.scheduler_address if name == "cluster" else None)
+                times[(name, w)].append((first, total, cpu, parent))
                 if answers.setdefault(name, got) != got:
                     print(f"{name}: answers differ between runs")
                 print(f"  round {r + 1}: {name:>10}, {w} worker(s): first result {first:.2f} s, "
                       f"{total:.1f} s, {args.claims / total:.0f} claims/s, CPU {cpu:.1f} s", flush=True)
-        print_table(args.claims, args.baseline_ref, configs, times)
-        print(f"load average at end {os.getloadavg()[0]:.1f}; two CPU-bound processes run {parallelism():.2f}x "
+        probes.append(parallelism())
+        print(f"load average at end {os.getloadavg()[0]:.1f}; two CPU-bound processes run {probes[1]:.2f}x "
               "as fast as one")
+        print_table(args.claims, args.baseline_ref, configs, times, min(probes))
         if len({json.dumps(a) for a in answers.values()}) != 1:
             print("DISAGREEMENT: the trees give different verdicts")
             return 1

@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from solver.batch.forked import Forked, can_fork
+
 
 @dataclass(frozen=True)
 class Job:
@@ -64,15 +66,17 @@ class LocalProcesses:
     """``workers`` worker processes (python -m solver.batch.worker), each fed by a thread of this one.
 
     Workers start at once (their imports run while the first chunks are read) in their own session, so a
-    Ctrl-C on the terminal reaches only this process, which then stops them. A worker that dies fails
-    its chunk with WorkerLost and is replaced for the next chunk.
+    Ctrl-C on the terminal reaches only this process, which then stops them: forked from this process
+    while it runs one thread (forked.py: they inherit its imports), else spawned. A worker that dies
+    fails its chunk with WorkerLost and is replaced (spawned: threads run by then) for the next chunk.
     """
 
     def __init__(self, workers: int, job: Job):
         self.slots = 2 * workers  # one running and one waiting per worker
         self.job = pickle.dumps(job, protocol=pickle.HIGHEST_PROTOCOL)  # each worker's first message
         self._queue: queue.Queue = queue.Queue()
-        self._procs: list[subprocess.Popen | None] = [self._start() for _ in range(workers)]
+        fork = can_fork()
+        self._procs: list[Any] = [Forked(self.job) if fork else self._start() for _ in range(workers)]
         self._threads = [threading.Thread(target=self._serve, args=(n,), daemon=True) for n in range(workers)]
         for thread in self._threads:
             thread.start()
@@ -147,6 +151,12 @@ class LocalProcesses:
                 self._stop(n, kill=True)  # its thread's read fails at once
         for thread in self._threads:
             thread.join(timeout=10)
+        for proc in self._procs:  # every worker sees the end of its input at once, then each is waited for
+            try:
+                if proc is not None:
+                    proc.stdin.close()
+            except OSError:
+                pass
         for n in range(len(self._procs)):
             self._stop(n, kill=False)
 

@@ -26,10 +26,15 @@ FORMAT = 1
 
 def write_line(stream: IO[str], item: Any) -> None:
     """One JSON line, flushed; a stop signal waits for it (signals.held), so no line is torn by a stop."""
+    write_text(stream, dumps(item))
+
+
+def write_text(stream: IO[str], text: str) -> None:
+    """As write_line, for a line already serialized."""
     from solver.batch.signals import held
 
     with held():
-        stream.write(dumps(item) + "\n")
+        stream.write(text + "\n")
         stream.flush()
 
 

@@ -54,20 +54,24 @@ def stop_signals() -> Iterator[None]:
             signal.signal(s, old)
 
 
-@contextmanager
-def held(final: bool = False) -> Iterator[None]:
+class held:
     """Inside: a stop waits until the block ends, so a written line and its count never part.
-    ``final``: the block ends the run (its summary line), so a stop that came meanwhile is moot."""
-    _held["depth"] += 1
-    try:
-        yield
-    finally:
+    ``final``: the block ends the run (its summary line), so a stop that came meanwhile is moot.
+    (A class, not a generator: it is entered twice a claim in a batch's parent.)"""
+
+    def __init__(self, final: bool = False):
+        self.final = final
+
+    def __enter__(self) -> None:
+        _held["depth"] += 1
+
+    def __exit__(self, kind: Any, value: Any, traceback: Any) -> None:
         _held["depth"] -= 1
-    pending = _held["pending"]
-    if pending and not _held["depth"]:
-        _held["pending"] = 0
-        if not final:
-            raise Stopped(_code(pending))
+        pending = _held["pending"]
+        if kind is None and pending and not _held["depth"]:
+            _held["pending"] = 0
+            if not self.final:
+                raise Stopped(_code(pending))
 
 
 def stopped_text(done: str, output: str | None) -> str:

@@ -1,8 +1,9 @@
 """A local worker process (``python -m solver.batch.worker``, started by executors.LocalProcesses).
 
-It reads a pickled ``Job`` on stdin, then pickled chunks, and writes one pickled result list per chunk
-on stdout, until its stdin closes. It exits quietly when its parent is gone (end of stdin, or a broken
-pipe on writing): a killed run never leaves workers printing tracebacks.
+It reads a pickled ``Job`` on stdin (a forked worker, forked.py, has it already), then pickled chunks,
+and writes one pickled result list per chunk on stdout, until its stdin closes. It exits quietly when
+its parent is gone (end of stdin, or a broken pipe on writing): a killed run never leaves workers
+printing tracebacks.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import os
 import pickle
 import signal
 import sys
+from typing import IO
 
 
 def main() -> None:
@@ -18,9 +20,14 @@ def main() -> None:
     # The protocol owns the real stdout; anything a library prints goes to stderr instead.
     channel = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)
-    source = sys.stdin.buffer
+    serve(sys.stdin.buffer, channel)
+    os._exit(0)  # no interpreter shutdown: nothing left to flush into a closed pipe
+
+
+def serve(source: IO[bytes], channel: IO[bytes], job: bytes | None = None) -> None:
+    """Run chunks until ``source`` ends (or the parent is gone); ``job`` pickled, or the first message."""
     try:
-        job = pickle.load(source)
+        job = pickle.loads(job) if job is not None else pickle.load(source)
         while True:
             try:
                 chunk = pickle.load(source)
@@ -30,7 +37,6 @@ def main() -> None:
             channel.flush()
     except (BrokenPipeError, EOFError, KeyboardInterrupt, OSError):
         pass
-    os._exit(0)  # no interpreter shutdown: nothing left to flush into a closed pipe
 
 
 if __name__ == "__main__":

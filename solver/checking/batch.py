@@ -3,21 +3,22 @@
 Ordering, bounding and re-running are solver/batch/ordered.py's (``run_ordered``), shared with ``mj
 generate``; how a chunk is executed is solver/batch/executors.py's. A claim whose worker died twice is
 an ``error`` verdict (``worker_lost``). ``record`` writes each result as one flushed JSON line;
-``Summary`` counts verdicts by field and by reason; resume.py finds what an earlier run already wrote.
+``Summary`` (summary.py) counts verdicts by field and by reason; resume.py finds what an earlier run
+already wrote.
 """
 
 from __future__ import annotations
 
 import os
-from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from typing import IO, Any
 
 from solver.batch.executors import make_executor
 from solver.batch.ordered import ATTEMPTS, CHUNK_SIZES, Stats, run_ordered
 from solver.batch.output import write_line
-from solver.checking.check import CLAIM_FIELDS, LABELS, VERDICTS, failed
+from solver.checking.check import failed
 from solver.checking.intake import numbered_lines
+from solver.checking.summary import Summary
 from solver.checking.worker import Task, check_job
 from solver.core.rules import DEFAULT_RULES
 
@@ -61,55 +62,6 @@ def record(results: Iterable[dict[str, Any]], stream: IO[str]) -> Iterator[dict[
     for result in results:
         write_line(stream, result)
         yield result
-
-
-# --- summary ---------------------------------------------------------------------------------------
-
-
-class Summary:
-    """Counts by verdict, by field and verdict, and by field and reason code (with a first example)."""
-
-    def __init__(self) -> None:
-        self.claims = 0
-        self.verdicts: Counter[str] = Counter()
-        self.fields: dict[str, Counter[str]] = {}
-        self.reasons: dict[tuple[str, str], dict[str, Any]] = {}
-
-    def make_reason(self, field: str, reason: dict[str, str], claim_id: Any) -> None:
-        key = (field, reason["code"])
-        if key not in self.reasons:
-            self.reasons[key] = {"field": field, "code": reason["code"],
-                                 "label": LABELS.get(reason["code"], reason["code"]),
-                                 "count": 0, "example": {"id": claim_id, "text": reason["text"]}}
-        self.reasons[key]["count"] += 1
-
-    def add(self, result: dict[str, Any]) -> dict[str, Any]:
-        self.claims += 1
-        self.verdicts[result["verdict"]] += 1
-        claim_id = result.get("id")
-        if "error" in result:
-            self.make_reason("claim", result["error"], claim_id)
-        for problem in result.get("problems", ()):
-            self.make_reason("claim", problem, claim_id)
-        for name, detail in result.get("fields", {}).items():
-            self.fields.setdefault(name, Counter())[detail["verdict"]] += 1
-            for reason in detail.get("reasons", ()):
-                self.make_reason(name, reason, claim_id)
-        return result
-
-    @property
-    def all_correct(self) -> bool:
-        return self.claims == self.verdicts["correct"]
-
-    def reason_rows(self) -> list[dict[str, Any]]:
-        order = {name: n for n, name in enumerate(("claim",) + CLAIM_FIELDS)}
-        return sorted(self.reasons.values(), key=lambda r: (order.get(r["field"], 99), -r["count"], r["code"]))
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"claims": self.claims, "verdicts": {v: self.verdicts[v] for v in VERDICTS},
-                "fields": {name: {v: c[v] for v in VERDICTS} for name, c in
-                           sorted(self.fields.items(), key=lambda kv: CLAIM_FIELDS.index(kv[0]))},
-                "reasons": self.reason_rows()}
 
 
 def count_lines(path: str) -> int:

@@ -14,12 +14,15 @@ from collections.abc import Iterator
 from typing import IO, Any
 
 from solver.batch.executors import make_executor
-from solver.batch.output import check_meta, holds_output, identify, read_meta, recorded_prefix, write_line, write_meta
+from solver.batch.ordered import run_ordered
+from solver.batch.output import (check_meta, holds_output, identify, read_meta, recorded_prefix, write_line,
+                                 write_meta, write_text)
 from solver.batch.signals import held, stopped_text
-from solver.checking.batch import Stats, Summary, check_lines, count_lines
+from solver.checking.batch import Stats, count_lines, lost_claim, tasks_of
 from solver.checking.check import validate_rules
 from solver.checking.resume import Answered, open_results
-from solver.checking.worker import check_job
+from solver.checking.summary import Checked, Summary, checked
+from solver.checking.worker import checked_job
 from solver.core.errors import MjError, shown
 
 class CheckRun:
@@ -31,7 +34,8 @@ class CheckRun:
         if (resume or force) and not output:
             raise MjError("--resume and --force apply to --output FILE; give one")
         self.file, self.output, self.workers, self.rules = file, output, workers, rules
-        self.executor = None  # local executors are made by check_lines; a cluster is reached here, at once
+        self.executor = None
+        self.finished = False  # every result came: the workers may finish their work before they stop
         self.summary = Summary()
         self.stats = Stats()
         self.written = 0  # results written by this run
@@ -45,8 +49,8 @@ class CheckRun:
             if output:
                 self.open_output(output, resume, force)
             self.total = None if file == "-" else max(0, count_lines(file) - self.answered.count)
-            if cluster:
-                self.executor = make_executor(workers, check_job(rules), cluster)
+            # made last, before any thread: local workers are forked from this process (executors.py)
+            self.executor = make_executor(workers, checked_job(rules), cluster)
         except BaseException:
             self.close()
             raise
@@ -63,20 +67,20 @@ class CheckRun:
             write_meta(output, record)
         self.sink, self.answered = open_results(output, resuming, self.summary.add)
 
-    def results(self) -> Iterator[dict[str, Any]]:
-        """Each new result, in input order, already written to the results file and counted."""
-        checked = check_lines(self.source, self.workers, self.rules, skip=self.answered, stats=self.stats,
-                              executor=self.executor)
-        try:
-            for result in checked:
-                with held():  # a stop between the line and its count would misreport what was written
-                    if self.sink:
-                        write_line(self.sink, result)
-                    self.written += 1
-                    self.summary.add(result)
-                yield result
-        finally:
-            checked.close()  # stops the workers at once if the loop did not finish
+    def results(self) -> Iterator[Checked]:
+        """Each new result (a summary.Checked pair: its JSON line and its summary facts), in input order,
+        already written to the results file and counted."""
+        results = run_ordered(tasks_of(self.source, self.answered), self.executor, self.stats,
+                              lambda task: checked(lost_claim(task)))
+        sink, count = self.sink, self.summary.count
+        for item in results:
+            with held():  # a stop between the line and its count would misreport what was written
+                if sink:
+                    write_text(sink, item[0])
+                self.written += 1
+                count(item[1])
+            yield item
+        self.finished = True
 
     def report(self) -> dict[str, Any]:
         report = self.summary.to_dict()
@@ -97,7 +101,7 @@ class CheckRun:
 
     def close(self) -> None:
         if self.executor is not None:
-            self.executor.close()
+            self.executor.close(abort=not self.finished)  # stopped: at once, dropping the work in flight
             self.executor = None
         for stream in (self.sink, None if self.file == "-" else getattr(self, "source", None)):
             if stream is not None:

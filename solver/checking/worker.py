@@ -2,7 +2,8 @@
 
 ``check_chunk`` is plain data in, plain data out (line numbers and raw lines; result dicts), so any
 executor of solver/batch can ship it: the parent itself, local worker processes, or a cluster. Each
-process caches one Evaluator per rule set (context.py).
+process caches one Evaluator per rule set (context.py). ``checked_chunk`` is the same work with each
+result already serialized, for ``mj check`` (summary.Checked).
 """
 
 from __future__ import annotations
@@ -29,3 +30,15 @@ def check_chunk(chunk: list[Task], default_rules: str) -> list[dict[str, Any]]:
 
 def check_job(default_rules: str) -> Job:
     return Job(check_chunk, (default_rules,))
+
+
+def checked_chunk(chunk: list[Task], default_rules: str) -> list[Any]:
+    """As check_chunk, each result as a summary.Checked pair (its JSON line and its summary facts): the job of
+    ``mj check``, whose parent then only writes lines and counts."""
+    from solver.checking.summary import checked
+
+    return [checked(result) for result in check_chunk(chunk, default_rules)]
+
+
+def checked_job(default_rules: str) -> Job:
+    return Job(checked_chunk, (default_rules,))
