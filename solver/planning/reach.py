@@ -1,0 +1,135 @@
+"""The planner's targets within reach and its memo keys (docs/formulation.md section 8, "State, memo,
+pruning" and "The class nearest"): which listed targets a state can still reach, and the key under
+which states of equal value meet. A mixin of recursion.Search, whose attributes it reads.
+"""
+
+from __future__ import annotations
+
+
+class Reach:
+    def reachable(self, hand, wall, room, t, alive):
+        """Targets still within reach: cost <= draws (+ fetches) left, each missing tile still available;
+        under "nearest", only those of them at the lowest cost."""
+        if self.nearest and not (self.sora is not None and room and hand[self.sora]):
+            return self.nearest_within_reach(hand, wall, t, alive)
+        return self.within_reach(hand, wall, room, t, alive)
+
+    def nearest_within_reach(self, hand, wall, t, alive):
+        """within_reach without a waiting room, then only the targets at the lowest cost (one pass)."""
+        out, low = [], t
+        for target in alive:
+            cost = 0
+            for i, c in target:
+                need = c - hand[i]
+                if need > 0:
+                    if need > wall[i]:
+                        break
+                    cost += need
+                    if cost > low:
+                        break
+            else:
+                if cost < low:
+                    out, low = [target], cost
+                else:
+                    out.append(target)
+        return out
+
+    def within_reach(self, hand, wall, room, t, alive):
+        soras = hand[self.sora] if self.sora is not None and room else 0
+        reach = t + min(soras, t)
+        out = []
+        if not soras:  # the common case, without the waiting room: the same test, fewer branches
+            for target in alive:
+                cost = 0
+                for i, c in target:
+                    need = c - hand[i]
+                    if need > 0:
+                        if need > wall[i]:
+                            break
+                        cost += need
+                else:
+                    if cost <= reach:
+                        out.append(target)
+            return out
+        for target in alive:
+            cost = 0
+            for i, c in target:
+                need = c - hand[i]
+                if need > 0:
+                    if need > wall[i] + room[i]:
+                        break
+                    cost += need
+                    if cost > reach:
+                        break
+            else:
+                out.append(target)
+        return out
+
+    def in_play(self, alive) -> tuple:
+        """Part of every memo key under "nearest", where the targets in play depend on the path: which
+        they are. Elsewhere they are every listed target within reach of the state, so nothing."""
+        return tuple(map(id, alive)) if self.nearest else ()
+
+    def canonical(self, hand, wall, alive):
+        """P(win) only: the memo key of a state, up to moves that cannot change its value.
+
+        Kinds no live target holds are one junk slot (the last position) and leave the wall:
+        targets within reach only get fewer, so such a kind never matters again; its held copies
+        are interchangeable junk and its wall copies are part of the mass of junk draws.
+        Kinds that every target within reach holds alike (the same count in each) and the hand
+        holds alike are interchangeable: swapping two of them maps the hand and every target to
+        themselves, so the state's value does not change when their wall counts are permuted.
+        Their wall counts are sorted.
+        When discards never raise h (slack 0), a kind every such target holds exactly as often as
+        the hand is frozen: its draws are junk, and discarding one would raise every target's cost,
+        so the hand keeps it for ever; its wall copies join the junk mass too.
+        """
+        flags, classes, constant, most = self.group_of(alive)
+        kept = [n if f else 0 for n, f in zip(hand, flags)]
+        kept.append(sum(hand) - sum(kept))
+        live = [n if f else 0 for n, f in zip(wall, flags)]
+        if self.nearest:
+            live = list(self.needed_wall(hand, live, alive))
+        elif self.slack == 0:
+            for i, c in constant:
+                if hand[i] == c:
+                    live[i] = 0
+        for members in classes:
+            by_count: dict[int, list[int]] = {}
+            for i in members:
+                by_count.setdefault(hand[i], []).append(i)
+            for same in by_count.values():
+                if len(same) > 1:
+                    for i, n in zip(same, sorted((live[i] for i in same), reverse=True)):
+                        live[i] = n
+        return tuple(kept), tuple(live)
+
+    def needed_wall(self, hand, wall, alive) -> tuple[int, ...]:
+        """Under "nearest", the live counts of the kinds some target in play needs more of, else 0: a kind
+        none needs is never needed again (docs section 8), so its draws are junk for good."""
+        most = self.group_of(alive)[3]
+        return tuple(n if m > k else 0 for n, m, k in zip(wall, most, hand))
+
+    def group_of(self, alive):
+        """interchangeable(alive), once per list of targets within reach."""
+        groups = self.groups.get(alive_key := tuple(map(id, alive)))
+        if groups is None:
+            groups = self.groups[alive_key] = self.interchangeable(alive, len(self.positions))
+        return groups
+
+    def interchangeable(self, alive, positions: int):
+        """(per-position flag: some target within reach holds it; classes of positions with equal columns;
+        (position, count) for the positions every target holds the same number of; per position the
+        most any target holds)."""
+        columns: dict[int, list[tuple[int, int]]] = {}
+        for j, target in enumerate(alive):
+            for i, c in target:
+                columns.setdefault(i, []).append((j, c))
+        flags = tuple(i in columns for i in range(positions))
+        classes: dict[tuple, list[int]] = {}
+        for i, column in columns.items():
+            classes.setdefault(tuple(column), []).append(i)
+        constant = [(i, column[0][1]) for i, column in columns.items()
+                    if len(column) == len(alive) and all(c == column[0][1] for _, c in column)]
+        most = tuple(max((c for _, c in columns.get(i, ())), default=0) for i in range(positions))
+        return flags, [members for members in classes.values() if len(members) > 1], constant, most
