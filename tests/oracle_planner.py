@@ -13,14 +13,27 @@ from functools import lru_cache
 from oracle import best_score
 
 
-def plan_value(units, concealed, called, *, seen, room, turns, objective, rules, sora, favourite=None):
-    """{discard kind (None for a 12-tile hand): best value} of the solo model with `turns` draws left."""
-    K = len(concealed)
+def add(t, k, n):
+    """The tuple t with n added at position k."""
+    out = list(t)
+    out[k] += n
+    return tuple(out)
+
+
+def start_wall(units, concealed, called, seen, room=None):
+    """Unseen copies of each kind: 3 less those held, called, seen (and in the waiting room)."""
     totals = list(concealed)
     for j in called:
         for m in units[j]:
             totals[m] += 1
-    wall0 = tuple(3 - totals[k] - seen[k] - room[k] for k in range(K))
+    room = room or [0] * len(concealed)
+    return tuple(3 - totals[k] - seen[k] - room[k] for k in range(len(concealed)))
+
+
+def plan_value(units, concealed, called, *, seen, room, turns, objective, rules, sora, favourite=None):
+    """{discard kind (None for a 12-tile hand): best value} of the solo model with `turns` draws left."""
+    K = len(concealed)
+    wall0 = start_wall(units, concealed, called, seen, room)
     fetch = rules.get("sora_mode") == "fetch" and sora is not None
     win = objective == "win"
 
@@ -36,11 +49,6 @@ def plan_value(units, concealed, called, *, seen, room, turns, objective, rules,
         got = best_score(units, list(hand), list(called), won=False, ron_tile=None, favourite=favourite,
                          rules=rules, sora=sora)
         return Fraction(got or 0)
-
-    def add(t, k, n):
-        out = list(t)
-        out[k] += n
-        return tuple(out)
 
     @lru_cache(maxsize=None)
     def v12(hand, wall, rm, t):
@@ -92,11 +100,7 @@ def nearest_value(units, concealed, called, *, seen, turns, objective, rules, so
     """
     K = len(concealed)
     size = sum(concealed)
-    totals = list(concealed)
-    for j in called:
-        for m in units[j]:
-            totals[m] += 1
-    wall0 = tuple(3 - totals[k] - seen[k] for k in range(K))
+    wall0 = start_wall(units, concealed, called, seen)
     win = objective == "win"
     concealed_size = rules.get("hand_size", 13) - sum(len(units[j]) for j in called)
 
@@ -129,11 +133,6 @@ def nearest_value(units, concealed, called, *, seen, turns, objective, rules, so
 
     def nowin(hand):
         return Fraction(0) if win else Fraction(score_of(hand, False) or 0)
-
-    def add(t, k, n):
-        out = list(t)
-        out[k] += n
-        return tuple(out)
 
     @lru_cache(maxsize=None)
     def v12(hand, wall, t, play):

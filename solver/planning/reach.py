@@ -15,54 +15,34 @@ class Reach:
         return self.within_reach(hand, wall, room, t, alive)
 
     def nearest_within_reach(self, hand, wall, t, alive):
-        """within_reach without a waiting room, then only the targets at the lowest cost (one pass)."""
-        out, low = [], t
-        for target in alive:
-            cost = 0
-            for i, c in target:
-                need = c - hand[i]
-                if need > 0:
-                    if need > wall[i]:
-                        break
-                    cost += need
-                    if cost > low:
-                        break
-            else:
-                if cost < low:
-                    out, low = [target], cost
-                else:
-                    out.append(target)
-        return out
+        """within_reach without a waiting room, then only the targets at the lowest cost."""
+        costed = self.costs(hand, wall, alive, t)
+        low = min((cost for cost, _ in costed), default=None)
+        return [target for cost, target in costed if cost == low]
 
     def within_reach(self, hand, wall, room, t, alive):
         soras = hand[self.sora] if self.sora is not None and room else 0
-        reach = t + min(soras, t)
+        if soras:  # each そら fetches one tile of the waiting room in place of a draw
+            wall = [w + r for w, r in zip(wall, room)]
+        return [target for _, target in self.costs(hand, wall, alive, t + min(soras, t))]
+
+    @staticmethod
+    def costs(hand, available, alive, cap):
+        """(cost, target) for each target whose missing copies are all available and cost <= cap.
+        The planner's hottest loop: plain ints, early exits."""
         out = []
-        if not soras:  # the common case, without the waiting room: the same test, fewer branches
-            for target in alive:
-                cost = 0
-                for i, c in target:
-                    need = c - hand[i]
-                    if need > 0:
-                        if need > wall[i]:
-                            break
-                        cost += need
-                else:
-                    if cost <= reach:
-                        out.append(target)
-            return out
         for target in alive:
             cost = 0
             for i, c in target:
                 need = c - hand[i]
                 if need > 0:
-                    if need > wall[i] + room[i]:
+                    if need > available[i]:
                         break
                     cost += need
-                    if cost > reach:
+                    if cost > cap:
                         break
             else:
-                out.append(target)
+                out.append((cost, target))
         return out
 
     def in_play(self, alive) -> tuple:
