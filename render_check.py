@@ -45,20 +45,24 @@ def check_run_output(run, json_: bool) -> int:
                 TextColumn("checking"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                 console=Console(stderr=True), transient=True, redirect_stdout=False, redirect_stderr=False))
             task = progress.add_task("check", total=run.total)
-            advance = lambda: progress.advance(task)  # noqa: E731
+            advance = lambda n: progress.advance(task, n)  # noqa: E731
             if sys.stdout.isatty():  # one terminal: print above the bar
                 say = lambda text: progress.console.print(text, markup=False, highlight=False, soft_wrap=True)  # noqa: E731
         if json_:
             say('{"claims": [')
         results = run.results()
+        first = True
         try:
-            for n, (text, facts) in enumerate(results):  # a JSON line, and its verdict first in its facts
+            for batch in results:  # (JSON line, facts with the verdict first) pairs: one print a batch
                 if json_:
-                    say(("," if n else "") + text)
-                elif facts[0] != "correct":
-                    say(check_line(json.loads(text)))
+                    say(("" if first else ",") + "\n,".join(text for text, _ in batch))
+                    first = False
+                else:
+                    wrong = [check_line(json.loads(text)) for text, facts in batch if facts[0] != "correct"]
+                    if wrong:
+                        say("\n".join(wrong))
                 if advance:
-                    advance()
+                    advance(len(batch))
         except Stopped as exc:
             stopped = exc
         finally:

@@ -77,6 +77,13 @@ def run_ordered(tasks: Iterator[Any], executor: Any, stats: Stats | None = None,
     ``lost(task)`` is the result of a task whose worker died ``ATTEMPTS`` times (or it raises). Closing
     the generator leaves the executor to its owner.
     """
+    for batch in run_batches(tasks, executor, stats, lost, sizes):
+        yield from batch
+
+
+def run_batches(tasks: Iterator[Any], executor: Any, stats: Stats | None = None,
+                lost: Callable[[Any], Any] | None = None, sizes: Iterable[int] = CHUNK_SIZES) -> Iterator[list[Any]]:
+    """As run_ordered, a list a chunk: the results that came together, for a writer that flushes once a chunk."""
     stats = stats or Stats()
     pace = Pace()
     chunks = chunks_of(tasks, sizes, pace)
@@ -106,5 +113,5 @@ def run_ordered(tasks: Iterator[Any], executor: Any, stats: Stats | None = None,
         pending.popleft()
         stats.given_back = getattr(executor, "given_back", 0)  # re-run by the executor itself, uncharged
         pace.tick(len(results))
-        yield from results
+        yield results
         refill()
