@@ -164,7 +164,7 @@ def baseline_tree(ref: str, tmp: Path) -> Path:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--claims", type=int, default=5000)
+    parser.add_argument("--claims", type=int, default=20000)
     parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument("--seed", type=int, default=2019)
     batch_options(parser)

@@ -1,4 +1,5 @@
-"""The catalogue: the 54 tile kinds, the units, the rule sets, and the checker for user files.
+"""The catalogue: the 54 tile kinds, the units, the rule sets (user files and their checker:
+test_catalogue_files.py).
 
 Expected values come from RULES.md (sections 1, 3, 4), reference/unit-variants.json and the
 published facts about the idols, not from the project's own output.
@@ -7,24 +8,15 @@ published facts about the idols, not from the project's own output.
 from __future__ import annotations
 
 import hashlib
-import json
-import textwrap
 from collections import Counter
 from datetime import date
-from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-import cli
-from catalogue import CatalogueError, check_file, load_catalogue
+from catalogue import load_catalogue
 from solver import Evaluator
 from solver.core.errors import MjError
 from solver.core.rules import build_rules
-
-ROOT = Path(__file__).resolve().parent.parent
-SEED_HAND = "真 雪歩 あずさ 可奈 歩 未来 まつり 美也 紗代子 海美 奈緒 美奈子 星梨花"
-
 
 @pytest.fixture(scope="module")
 def cat():
@@ -34,11 +26,6 @@ def cat():
 @pytest.fixture(scope="module")
 def ids(cat):
     return {i.id: n for n, i in enumerate(cat.idols)}
-
-
-@pytest.fixture(scope="module")
-def runner():
-    return CliRunner()
 
 
 def member_sets(rules) -> set[frozenset[str]]:
@@ -272,196 +259,3 @@ def test_every_idol_but_kaori_has_a_duet_partner(cat):
     rules = build_rules(cat, "2019-12")
     in_duets = {rules.tiles.ids[k] for u in rules.units if u.size == 2 for k in u.members}
     assert {i.id for i in cat.idols} - in_duets == {"kaori", "shika", "sora"}
-
-
-# --- catalogue files: round trip ---------------------------------------------------------------
-
-
-def test_builtin_files_check_clean(runner):
-    files = [str(ROOT / "catalogue" / f) for f in ("idols.toml", "units.toml", "rules.toml")]
-    result = runner.invoke(cli.app, ["catalogue", "check", *files])
-    assert result.exit_code == 0, result.output
-    for f in files:
-        assert check_file(f) == []
-    result = runner.invoke(cli.app, ["catalogue", "check", "--json", *files])
-    assert result.exit_code == 0
-    report = json.loads(result.stdout)
-    assert [(r["ok"], r["problems"]) for r in report["files"]] == [(True, [])] * 3
-
-
-RULE_SET = """
-[rules."{name}"]
-description = "a house"
-unit_lists = {lists}
-min_points = 1000
-member_points = 2000
-called = "minus_member"
-ron_minus_member = true
-no_win = "minus_member"
-favourite = "bonus"
-favourite_bonus = 2000
-sora = {sora}
-ron_on_shika = false
-hand_size = 13
-"""
-
-NEW_UNIT = """
-[[unit]]
-id = "{id}"
-name = "{name}"
-members = {members}
-lists = ["my-house"]
-"""
-
-
-def write(tmp_path: Path, text: str, name: str = "mine.toml") -> str:
-    path = tmp_path / name
-    path.write_text(textwrap.dedent(text), encoding="utf-8")
-    return str(path)
-
-
-def house_file(tmp_path: Path) -> str:
-    # 春香 + 琴葉 is no unit in the built-in data
-    return write(tmp_path, NEW_UNIT.format(id="my-duo", name="マイデュオ", members='["haruka", "kotoha"]')
-                 + RULE_SET.format(name="my-house", lists='["seed-000", "my-house"]', sora='"fetch"'))
-
-
-def test_user_file_adds_a_unit_and_a_rule_set(tmp_path, runner):
-    path = house_file(tmp_path)
-    assert check_file(path) == []
-    result = runner.invoke(cli.app, ["catalogue", "check", path])
-    assert result.exit_code == 0, result.output
-
-    ev = Evaluator(rules="my-house", catalogue_files=[path])
-    assert len(ev.rules.units) == 158
-    new = [u for u in ev.rules.units if u.id == "my-duo"]
-    assert len(new) == 1
-    assert {ev.tiles.ids[k] for k in new[0].members} == {"haruka", "kotoha"}
-    # the built-in rule sets do not take the house's list
-    assert "my-duo" not in {u.id for u in Evaluator(rules="2019-12", catalogue_files=[path]).rules.units}
-
-    hand = "春香 琴葉 真 雪歩 あずさ 可奈 歩 未来 まつり 美也 紗代子 海美"
-    result = runner.invoke(cli.app, ["units", hand, "--catalogue", path, "--rules", "my-house", "--json"])
-    assert result.exit_code == 0, result.output
-    payload = json.loads(result.stdout)
-    complete = {u["id"]: u for u in payload["complete"]}
-    assert "my-duo" in complete
-    assert sorted(complete["my-duo"]["members"]) == ["haruka", "kotoha"]
-    assert complete["my-duo"]["missing"] == []
-
-    result = runner.invoke(cli.app, ["units", hand, "--catalogue", path, "--json"])
-    assert result.exit_code == 0
-    assert "my-duo" not in {u["id"] for u in json.loads(result.stdout)["complete"]}
-
-
-def test_user_file_rules_listed(tmp_path, runner):
-    path = house_file(tmp_path)
-    result = runner.invoke(cli.app, ["catalogue", "rules", "--json", "--catalogue", path])
-    assert result.exit_code == 0, result.output
-    assert {r["name"] for r in json.loads(result.stdout)} == {"2019-12", "2019-10", "hitori-jong-2.1", "my-house"}
-
-
-# --- catalogue files: problems -----------------------------------------------------------------
-
-FOURTEEN = '["haruka", "chihaya", "miki", "yukiho", "yayoi", "makoto", "iori", "takane", "ritsuko", "azusa", ' \
-           '"ami", "mami", "hibiki", "mirai"]'
-
-BAD_FILES = {
-    "unknown member": (NEW_UNIT.format(id="u1", name="U", members='["haruka", "nobody"]'), ["nobody"]),
-    "duplicate unit id": (NEW_UNIT.format(id="u1", name="U", members='["haruka", "kotoha"]')
-                          + NEW_UNIT.format(id="u1", name="V", members='["haruka", "emily"]'),
-                          ["duplicate", "u1"]),
-    "same member set": (NEW_UNIT.format(id="u1", name="U", members='["mirai", "haruka"]'), ["harukanamirai"]),
-    "sora in a unit": (NEW_UNIT.format(id="u1", name="U", members='["sora", "haruka"]'), ["そら"]),
-    "shika in a multi-member unit": (NEW_UNIT.format(id="u1", name="U", members='["shika", "haruka"]'),
-                                     ["詩花"]),
-    "no members": (NEW_UNIT.format(id="u1", name="U", members="[]"), [" 0 "]),
-    "fourteen members": (NEW_UNIT.format(id="u1", name="U", members=FOURTEEN), [" 14 "]),
-    "unknown field": (NEW_UNIT.format(id="u1", name="U", members='["haruka", "kotoha"]') + 'colour = "red"\n',
-                      ["unknown field", "colour"]),
-    "malformed toml": ('[[unit]\nid = "u1"\n', ["TOML"]),
-    "bad sora mode": (NEW_UNIT.format(id="u1", name="U", members='["haruka", "kotoha"]')
-                      + RULE_SET.format(name="bad-sora", lists='["my-house"]', sora='"joker"'), ["sora", "joker"]),
-}
-
-
-@pytest.mark.parametrize("kind", list(BAD_FILES))
-def test_check_reports_each_problem(tmp_path, runner, kind):
-    text, words = BAD_FILES[kind]
-    path = write(tmp_path, text, "bad.toml")
-    problems = check_file(path)
-    assert problems, kind
-    joined = "\n".join(problems)
-    for word in words:
-        assert word in joined, (kind, problems)
-
-    result = runner.invoke(cli.app, ["catalogue", "check", path])
-    assert result.exit_code == 1, result.output
-    assert "Traceback" not in result.output
-    result = runner.invoke(cli.app, ["catalogue", "check", "--json", path])
-    assert result.exit_code == 1
-    [report] = json.loads(result.stdout)["files"]
-    assert report["ok"] is False and report["problems"] == problems
-
-    with pytest.raises(CatalogueError) as err:
-        load_catalogue([path])
-    assert err.value.problems
-
-
-def test_check_several_files_reports_each(tmp_path, runner):
-    good = house_file(tmp_path)
-    bad = write(tmp_path, BAD_FILES["unknown member"][0], "bad.toml")
-    result = runner.invoke(cli.app, ["catalogue", "check", "--json", good, bad])
-    assert result.exit_code == 1
-    report = {r["file"]: r for r in json.loads(result.stdout)["files"]}
-    assert report[good]["ok"] is True and report[bad]["ok"] is False
-
-
-def test_check_missing_file(tmp_path, runner):
-    """A file that is not there is bad input (exit 2, one line), not a catalogue with problems (exit 1)."""
-    result = runner.invoke(cli.app, ["catalogue", "check", str(tmp_path / "nope.toml")])
-    assert result.exit_code == 2
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error:") and "nope.toml" in lines[0]
-
-
-def test_replacing_a_builtin_unit_id_is_allowed(tmp_path):
-    # a unit whose id exists replaces the built-in one (loader docstring); members are then its own
-    path = write(tmp_path, NEW_UNIT.format(id="harukanamirai", name="ハルカナミライ", members='["haruka", "kotoha"]'))
-    assert check_file(path) == []
-
-
-@pytest.mark.parametrize("kind", ["unknown member", "malformed toml", "bad sora mode", "same member set"])
-def test_units_with_bad_catalogue_is_one_error_line(tmp_path, runner, kind):
-    path = write(tmp_path, BAD_FILES[kind][0], "bad.toml")
-    result = runner.invoke(cli.app, ["units", SEED_HAND, "--catalogue", path])
-    assert result.exit_code == 2, result.output
-    assert result.stdout == ""
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error:"), result.stderr
-    assert "Traceback" not in result.output
-
-
-def test_units_with_missing_catalogue_is_one_error_line(tmp_path, runner):
-    result = runner.invoke(cli.app, ["units", SEED_HAND, "--catalogue", str(tmp_path / "nope.toml")])
-    assert result.exit_code == 2
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error:")
-
-
-def test_check_top_level_unit_not_a_list(tmp_path, runner):
-    path = write(tmp_path, "unit = 5\n", "bad.toml")
-    result = runner.invoke(cli.app, ["catalogue", "check", path])
-    assert result.exit_code == 1
-    assert result.exception is None or isinstance(result.exception, SystemExit)
-    assert "bad.toml" in result.stdout
-
-
-def test_since_must_be_a_date_not_a_datetime(tmp_path, runner):
-    path = write(tmp_path, NEW_UNIT.format(id="u1", name="U", members='["haruka", "kotoha"]')
-                 .replace('lists = ["my-house"]', 'lists = ["seed-000"]\nsince = 2019-11-15T10:00:00'))
-    problems = check_file(path)
-    result = runner.invoke(cli.app, ["units", SEED_HAND, "--catalogue", path, "--as-of", "2019-12-01"])
-    # either the checker rejects it, or the unit works as of a day: never a crash
-    assert problems or result.exit_code == 0, problems
-    assert result.exit_code in (0, 2) and "Traceback" not in result.output
