@@ -4,18 +4,19 @@ from __future__ import annotations
 
 import os
 import sys
-from contextlib import contextmanager
 from enum import Enum
-from typing import Annotated, Any, Iterator, Optional
+from typing import Annotated, Optional
 
 import typer
 
-from catalogue import CatalogueError, check_file
 from cli_batch import ALL_CORES, ClusterOpt, ForceOpt, OutputOpt, ResumeOpt, WorkersOpt, run_batch
+from cli_catalogue import catalogue_app
+from cli_common import (MAX_STATES, AsOfOpt, CatalogueOpt, DetourOpt, EstimateOpt, HandArg, JsonOpt, MaxStatesOpt,
+                        RulesOpt, SeenOpt, emit_json, errors, evaluator, show)
 from cli_params import take_plain_values_as_is
-from solver.api import Evaluator, open_catalogue
-from solver.core.errors import MjError, error_line
-from solver.core.rules import DEFAULT_RULES, parse_date
+from solver.api import open_catalogue
+from solver.core.errors import MjError
+from solver.core.rules import DEFAULT_RULES
 
 take_plain_values_as_is()  # text parameters without pydantic: start-up time (cli_params.py)
 
@@ -23,55 +24,13 @@ EXAMPLE_HAND = "真 雪歩 あずさ 可奈 歩 未来 まつり 美也 紗代�
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, rich_markup_mode=None,
                   help="Exact evaluator for Milli-Jong (ミリジャン) hands: units, score, h, analysis.")
-catalogue_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
-                            help="List or check the catalogue: idols, units, rule sets. Example: mj catalogue units --rules hitori-jong-2.1")
 app.add_typer(catalogue_app, name="catalogue")
-
-# Shared options keep the flags identical across commands.
-HandArg = Annotated[str, typer.Argument(help="The hand, e.g. '[翼 可憐 茜] 春香 千早 ...' (called units in brackets).")]
-RulesOpt = Annotated[str, typer.Option("--rules", "-r", help="Rule set: 2019-12, 2019-10, hitori-jong-2.1 or your own.")]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]
-CatalogueOpt = Annotated[Optional[list[str]], typer.Option(
-    "--catalogue", help="Extra catalogue file (TOML) with units or rule sets of your own; repeatable.")]
-AsOfOpt = Annotated[Optional[str], typer.Option("--as-of", help="Drop units dated after this day (YYYY-MM-DD).")]
-SeenOpt = Annotated[str, typer.Option("--seen", help="Tiles visible elsewhere (discards, others' calls).")]
 
 
 class Win(str, Enum):
     tsumo = "tsumo"
     ron = "ron"
     none = "none"
-
-
-@contextmanager
-def errors() -> Iterator[None]:
-    """Domain errors become one line on stderr and exit code 2; never a traceback."""
-    try:
-        yield
-    except (MjError, CatalogueError) as exc:
-        prefix = "bad catalogue: " if isinstance(exc, CatalogueError) else ""
-        typer.echo(error_line(prefix + str(exc)), err=True)  # one line, escaped and bounded, whatever the input held
-        raise typer.Exit(2) from None
-
-
-def evaluator(rules: str, catalogue: Optional[list[str]], as_of: Optional[str]) -> Evaluator:
-    from solver.core.search_native import NATIVE, forced_pure
-
-    if not NATIVE and not forced_pure():  # once: one evaluator per command
-        typer.echo("note: the C search (solver/core/_searchc.c) is not built; the pure-Python search runs (slower, same answers)", err=True)
-    return Evaluator(rules, catalogue_files=catalogue or (), as_of=parse_date(as_of) if as_of is not None else None)
-
-
-def emit_json(payload: Any) -> None:
-    from solver.serialize import dumps
-
-    typer.echo(dumps(payload))  # strict JSON, always encodable
-
-
-def show(renderable: Any) -> None:
-    from render import console
-
-    console.print(renderable)
 
 
 @app.command()
@@ -153,6 +112,7 @@ def analyze(hand: HandArg, seen: SeenOpt = "",
             waiting_room: Annotated[Optional[str], typer.Option("--waiting-room", help="Tiles in the waiting room, for そら.")] = None,
             max_exchanges: Annotated[int, typer.Option("--max-exchanges", min=1, help="List at most this many exchanges.")] = 20,
             turns: Annotated[Optional[int], typer.Option("--turns", help="Add P(win) and E[score] over this many draws (mj plan).")] = None,
+            detour: DetourOpt = None, estimate: EstimateOpt = None, max_states: MaxStatesOpt = MAX_STATES,
             rules: RulesOpt = DEFAULT_RULES, json_: JsonOpt = False, catalogue: CatalogueOpt = None,
             as_of: AsOfOpt = None) -> None:
     """Full turn analysis: h, every optimal exchange, per-discard acceptance, waits, calls, そら.
@@ -170,7 +130,7 @@ def analyze(hand: HandArg, seen: SeenOpt = "",
 
             with progress_bar(json_) as progress:
                 planned = ev.plan(parsed, turns, seen=seen, waiting_room=waiting_room or "", favourite=favorite,
-                                  progress=progress)
+                                  detour=detour, progress=progress, estimate=estimate, max_states=max_states)
         if json_:
             from solver.serialize import analysis_payload  # here: json's import is start-up time
 
@@ -198,9 +158,7 @@ def plan(hand: HandArg,
          seen: SeenOpt = "",
          waiting_room: Annotated[str, typer.Option("--waiting-room", help="Tiles in the waiting room (fetch-mode そら takes one).")] = "",
          favorite: Annotated[Optional[str], typer.Option("--favorite", "--favourite", help="The player's favourite (担当).")] = None,
-         detour: Annotated[Optional[int], typer.Option("--detour", min=0, help="The wider class: targets within h + d exchanges, discards within d of the lowest h (exact for few turns). Default: the class nearest, fast at any depth.")] = None,
-         estimate: Annotated[Optional[int], typer.Option("--estimate", min=2, max=1_000_000, help="Past the exact frontier, estimate over this many sampled walls (labelled, 95% intervals) instead of stopping.")] = None,
-         max_states: Annotated[int, typer.Option("--max-states", min=1, help="The exact frontier: memoised states before stopping (or estimating).")] = 500_000,
+         detour: DetourOpt = None, estimate: EstimateOpt = None, max_states: MaxStatesOpt = MAX_STATES,
          rules: RulesOpt = DEFAULT_RULES, json_: JsonOpt = False, catalogue: CatalogueOpt = None,
          as_of: AsOfOpt = None) -> None:
     """Exact P(win) and E[score] per discard over the draws left, the recommended play and そら use.
@@ -296,84 +254,6 @@ def generate(
 
     run_batch(lambda: GenerateRun(kind, count, seed, rules, difficulty, output, workers, cluster, resume, force,
                                   stdout=sys.stdout), show_generate, errors)
-
-
-# --- catalogue ---------------------------------------------------------------------------------
-
-
-@catalogue_app.command("idols")
-def catalogue_idols(json_: JsonOpt = False, catalogue: CatalogueOpt = None) -> None:
-    """The 54 tile kinds with their names.
-
-    Example: mj catalogue idols --json
-    """
-    from solver.serialize import idols_payload
-
-    with errors():
-        rows = idols_payload(open_catalogue(catalogue or ()))
-        if json_:
-            return emit_json(rows)
-        from render import rows_view
-
-        show(rows_view(f"{len(rows)} tile kinds", rows, ("id", "name", "kana", "full_name", "attribute")))
-
-
-@catalogue_app.command("units")
-def catalogue_units(rules: RulesOpt = DEFAULT_RULES, json_: JsonOpt = False, catalogue: CatalogueOpt = None,
-                    as_of: AsOfOpt = None) -> None:
-    """The units that count under a rule set.
-
-    Example: mj catalogue units --rules hitori-jong-2.1
-    """
-    from solver.serialize import catalogue_units_payload
-
-    with errors():
-        ev = evaluator(rules, catalogue, as_of)
-        if json_:
-            return emit_json(catalogue_units_payload(ev.rules))
-        from render import units_view
-
-        show(units_view(ev.rules))
-
-
-@catalogue_app.command("rules")
-def catalogue_rules(json_: JsonOpt = False, catalogue: CatalogueOpt = None) -> None:
-    """The rule sets and their parameters.
-
-    Example: mj catalogue rules
-    """
-    from solver.serialize import rules_payload
-
-    with errors():
-        rows = rules_payload(open_catalogue(catalogue or ()))
-        if json_:
-            return emit_json(rows)
-        from render import rows_view
-
-        show(rows_view("Rule sets", rows, ("name", "sora", "called", "no_win", "favourite", "description")))
-
-
-@catalogue_app.command("check")
-def catalogue_check(files: Annotated[list[str], typer.Argument(help="Catalogue TOML files to check.")],
-                    json_: JsonOpt = False) -> None:
-    """Validate catalogue files; exits 1 when any has problems.
-
-    Example: mj catalogue check my-units.toml
-    """
-    with errors():
-        missing = [path for path in files if not os.path.isfile(path)]
-        if missing:
-            raise MjError(f"no such catalogue file: {missing[0]}")
-    report = {path: check_file(path) for path in files}
-    if json_:
-        emit_json({"files": [{"file": f, "problems": p, "ok": not p} for f, p in report.items()]})
-    else:
-        for path, problems in report.items():
-            typer.echo(f"{path}: {'ok' if not problems else f'{len(problems)} problem(s)'}")
-            for problem in problems:
-                typer.echo(f"  - {problem}")
-    if any(report.values()):
-        raise typer.Exit(1)
 
 
 def main(argv: Optional[list[str]] = None) -> None:  # console script entry point (argv: for tests)

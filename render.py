@@ -125,14 +125,15 @@ def analysis_view(analysis, hand, rules: RuleSet, plan=None) -> list[Any]:
         table.add_column(Text(column))
     for row in analysis.discards:
         accept = Text(" ").join([Text.assemble(tiles_text([a.tile], rules), f"×{a.live}") for a in row.accept])
-        extra = (percent(planned[row.tile].win_probability), points(planned[row.tile].expected_score)) \
-            if row.tile in planned else ()
+        extra = plan_cells(planned[row.tile]) if row.tile in planned else ()
         table.add_row(tiles_text([row.tile], rules) if row.tile >= 0 else "-", str(row.h), str(row.live), accept,
                       *extra)
     out.append(table)
     if plan:
         out.append(Text(f"P(win) class: {plan.policy_class['win_probability']}; "
                         f"E[score] class: {plan.policy_class['expected_score']}", style="dim"))
+        if plan.games is not None:
+            out.append(estimate_note(plan))
     if analysis.waits:
         table = Table(title="Waits (score by tsumo / by ron)")
         for column in ("tile", "live", "tsumo", "ron"):
@@ -220,6 +221,20 @@ def points(value) -> str:
     return "-" if value is None else f"{float(value):.0f}"
 
 
+def plan_cells(row: Any) -> tuple[str, str]:
+    """P(win) and E[score] of a plan row; an estimate shows "~" and its 95 % interval beside the sample mean."""
+    win, score = percent(row.win_probability), points(row.expected_score)
+    if row.win_interval is not None:
+        win = f"~{win} ({percent(row.win_interval[0])}-{percent(row.win_interval[1])})"
+        score = f"~{score} ({points(row.score_interval[0])}-{points(row.score_interval[1])})"
+    return win, score
+
+
+def estimate_note(plan: Any) -> Text:
+    return Text(f"ESTIMATE, not exact: the exact plan passed its state limit; {plan.games} sampled walls "
+                "per discard (the same walls for each)", style="bold")
+
+
 def plan_view(plan, rules: RuleSet) -> list[Any]:
     """The readable report of `mj plan`: one row per discard, best first for the objective."""
     out: list[Any] = []
@@ -232,10 +247,7 @@ def plan_view(plan, rules: RuleSet) -> list[Any]:
     for column in ("discard", "P(win)", "E[score]", "h", "live"):
         table.add_column(Text(column), justify="left" if column == "discard" else "right")  # no markup: E[score]
     for row in plan.discards:
-        win, score = percent(row.win_probability), points(row.expected_score)
-        if row.win_interval is not None:  # an estimate: the 95 % interval beside the sample mean
-            win = f"~{win} ({percent(row.win_interval[0])}-{percent(row.win_interval[1])})"
-            score = f"~{score} ({points(row.score_interval[0])}-{points(row.score_interval[1])})"
+        win, score = plan_cells(row)
         table.add_row(tiles_text([row.tile], rules) if row.tile is not None else "-", win, score,
                       "-" if row.h is None else str(row.h), "-" if row.live is None else str(row.live))
     out.append(table)
@@ -249,8 +261,7 @@ def plan_view(plan, rules: RuleSet) -> list[Any]:
     out.append(Text(f"P(win) class: {plan.policy_class['win_probability']}"))
     out.append(Text(f"E[score] class: {plan.policy_class['expected_score']}"))
     if plan.games is not None:
-        out.append(Text(f"ESTIMATE, not exact: the exact plan passed its state limit; {plan.games} sampled walls "
-                        "per discard (the same walls for each)", style="bold"))
+        out.append(estimate_note(plan))
     out.append(Text(f"{plan.states} states; model: docs/formulation.md section 8", style="dim"))
     return out
 

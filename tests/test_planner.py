@@ -174,7 +174,8 @@ def test_memo_reductions_change_no_value(ev, hand, turns, detour, monkeypatch):
     fast = planner_rows(ev.plan(hand, turns=turns, detour=detour, both=False))
     monkeypatch.setattr(Search, "interchangeable", lambda self, alive, n: (
         tuple(any(i == k for t in alive for k, _ in t) for i in range(n)), [], [],
-        tuple(max((c for t in alive for k, c in t if k == i), default=0) for i in range(n))))
+        tuple(max((c for t in alive for k, c in t if k == i), default=0) for i in range(n)),
+        tuple(min((dict(t).get(i, 0) for t in alive), default=0) for i in range(n))))
     monkeypatch.setattr(Search, "last_discard", lambda self, hand, wall: max(
         self.v12(hand[:i] + (hand[i] - 1,) + hand[i + 1:], wall, (), 0, 1, self.sparse)
         for i, n in enumerate(hand) if n))
@@ -382,6 +383,22 @@ def test_cli_estimate_is_labelled_and_the_limit_is_an_error():
         assert 0 <= low <= row["win_probability"] <= high <= 1
     exact = json.loads(CliRunner().invoke(app, ["plan", EXAMPLE, "--turns", "1", "--json"]).output)
     assert exact["method"] == "exact" and exact["games"] is None and "win_probability_interval" not in exact["discards"][0]
+
+
+def test_analyze_turns_takes_the_plan_options_and_labels_an_estimate():
+    from typer.testing import CliRunner
+
+    from cli import app
+    args = ["analyze", EXAMPLE, "--turns", "6", "--max-states", "50"]
+    stopped = CliRunner().invoke(app, args)
+    assert stopped.exit_code == 2 and "--estimate" in stopped.output and "Traceback" not in stopped.output
+    text = CliRunner().invoke(app, args + ["--estimate", "100"])
+    assert text.exit_code == 0 and "ESTIMATE, not exact" in text.stdout and "~" in text.stdout
+    got = json.loads(CliRunner().invoke(app, args + ["--estimate", "100", "--json"]).output)["plan"]
+    assert got["method"] == "estimate" and got["games"] == 100
+    classes = [json.loads(CliRunner().invoke(app, ["analyze", EXAMPLE, "--turns", "2", "--json", *more]).output)
+               ["plan"]["policy_class"]["win_probability"] for more in ([], ["--detour", "1"])]
+    assert classes[0].startswith("nearest") and not classes[1].startswith("nearest")
 
 
 def test_estimate_policy_matrices_against_its_plain_definition(ev):

@@ -64,16 +64,17 @@ class Reach:
         the hand is frozen: its draws are junk, and discarding one would raise every target's cost,
         so the hand keeps it for ever; its wall copies join the junk mass too.
         """
-        flags, classes, constant, most = self.group_of(alive)
+        flags, classes, constant, most, _ = self.group_of(alive)
         kept = [n if f else 0 for n, f in zip(hand, flags)]
         kept.append(sum(hand) - sum(kept))
-        live = [n if f else 0 for n, f in zip(wall, flags)]
-        if self.nearest:
-            live = list(self.needed_wall(hand, live, alive))
-        elif self.slack == 0:
-            for i, c in constant:
-                if hand[i] == c:
-                    live[i] = 0
+        if self.nearest:  # needed_wall in one pass (a kind no target holds has most 0)
+            live = [n if m > k else 0 for n, m, k in zip(wall, most, hand)]
+        else:
+            live = [n if f else 0 for n, f in zip(wall, flags)]
+            if self.slack == 0:
+                for i, c in constant:
+                    if hand[i] == c:
+                        live[i] = 0
         for members in classes:
             by_count: dict[int, list[int]] = {}
             for i in members:
@@ -100,7 +101,7 @@ class Reach:
     def interchangeable(self, alive, positions: int):
         """(per-position flag: some target within reach holds it; classes of positions with equal columns;
         (position, count) for the positions every target holds the same number of; per position the
-        most any target holds)."""
+        most and the least any target holds)."""
         columns: dict[int, list[tuple[int, int]]] = {}
         for j, target in enumerate(alive):
             for i, c in target:
@@ -112,4 +113,6 @@ class Reach:
         constant = [(i, column[0][1]) for i, column in columns.items()
                     if len(column) == len(alive) and all(c == column[0][1] for _, c in column)]
         most = tuple(max((c for _, c in columns.get(i, ())), default=0) for i in range(positions))
-        return flags, [members for members in classes.values() if len(members) > 1], constant, most
+        least = tuple(min(c for _, c in columns[i]) if i in columns and len(columns[i]) == len(alive) else 0
+                      for i in range(positions))
+        return flags, [members for members in classes.values() if len(members) > 1], constant, most, least

@@ -51,12 +51,16 @@ class Search(Reach):
         self.scores = targets  # compact target -> best tsumo score
         self.sparse = [tuple((i, c) for i, c in enumerate(t) if c) for t in targets]
         self.sparse_of = dict(zip(targets, self.sparse))
+        self.dense_by_id = {id(x): t for t, x in zip(targets, self.sparse)}  # (the sparse tuples live as long)
         # 12 relevant tiles -> the kinds whose draw completes them (one draw left: no recursion)
         self.waits: dict[tuple[int, ...], list[int]] = {}
+        self.completing: dict[tuple[int, ...], list[tuple]] = {}  # the same, as (kind, target, its score)
         for t in targets:
             for i, c in enumerate(t):
                 if c:
                     self.waits.setdefault(t[:i] + (c - 1,) + t[i + 1:], []).append(i)
+                    self.completing.setdefault(t[:i] + (c - 1,) + t[i + 1:], []).append(
+                        (i, self.sparse_of[t], targets[t]))
         self.nowin, self.sora = nowin, sora_pos
         self.memo: dict[tuple, int] = {}
         # Raw state -> value, checked before the targets within reach are filtered: a state's value
@@ -114,9 +118,8 @@ class Search(Reach):
         winning tiles in falling(W, t) - falling(W - w, t) ordered draw sequences (None: not ready)."""
         if any(hand[self.nr:]):
             return None
-        key = hand[:self.nr]
-        waits = [i for i in self.waits.get(key, ()) if self.sparse_of[key[:i] + (key[i] + 1,) + key[i + 1:]] in alive]
-        live = sum(wall[i] for i in waits)
+        waits = [(i, score) for i, target, score in self.completing.get(hand[:self.nr], ()) if target in alive]
+        live = sum(wall[i] for i, _ in waits)
         if not live:
             return None
         lose = falling(W - live, t)
@@ -125,7 +128,7 @@ class Search(Reach):
             return wins
         # E[score]: by the position of the first winning tile, the winning sequences are a multiple of w,
         # shared by the winning kinds as their live copies w_k
-        scored = sum(wall[i] * self.scores[key[:i] + (key[i] + 1,) + key[i + 1:]] for i in waits)
+        scored = sum(wall[i] * score for i, score in waits)
         return wins // live * scored + lose * self.nowin_score(hand)
 
     def v12_filtered(self, hand, wall, room, W, t, alive) -> int:
@@ -185,10 +188,17 @@ class Search(Reach):
                 h[i] += 1
                 w = list(wall)
                 w[i] -= 1
-                total += n * self.v13(tuple(h), tuple(w), room, W - 1, t - 1, alive)
+                total += n * self.v13(tuple(h), tuple(w), room, W - 1, t - 1,
+                                      alive if most is None else self.needing(alive, i, hand[i]))
         if W > live:  # a tile of no relevant kind: discarded at once
             total += (W - live) * self.v12(hand, wall, room, W - 1, t - 1, alive)
         return total
+
+    def needing(self, alive, i, held) -> list:
+        """Under "nearest", the targets in play after a draw of i: those that need it (one draw nearer, and
+        their other needs as live as before); the rest fall behind them (docs section 8)."""
+        dense = self.dense_by_id
+        return [x for x in alive if dense[id(x)][i] > held]
 
     def v13(self, hand, wall, room, W, t, alive) -> int:
         """Scaled value right after a draw: win if complete (and worth it), else the best discard.
@@ -213,7 +223,7 @@ class Search(Reach):
             return scale if self.win else score * scale  # "nearest": a complete hand in play wins at once
         if t == 1 and self.win and not room and not self.nearest:
             return self.last_discard(hand, wall)
-        alive, candidates = self.discard_options(hand, wall, room, t, alive)
+        alive, candidates = self.discard_options(hand, wall, room, t, alive, exact=self.nearest and not room)
         if not alive and not room:  # nothing within reach: the hand is kept (P(win) 0)
             best = 0 if self.win else \
                 scale * max(self.nowin_score(self.discarded(hand, room, i)[0]) for i in candidates)
@@ -246,20 +256,22 @@ class Search(Reach):
         h, r = self.discarded(hand, room, i)
         return self.v12(h, wall, r, W, t, alive)
 
-    def discard_options(self, hand, wall, room, t, alive):
-        """(targets within reach, the discards the class considers): junk first, then those near the lowest h."""
-        alive = self.reachable(hand, wall, room, t, alive) if t else []
+    def discard_options(self, hand, wall, room, t, alive, exact=False):
+        """(targets within reach, the discards the class considers): junk first, then those near the lowest h.
+        `exact`: `alive` is the state's own targets in play already (draw() narrowed them), not its parent's."""
+        alive = (alive if exact else self.reachable(hand, wall, room, t, alive)) if t else []
         candidates = [i for i, n in enumerate(hand) if n]
         if not alive or room:
             return alive, candidates
-        most = [0] * len(hand)
-        for target in alive:
-            for i, c in target:
-                if c > most[i]:
-                    most[i] = c
-        junk = [i for i in candidates if hand[i] > most[i]]
+        group = self.group_of(alive)
+        most = group[3]
+        junk = [i for i in candidates if i >= len(most) or hand[i] > most[i]]
         if junk:
             return alive, junk[:1] if self.win else junk
+        if self.nearest:  # every target in play is at the lowest cost: keep it if any discard can
+            least = group[4]
+            keeping = [i for i in candidates if least[i] < hand[i]]
+            return alive, keeping or candidates
         if self.slack is not None:
             candidates = self.near(hand, candidates, alive)
         return alive, candidates

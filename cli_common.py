@@ -1,0 +1,65 @@
+"""What every `mj` command shares: its options (so the flags read the same everywhere) and the few steps
+around each answer: one error line for a domain error, the evaluator, JSON or a rich view on stdout."""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from typing import Annotated, Any, Iterator, Optional
+
+import typer
+
+from catalogue import CatalogueError
+from solver.api import Evaluator
+from solver.core.errors import MjError, error_line
+from solver.core.rules import parse_date
+
+HandArg = Annotated[str, typer.Argument(help="The hand, e.g. '[翼 可憐 茜] 春香 千早 ...' (called units in brackets).")]
+RulesOpt = Annotated[str, typer.Option("--rules", "-r", help="Rule set: 2019-12, 2019-10, hitori-jong-2.1 or your own.")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]
+CatalogueOpt = Annotated[Optional[list[str]], typer.Option(
+    "--catalogue", help="Extra catalogue file (TOML) with units or rule sets of your own; repeatable.")]
+AsOfOpt = Annotated[Optional[str], typer.Option("--as-of", help="Drop units dated after this day (YYYY-MM-DD).")]
+SeenOpt = Annotated[str, typer.Option("--seen", help="Tiles visible elsewhere (discards, others' calls).")]
+
+
+# The planner's class and frontier, for `mj plan` and `mj analyze --turns` alike.
+DetourOpt = Annotated[Optional[int], typer.Option(
+    "--detour", min=0, help="The wider class: targets within h + d exchanges, discards within d of the lowest h "
+                            "(exact for few turns). Default: the class nearest, fast at any depth.")]
+EstimateOpt = Annotated[Optional[int], typer.Option(
+    "--estimate", min=2, max=1_000_000, help="Past the exact frontier, estimate over this many sampled walls "
+                                              "(labelled, 95% intervals) instead of stopping.")]
+MaxStatesOpt = Annotated[int, typer.Option(
+    "--max-states", min=1, help="The exact frontier: memoised states before stopping (or estimating).")]
+MAX_STATES = 500_000
+
+
+@contextmanager
+def errors() -> Iterator[None]:
+    """Domain errors become one line on stderr and exit code 2; never a traceback."""
+    try:
+        yield
+    except (MjError, CatalogueError) as exc:
+        prefix = "bad catalogue: " if isinstance(exc, CatalogueError) else ""
+        typer.echo(error_line(prefix + str(exc)), err=True)  # one line, escaped and bounded, whatever the input held
+        raise typer.Exit(2) from None
+
+
+def evaluator(rules: str, catalogue: Optional[list[str]], as_of: Optional[str]) -> Evaluator:
+    from solver.core.search_native import NATIVE, forced_pure
+
+    if not NATIVE and not forced_pure():  # once: one evaluator per command
+        typer.echo("note: the C search (solver/core/_searchc.c) is not built; the pure-Python search runs (slower, same answers)", err=True)
+    return Evaluator(rules, catalogue_files=catalogue or (), as_of=parse_date(as_of) if as_of is not None else None)
+
+
+def emit_json(payload: Any) -> None:
+    from solver.serialize import dumps
+
+    typer.echo(dumps(payload))  # strict JSON, always encodable
+
+
+def show(renderable: Any) -> None:
+    from render import console
+
+    console.print(renderable)
