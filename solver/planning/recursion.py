@@ -152,7 +152,7 @@ class Search(Reach):
         self.visited += 1
         if self.visited > self.state_limit:
             raise TooLarge(f"the exact plan passed {self.state_limit} states; lower --turns or --detour, "
-                           "or ask mj plan for an estimate past it (--estimate GAMES)")
+                           "or ask for an estimate past it (--estimate GAMES)")
         if self.visited % 4096 == 0:
             if len(self.seen12) + len(self.seen13) > 8 * self.state_limit:
                 self.seen12.clear()  # only a cache: bound its memory
