@@ -52,13 +52,12 @@ class Search(Reach):
         self.sparse = [tuple((i, c) for i, c in enumerate(t) if c) for t in targets]
         self.sparse_of = dict(zip(targets, self.sparse))
         self.dense_by_id = {id(x): t for t, x in zip(targets, self.sparse)}  # (the sparse tuples live as long)
-        # 12 relevant tiles -> the kinds whose draw completes them (one draw left: no recursion)
-        self.waits: dict[tuple[int, ...], list[int]] = {}
-        self.completing: dict[tuple[int, ...], list[tuple]] = {}  # the same, as (kind, target, its score)
+        # 12 relevant tiles -> (kind whose draw completes them, the target it completes, its score): the
+        # waits, read without recursion with one draw left and for ready hands under "nearest"
+        self.completing: dict[tuple[int, ...], list[tuple]] = {}
         for t in targets:
             for i, c in enumerate(t):
                 if c:
-                    self.waits.setdefault(t[:i] + (c - 1,) + t[i + 1:], []).append(i)
                     self.completing.setdefault(t[:i] + (c - 1,) + t[i + 1:], []).append(
                         (i, self.sparse_of[t], targets[t]))
         self.nowin, self.sora = nowin, sora_pos
@@ -110,7 +109,7 @@ class Search(Reach):
         """P(win) with one draw left, scaled by W: the live draws that complete the hand (no recursion)."""
         if any(hand[self.nr:]):
             return 0  # junk held: no draw completes the hand
-        return sum(wall[i] for i in self.waits.get(hand[:self.nr], ()))
+        return sum(wall[i] for i, _, _ in self.completing.get(hand[:self.nr], ()))
 
     def ready_value(self, hand, wall, W, t, alive) -> int | None:
         """Scaled value of a ready hand (a live draw completes a target in play) under "nearest": every
@@ -247,10 +246,10 @@ class Search(Reach):
 
     def live_waits(self, hand, wall):
         """(discard x, live copies of the tiles completing the hand after it) for each relevant tile held."""
-        nr, waits = self.nr, self.waits
+        nr, completing = self.nr, self.completing
         for x in range(nr):
             if hand[x]:
-                yield x, sum(wall[i] for i in waits.get(hand[:x] + (hand[x] - 1,) + hand[x + 1:nr], ()))
+                yield x, sum(wall[i] for i, _, _ in completing.get(hand[:x] + (hand[x] - 1,) + hand[x + 1:nr], ()))
 
     def discard_value(self, hand, wall, room, W, t, alive, i) -> int:
         h, r = self.discarded(hand, room, i)
