@@ -71,10 +71,10 @@ def hands_at(ev: Evaluator, h: int, n: int, seed: int) -> list[Hand]:
 
 
 def timed_plan(ev: Evaluator, hand: Hand, turns: int, detour: int | None = None,
-               limit: int = STATE_LIMIT) -> tuple[float, int | None]:
+               limit: int = STATE_LIMIT, both: bool = False) -> tuple[float, int | None]:
     start = time.perf_counter()
     try:
-        p = plan(ev.rules, hand, turns=turns, both=False, state_limit=limit, detour=detour)
+        p = plan(ev.rules, hand, turns=turns, both=both, state_limit=limit, detour=detour)
     except TooLarge:
         return time.perf_counter() - start, None
     return time.perf_counter() - start, p.states
@@ -143,17 +143,21 @@ def main() -> None:
     parser.add_argument("--detour", nargs="+", default=["nearest", "1", "0"],
                         help="classes: nearest, or a detour d")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--both", action="store_true",
+                        help="time P(win) and E[score] together, as mj plan computes them (the limit applies to each)")
+    parser.add_argument("--classes-only", action="store_true",
+                        help="only the table by class: no baselines, no comparison with the wider class")
     args = parser.parse_args()
     ev = Evaluator("2019-12")
     targets = {1: (0.5, 5.0), 2: (0.5, 5.0), 3: (5.0, None)}
-    print(f"planner, P(win), state limit {NEAREST_LIMIT} (nearest) or {STATE_LIMIT} (detour); estimates: {GAMES} sampled walls per discard")
+    print(f"planner, {'P(win) and E[score]' if args.both else 'P(win)'}, state limit {NEAREST_LIMIT} (nearest) or {STATE_LIMIT} (detour); estimates: {GAMES} sampled walls per discard")
     for h in args.h:
         hands = hands_at(ev, h, args.hands, args.seed)
         for turns in args.turns:
             for name in args.detour:
                 detour = None if name == "nearest" else int(name)
                 limit = NEAREST_LIMIT if detour is None else STATE_LIMIT
-                results = [timed_plan(ev, hand, turns, detour, limit) for hand in hands]
+                results = [timed_plan(ev, hand, turns, detour, limit, args.both) for hand in hands]
                 times = [t for t, _ in results]
                 states = [s for _, s in results if s is not None]
                 stopped = [hand for hand, (_, s) in zip(hands, results) if s is None]
@@ -170,7 +174,9 @@ def main() -> None:
                     est = [timed_estimate(ev, hand, turns, detour) for hand in stopped]
                     line += (f"  | estimate median {statistics.median(t for t, _ in est):.3f} s, "
                              f"95% half-width {statistics.median(w for _, w in est) * 100:.1f} points")
-                print(line)
+                print(line, flush=True)
+    if args.classes_only:
+        return
     small = min(hands_at(ev, 1, 3, args.seed),  # the no-memo run takes about a minute on the smallest
                 key=lambda hand: len(prepare(ev.rules, hand, turns=4, objectives=("win",)).targets.counts))
     baseline(ev, [small], 4)

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 
 from solver.core.errors import MjError
 from solver.planning.reach import Reach
@@ -23,6 +24,7 @@ from solver.planning.targets import NoWinScore, TooLarge
 STATE_LIMIT = 500_000  # memoised states before the search stops (TooLarge), never a silent cut
 
 
+@lru_cache(maxsize=4096)  # a few hundred (W, t) pairs a plan, asked for at every state
 def falling(n: int, t: int) -> int:
     out = 1
     for i in range(t):
@@ -61,6 +63,7 @@ class Search(Reach):
                     self.completing.setdefault(t[:i] + (c - 1,) + t[i + 1:], []).append(
                         (i, self.sparse_of[t], targets[t]))
         self.nowin, self.sora = nowin, sora_pos
+        self.nowin_of: dict[tuple[int, ...], int] = {}  # hand -> its score without a win
         self.memo: dict[tuple, int] = {}
         # Raw state -> value, checked before the targets within reach are filtered: a state's value
         # depends on the state alone (the parent's targets only narrow the filter), so a repeat
@@ -83,7 +86,12 @@ class Search(Reach):
         return tuple(counts)
 
     def nowin_score(self, hand: tuple[int, ...]) -> int:
-        return 0 if self.win else self.nowin.score(self.full(hand))
+        if self.win:
+            return 0
+        got = self.nowin_of.get(hand)
+        if got is None:
+            got = self.nowin_of[hand] = self.nowin.score(self.full(hand))
+        return got
 
     # --- the recursion ------------------------------------------------------------------------------
     def v12(self, hand, wall, room, W, t, alive) -> int:
@@ -94,15 +102,14 @@ class Search(Reach):
             room = ()  # no そら to fetch with: the waiting room no longer matters
         if t == 1 and self.win and not room and not self.nearest:
             return self.last_draw(hand, wall)  # ("nearest" counts only the waits in play: ready_value)
-        if self.nearest and not room:
-            ready = self.ready_value(hand, wall, W, t, alive)
-            if ready is not None:
-                return ready
         raw = (hand, wall, room, t, W, self.in_play(alive))
         got = self.seen12.get(raw)
         if got is not None:
             return got
-        value = self.seen12[raw] = self.v12_filtered(hand, wall, room, W, t, alive)
+        value = self.ready_value(hand, wall, W, t, alive) if self.nearest and not room else None
+        if value is None:
+            value = self.v12_filtered(hand, wall, room, W, t, alive)
+        self.seen12[raw] = value
         return value
 
     def last_draw(self, hand, wall) -> int:
