@@ -4,6 +4,7 @@ E[score] over the draws left, the recommended play and the そら advice (docs/f
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from fractions import Fraction
@@ -213,27 +214,57 @@ def plan(rules: RuleSet, hand: Hand, *, turns: int, objective: str = "win", seen
 
 
 def exact_rows(prep: Prepared, objective: str, choices, roots, turns: int, progress: Progress | None) -> list[DiscardPlan]:
+    """Every root's first move for each objective computed; the second objective's search runs in a forked
+    process beside this one where that is safe (side.py), else after the first."""
+    from solver.planning.side import Side, can_split, orphan_check
+
     searches, positions = prep.searches, prep.positions
-    done, total = [0], len(roots) * len(searches)
-    for search in searches.values():
-        search.tick = (lambda states: progress(done[0], total, states)) if progress else None
-    rows = []
-    for choice, (hand12, room12) in zip(choices, roots):
-        moves = {}
-        for obj, search in searches.items():
-            moves[obj] = search.first_move(hand12, prep.wall_r, room12, prep.W0, turns)
+    others = [obj for obj in searches if obj != objective]
+    side = None
+    if others and can_split():
+        other, parent = searches[others[0]], os.getpid()
+
+        def run_other():
+            other.tick = orphan_check(parent)  # and no progress drawn: the terminal is the parent's
+            return first_moves(prep, other, roots, turns, lambda: None), other.visited
+        side = Side(run_other)
+    try:
+        done, total = [0], len(roots) * (1 if side else len(searches))
+
+        def tick() -> None:
             done[0] += 1
             if progress:
                 progress(done[0], total, sum(s.visited for s in searches.values()))
+        for search in searches.values():
+            search.tick = (lambda states: progress(done[0], total, states)) if progress else None
+        moves = {objective: first_moves(prep, searches[objective], roots, turns, tick)}
+        for obj in others:
+            if side:
+                moves[obj], searches[obj].visited = side.result()
+            else:
+                moves[obj] = first_moves(prep, searches[obj], roots, turns, tick)
+    finally:
+        if side:
+            side.close()
+    rows = []
+    for n, (choice, (hand12, _)) in enumerate(zip(choices, roots)):
         sora_move = None
         if prep.sora is not None and hand12[prep.sora]:
-            move = moves[objective]
+            move = moves[objective][n]
             sora_move = SoraMove(move.take is not None, None if move.take is None else positions[move.take],
                                  move.value if move.take is not None else None, move.wait_value)
         rows.append(DiscardPlan(None if choice is None else positions[choice],
-                                check_probability(moves["win"].value) if "win" in moves else None,
-                                moves["score"].value if "score" in moves else None, None, None, sora_move))
+                                check_probability(moves["win"][n].value) if "win" in moves else None,
+                                moves["score"][n].value if "score" in moves else None, None, None, sora_move))
     return rows
+
+
+def first_moves(prep: Prepared, search, roots, turns: int, tick) -> list:
+    out = []
+    for hand12, room12 in roots:
+        out.append(search.first_move(hand12, prep.wall_r, room12, prep.W0, turns))
+        tick()
+    return out
 
 
 def estimated_rows(prep: Prepared, objective: str, choices, roots, turns: int, games: int, seed: int,

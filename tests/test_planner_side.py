@@ -1,0 +1,125 @@
+"""The second objective's search in a forked process (solver/planning/side.py): the same plan as in one
+process, its TooLarge raised here, a lost child an error rather than a hang."""
+
+from __future__ import annotations
+
+import os
+import signal
+
+import pytest
+
+from solver import Evaluator
+from solver.planning import plan as plan_module
+from solver.planning import side
+from solver.planning.side import Side
+from solver.planning.targets import TooLarge
+
+EXAMPLE = "真 雪歩 あずさ 可奈 歩 未来 まつり 美也 紗代子 海美 奈緒 美奈子 星梨花"
+needs_fork = pytest.mark.skipif(not hasattr(os, "fork"), reason="forking is the point")
+
+
+def rows(p):
+    return [(r.tile, r.win_probability, r.expected_score, r.h, r.live) for r in p.discards], p.states
+
+
+@needs_fork
+@pytest.mark.parametrize("objective, turns", [("win", 4), ("score", 3)])
+def test_forked_second_objective_gives_the_same_plan(objective, turns, monkeypatch):
+    ev = Evaluator()
+    forks = []
+    monkeypatch.setattr(side, "can_split", lambda: True)
+    monkeypatch.setattr(side.Side, "__init__", record(side.Side.__init__, forks))
+    beside = ev.plan(EXAMPLE, turns=turns, objective=objective)
+    assert len(forks) == 1
+    monkeypatch.setattr(side, "can_split", lambda: False)
+    alone = ev.plan(EXAMPLE, turns=turns, objective=objective)
+    assert len(forks) == 1 and rows(beside) == rows(alone)
+
+
+def record(init, calls):
+    def wrapped(self, run):
+        calls.append(run)
+        init(self, run)
+    return wrapped
+
+
+@needs_fork
+def test_the_childs_answer_its_too_large_and_its_death():
+    assert Side(lambda: ("moves", 7)).result() == ("moves", 7)
+    with pytest.raises(TooLarge, match="passed 9 states"):
+        Side(lambda: (_ for _ in ()).throw(TooLarge("the exact plan passed 9 states"))).result()
+
+    def die():
+        os.kill(os.getpid(), signal.SIGKILL)
+    with pytest.raises(RuntimeError, match="failed"):
+        Side(die).result()
+
+
+@needs_fork
+def test_a_parent_that_stops_first_kills_the_child(monkeypatch):
+    ev = Evaluator()
+    children = []
+    monkeypatch.setattr(side, "can_split", lambda: True)
+    original = plan_module.first_moves
+
+    def first_moves(prep, search, roots, turns, tick):
+        if search.win:  # the parent's objective: fail at once while the child still searches
+            raise TooLarge("stopped here first")
+        return original(prep, search, roots, turns, tick)
+    monkeypatch.setattr(plan_module, "first_moves", first_moves)
+    monkeypatch.setattr(side.Side, "close", close_recorder(side.Side.close, children))
+    with pytest.raises(TooLarge, match="stopped here first"):
+        ev.plan(EXAMPLE, turns=6, objective="win")
+    assert children and all(not alive(pid) for pid in children)
+
+
+def close_recorder(close, pids):
+    def wrapped(self):
+        if self.pid:
+            pids.append(self.pid)
+        close(self)
+    return wrapped
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+@needs_fork
+def test_an_orphaned_child_leaves_at_its_next_tick():
+    reader, writer = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # a parent that forks the searcher, then dies at once
+        me = os.getpid()  # taken before the fork, as plan.exact_rows does
+        grandchild = os.fork()
+        if grandchild == 0:
+            import time
+
+            tick = side.orphan_check(me)
+            while True:  # the search: ticks until the check ends it
+                time.sleep(0.01)
+                tick(4096)
+        os.write(writer, str(grandchild).encode())
+        os._exit(0)
+    os.close(writer)
+    os.waitpid(pid, 0)
+    grandchild = int(os.read(reader, 32))
+    os.close(reader)
+    import time
+
+    deadline = time.monotonic() + 10
+    while alive_not_zombie(grandchild) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert not alive_not_zombie(grandchild)
+
+
+def alive_not_zombie(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as handle:
+            return handle.read().split(")")[-1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
