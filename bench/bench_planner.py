@@ -108,6 +108,27 @@ def timed_estimate(ev: Evaluator, hand: Hand, turns: int, detour: int | None, ga
                                                           for r in p.discards)
 
 
+def side_ratio(ev: Evaluator, hands: list[Hand], turns: int, rounds: int = 3) -> None:
+    """A plan of both objectives with the second searched in a forked process (side.py) against one
+    process, each hand both ways in turn (the order swapped each round)."""
+    from solver.planning import side
+
+    real, times = side.can_split, {True: [], False: []}
+    try:
+        for n in range(rounds):
+            for hand in hands:
+                for split in ((True, False) if n % 2 == 0 else (False, True)):
+                    side.can_split = real if split else (lambda: False)
+                    start = time.perf_counter()
+                    plan(ev.rules, hand, turns=turns, both=True, state_limit=NEAREST_LIMIT)
+                    times[split].append(time.perf_counter() - start)
+    finally:
+        side.can_split = real
+    beside, alone = statistics.median(times[True]), statistics.median(times[False])
+    print(f"both objectives, {len(hands)} hands x {rounds}, turns={turns}: second search forked beside {beside:.3f} s, "
+          f"in one process {alone:.3f} s, ratio {alone / beside:.2f}x (forking {'possible' if real() else 'NOT possible'} here)")
+
+
 class NoMemo(dict):
     """A memo that forgets everything: the baseline recursion recomputes each state."""
 
@@ -180,6 +201,7 @@ def main() -> None:
     small = min(hands_at(ev, 1, 3, args.seed),  # the no-memo run takes about a minute on the smallest
                 key=lambda hand: len(prepare(ev.rules, hand, turns=4, objectives=("win",)).targets.counts))
     baseline(ev, [small], 4)
+    side_ratio(ev, hands_at(ev, 2, args.hands, args.seed), 12)
     for turns, detour in ((2, 2), (3, 3), (4, 1)):
         loss(ev, hands_at(ev, 1, 2 * args.hands, args.seed), turns, detour)
     hand = hands_at(ev, 1, 1, args.seed)[0]
