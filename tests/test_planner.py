@@ -3,7 +3,6 @@ a Monte Carlo of its own recommended policy, and the そら and dead-wait cases 
 
 from __future__ import annotations
 
-import json
 import random
 from fractions import Fraction
 
@@ -291,33 +290,6 @@ def test_wildcard_sora_is_refused():
         Evaluator("2019-10").plan(EXAMPLE, turns=1)
 
 
-# --- CLI ------------------------------------------------------------------------------------------
-
-def test_cli_plan_json_keys_and_values(ev):
-    from typer.testing import CliRunner
-
-    from cli import app
-
-    result = CliRunner().invoke(app, ["plan", EXAMPLE, "--turns", "1", "--json"])
-    assert result.exit_code == 0, result.stderr
-    data = json.loads(result.stdout)
-    assert set(data) == {"turns", "model", "method", "games", "policy_class", "discards", "recommended"}
-    assert all(set(d) == {"tile", "win_probability", "expected_score"} for d in data["discards"])
-    exact = ev.plan(EXAMPLE, turns=1)
-    assert data["discards"][0]["win_probability"] == float(exact.discards[0].win_probability)
-    assert data["recommended"]["tile"] == data["discards"][0]["tile"] in ("sayoko", "nao")  # tied at 11/149
-
-
-@pytest.mark.parametrize("args", [["--turns", "0"], ["--turns", "1", "--rules", "2019-10"], ["--turns", "x"]])
-def test_cli_plan_bad_input_exits_2(args):
-    from typer.testing import CliRunner
-
-    from cli import app
-
-    result = CliRunner().invoke(app, ["plan", EXAMPLE, *args])
-    assert result.exit_code == 2 and "Traceback" not in result.stderr
-
-
 # --- the estimate past the exact frontier ---------------------------------------------------------
 
 def test_wilson_interval_of_half():
@@ -367,38 +339,6 @@ def test_estimate_agrees_with_the_exact_value_of_its_policy(ev):
         assert abs(float(row.win_probability) - float(p)) <= error, ev.tiles.name(row.tile)
         assert p <= exact[row.tile]  # a policy never beats the optimum ("all play" at detour 2)
         assert row.win_interval[0] <= float(row.win_probability) <= row.win_interval[1]
-
-
-def test_cli_estimate_is_labelled_and_the_limit_is_an_error():
-    from typer.testing import CliRunner
-
-    from cli import app
-    args = ["plan", EXAMPLE, "--turns", "6", "--max-states", "50"]
-    stopped = CliRunner().invoke(app, args)
-    assert stopped.exit_code == 2 and "--estimate" in stopped.output and "Traceback" not in stopped.output
-    got = json.loads(CliRunner().invoke(app, args + ["--estimate", "200", "--json"]).output)
-    assert got["method"] == "estimate" and got["games"] == 200
-    for row in got["discards"]:
-        low, high = row["win_probability_interval"]
-        assert 0 <= low <= row["win_probability"] <= high <= 1
-    exact = json.loads(CliRunner().invoke(app, ["plan", EXAMPLE, "--turns", "1", "--json"]).output)
-    assert exact["method"] == "exact" and exact["games"] is None and "win_probability_interval" not in exact["discards"][0]
-
-
-def test_analyze_turns_takes_the_plan_options_and_labels_an_estimate():
-    from typer.testing import CliRunner
-
-    from cli import app
-    args = ["analyze", EXAMPLE, "--turns", "6", "--max-states", "50"]
-    stopped = CliRunner().invoke(app, args)
-    assert stopped.exit_code == 2 and "--estimate" in stopped.output and "Traceback" not in stopped.output
-    text = CliRunner().invoke(app, args + ["--estimate", "100"])
-    assert text.exit_code == 0 and "ESTIMATE, not exact" in text.stdout and "~" in text.stdout
-    got = json.loads(CliRunner().invoke(app, args + ["--estimate", "100", "--json"]).output)["plan"]
-    assert got["method"] == "estimate" and got["games"] == 100
-    classes = [json.loads(CliRunner().invoke(app, ["analyze", EXAMPLE, "--turns", "2", "--json", *more]).output)
-               ["plan"]["policy_class"]["win_probability"] for more in ([], ["--detour", "1"])]
-    assert classes[0].startswith("nearest") and not classes[1].startswith("nearest")
 
 
 def test_estimate_policy_matrices_against_its_plain_definition(ev):
