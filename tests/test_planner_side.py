@@ -51,8 +51,24 @@ def test_the_childs_answer_its_too_large_and_its_death():
 
     def die():
         os.kill(os.getpid(), signal.SIGKILL)
-    with pytest.raises(RuntimeError, match="failed"):
+    with pytest.raises(side.SideLost):
         Side(die).result()
+
+
+@needs_fork
+def test_a_child_that_dies_is_replaced_by_the_search_here(monkeypatch):
+    ev = Evaluator()
+    monkeypatch.setattr(side, "can_split", lambda: True)
+    alone = rows(ev.plan(EXAMPLE, turns=3))
+    original = plan_module.first_moves
+
+    def first_moves(prep, search, roots, turns, tick):
+        if not search.win and os.getpid() != parent:  # the child, searching E[score]: killed
+            os.kill(os.getpid(), signal.SIGKILL)
+        return original(prep, search, roots, turns, tick)
+    parent = os.getpid()
+    monkeypatch.setattr(plan_module, "first_moves", first_moves)
+    assert rows(ev.plan(EXAMPLE, turns=3)) == alone
 
 
 @needs_fork

@@ -216,7 +216,7 @@ def plan(rules: RuleSet, hand: Hand, *, turns: int, objective: str = "win", seen
 def exact_rows(prep: Prepared, objective: str, choices, roots, turns: int, progress: Progress | None) -> list[DiscardPlan]:
     """Every root's first move for each objective computed; the second objective's search runs in a forked
     process beside this one where that is safe (side.py), else after the first."""
-    from solver.planning.side import Side, can_split, orphan_check
+    from solver.planning.side import Side, SideLost, can_split, orphan_check
 
     searches, positions = prep.searches, prep.positions
     others = [obj for obj in searches if obj != objective]
@@ -227,7 +227,10 @@ def exact_rows(prep: Prepared, objective: str, choices, roots, turns: int, progr
         def run_other():
             other.tick = orphan_check(parent)  # and no progress drawn: the terminal is the parent's
             return first_moves(prep, other, roots, turns, lambda: None), other.visited
-        side = Side(run_other)
+        try:
+            side = Side(run_other)
+        except OSError:  # no process to be had: search here
+            side = None
     try:
         done, total = [0], len(roots) * (1 if side else len(searches))
 
@@ -239,10 +242,13 @@ def exact_rows(prep: Prepared, objective: str, choices, roots, turns: int, progr
             search.tick = (lambda states: progress(done[0], total, states)) if progress else None
         moves = {objective: first_moves(prep, searches[objective], roots, turns, tick)}
         for obj in others:
-            if side:
-                moves[obj], searches[obj].visited = side.result()
-            else:
-                moves[obj] = first_moves(prep, searches[obj], roots, turns, tick)
+            try:
+                if side:
+                    moves[obj], searches[obj].visited = side.result()
+                    continue
+            except SideLost:  # the child died: its search runs here, the same answer later
+                pass
+            moves[obj] = first_moves(prep, searches[obj], roots, turns, tick)
     finally:
         if side:
             side.close()

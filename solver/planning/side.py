@@ -3,8 +3,9 @@ independent searches over the same prepared hand, so on two cores a plan of both
 longer of the two instead of their sum.
 
 Forking is taken only when it is safe and can pay (solver/batch/forked.py's test: one thread in this
-process, so no lock is held by another; and more than one core). Otherwise, or if the child fails to
-start, the search runs here as before: the answers are the same either way (tests/test_planner.py).
+process, so no lock is held by another; and more than one core). Otherwise, or if the child cannot start
+or dies before it answers, the search runs here as before: the answers are the same either way
+(tests/test_planner_side.py).
 The child inherits the prepared searches, runs its roots, and sends back plain data: the first moves
 (Fractions), its state count, or the message of the TooLarge it raised.
 """
@@ -26,9 +27,14 @@ def can_split() -> bool:
     return (os.cpu_count() or 1) > 1 and can_fork()
 
 
+class SideLost(RuntimeError):
+    """The child died or failed before answering: its search is to be run here instead."""
+
+
 class Side:
-    """``run()`` in a child process (started at once); ``result()`` waits for it here and returns its
-    value or raises its TooLarge. ``close()`` kills a child still running (the parent stopped first)."""
+    """``run()`` in a child process (started at once; OSError if it cannot be); ``result()`` waits for it
+    here and returns its value, raises its TooLarge, or SideLost. ``close()`` kills a child still running
+    (the parent stopped first)."""
 
     def __init__(self, run: Callable[[], Any]):
         reader, writer = os.pipe()
@@ -49,7 +55,7 @@ class Side:
         if kind == "too_large":
             raise TooLarge(value)
         if kind != "ok":
-            raise RuntimeError(f"the second objective's search failed ({kind}: {value})")
+            raise SideLost(f"{kind}: {value}")
         return value
 
     def close(self) -> None:
