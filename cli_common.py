@@ -31,7 +31,7 @@ EstimateOpt = Annotated[Optional[int], typer.Option(
                                               "(labelled, 95% intervals) instead of stopping.")]
 MaxStatesOpt = Annotated[int, typer.Option(
     "--max-states", min=1, help="The exact frontier: memoised states before stopping (or estimating).")]
-MAX_STATES = 500_000
+MAX_STATES = 500_000  # solver.planning.recursion.STATE_LIMIT, not imported here: every command's start-up
 
 
 @contextmanager

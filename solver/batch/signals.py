@@ -57,7 +57,7 @@ def stop_signals() -> Iterator[None]:
 class held:
     """Inside: a stop waits until the block ends, so a written line and its count never part.
     ``final``: the block ends the run (its summary line), so a stop that came meanwhile is moot.
-    (A class, not a generator: it is entered twice a claim in a batch's parent.)"""
+    (A class, not a generator: a batch's parent enters it for every chunk of results.)"""
 
     def __init__(self, final: bool = False):
         self.final = final

@@ -67,8 +67,8 @@ class Reach:
         flags, classes, constant, most, _ = self.group_of(alive)
         kept = [n if f else 0 for n, f in zip(hand, flags)]
         kept.append(sum(hand) - sum(kept))
-        if self.nearest:  # needed_wall in one pass (a kind no target holds has most 0)
-            live = [n if m > k else 0 for n, m, k in zip(wall, most, hand)]
+        if self.nearest:  # (a kind no target holds has most 0: flags need not be applied first)
+            live = self.needed_wall(hand, wall, most)
         else:
             live = [n if f else 0 for n, f in zip(wall, flags)]
             if self.slack == 0:
@@ -85,11 +85,12 @@ class Reach:
                         live[i] = n
         return tuple(kept), tuple(live)
 
-    def needed_wall(self, hand, wall, alive) -> tuple[int, ...]:
-        """Under "nearest", the live counts of the kinds some target in play needs more of, else 0: a kind
-        none needs is never needed again (docs section 8), so its draws are junk for good."""
-        most = self.group_of(alive)[3]
-        return tuple(n if m > k else 0 for n, m, k in zip(wall, most, hand))
+    @staticmethod
+    def needed_wall(hand, wall, most) -> list[int]:
+        """Under "nearest", the live counts of the kinds some target in play needs more of (``most``: the
+        most any target in play holds, group_of), else 0: a kind none needs is never needed again (docs
+        section 8), so its draws are junk for good."""
+        return [n if m > k else 0 for n, m, k in zip(wall, most, hand)]
 
     def group_of(self, alive):
         """interchangeable(alive), once per list of targets within reach."""

@@ -142,7 +142,7 @@ class Search(Reach):
         if self.win and not room:
             hand, wall = self.canonical(hand, wall, alive)
         elif self.nearest and not room:  # E[score]: the hand stays whole (its score), the wall loses the unneeded
-            wall = self.needed_wall(hand, wall, alive)
+            wall = tuple(self.needed_wall(hand, wall, self.group_of(alive)[3]))
         key = (hand, wall, room, t, W, self.in_play(alive))
         got = self.memo.get(key)
         if got is not None:
