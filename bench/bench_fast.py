@@ -1,4 +1,4 @@
-"""The issue-9 figures: the exact search (solver/core/search.py, partition.py) beside the CP-SAT path,
+"""The issue-9 figures: the exact search (solver/core/search/tile_search.py, partition.py) beside the CP-SAT path,
 timed in the same run on the same hands, plus start-up times and a differential run of h.
 
     python bench/bench_fast.py                 # full: ~10-20 minutes on 2 busy cores
@@ -24,89 +24,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "bench"), str(ROOT / "tests")]
 
-from timing import COPIES, quantile, random_deals  # noqa: E402
+from hand_classes import analysis_view, hands_of_class, ms, timed  # noqa: E402
+from timing import random_deals  # noqa: E402
 
 NAMED = {
     "2019-12": ["春香 千早 美希 雪歩 やよい 真 伊織 貴音 律子 あずさ 亜美 真美 響"],
     "2019-10": ["美希 未来 翼 翼 杏奈 百合子 瑞希 麗花 ジュリア 詩花 詩花 そら そら",
                 "やよい 真 律子 真美 響 杏奈 ロコ 百合子 可憐 昴 そら そら そら"],
 }
-
-
-def ms(seconds: float) -> str:
-    return f"{seconds * 1000:8.1f} ms"
-
-
-def timed(fn):
-    start = time.perf_counter()
-    value = fn()
-    return time.perf_counter() - start, value
-
-
-def hands_of_class(ev, name: str, n: int, rng: random.Random):
-    """(hand, seen) pairs of one class, built from seeded random deals."""
-    from solver import Hand
-
-    rules = ev.rules
-    K, sora = len(rules.tiles), rules.tiles.sora
-    out = []
-    while len(out) < n:
-        counts = random_deals(rng.random(), 1, K, rules.hand_size)[0]
-        called, seen = (), ()
-        if name == "called":
-            unit = rng.choice([u for u in rules.units if 3 <= u.size <= 5])
-            counts = [0] * K
-            for k in unit.members:
-                counts[k] += 1
-            wall = [k for k in range(K) for _ in range(COPIES - counts[k])]
-            counts = [0] * K
-            for k in rng.sample(wall, rules.hand_size - unit.size):
-                counts[k] += 1
-            called = (unit.index,)
-        if name in ("sora", ) and sora is not None:
-            if counts[sora] == 0:
-                k = rng.choice([k for k, c in enumerate(counts) if c and k != sora])
-                counts[k] -= 1
-                counts[sora] += 1
-        if name == "seen":
-            seen_l = [0] * K
-            for k in rng.sample(range(K), 12):
-                if counts[k] + seen_l[k] < COPIES:
-                    seen_l[k] += 1
-            seen = tuple(seen_l)
-        if name in ("complete", "complete+そら"):
-            counts = complete_counts(rules, rng)
-        if name == "complete+そら":  # wildcard: そら stands in for 2-3 of its tiles, still complete
-            for _ in range(rng.choice((2, 3))):
-                counts[rng.choice([k for k, c in enumerate(counts) if c and k != sora])] -= 1
-                counts[sora] += 1
-        hand = Hand(tuple(counts), called)
-        if name == "h>=5" and ev.h(hand).h < 5:
-            continue
-        out.append((hand, seen))
-    return out
-
-
-def complete_counts(rules, rng: random.Random) -> list[int]:
-    """Random units while they fit (within 3 copies), until exactly hand_size tiles."""
-    K = len(rules.tiles)
-    while True:
-        counts, room = [0] * K, rules.hand_size
-        while room:
-            options = [u for u in rules.units if u.size <= room and all(counts[k] < COPIES for k in u.members)]
-            if not options:
-                break
-            unit = rng.choice(options)
-            for k in unit.members:
-                counts[k] += 1
-            room -= unit.size
-        if not room:
-            return counts
-
-
-def analysis_view(a):
-    exchanges = sorted((e.out, e.into) for e in a.exchanges) if a.exchanges_complete else len(a.exchanges)
-    return (a.h, a.score, a.discards, a.waits, exchanges)
 
 
 def bench_analyze(args, say) -> int:
@@ -167,7 +92,7 @@ def bench_exchanges(args, say) -> int:
     """Every distinct optimal exchange (the first 20): the search walk (exchanges.py) vs the CP-SAT
     enumeration (enumerate.distinct_exchanges), same hands, same run; wildcard hands with 1-3 そら."""
     from solver import Evaluator, Hand
-    from solver.core import fast
+    from solver.core.search import fast
     from solver.core.enumerate import distinct_exchanges
     from solver.core.exchanges import listed_exchanges
 
@@ -239,8 +164,8 @@ def bench_startup(args, say) -> None:
             "mj --help": [sys.executable, str(ROOT / "cli.py"), "--help"],
             "mj h HAND": [sys.executable, str(ROOT / "cli.py"), "h", hand],
             "mj h (bad tile)": [sys.executable, str(ROOT / "cli.py"), "h", "春香 foo"],
-            "mj h (bad tile), typer's pydantic coercion": [  # the baseline of cli_params.py: what it saves
-                sys.executable, "-c", "import sys, cli_params; cli_params.take_plain_values_as_is = lambda: None; "
+            "mj h (bad tile), typer's pydantic coercion": [  # the baseline of console/params.py: what it saves
+                sys.executable, "-c", "import sys, console.params; console.params.take_plain_values_as_is = lambda: None; "
                 "import cli; cli.main(['h', '春香 foo'])"],
             "import ortools cp_model": [sys.executable, "-c", "from ortools.sat.python import cp_model"]}
     say("\nprocess start-up (median of 5; targets: mj h <= 0.5 s, --help and errors <= 0.25 s)")

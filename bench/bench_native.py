@@ -1,4 +1,4 @@
-"""The C search (solver/core/_searchc.c) beside the pure-Python search and CP-SAT, timed in one run on
+"""The C search (solver/core/search/_searchc.c) beside the pure-Python search and CP-SAT, timed in one run on
 the same hands (issue 9: h median <= 0.5 ms, analyze median <= 60 ms).
 
     python bench/bench_native.py               # 300 deals for h, 30 hands for analyze (~2-4 minutes busy)
@@ -15,13 +15,12 @@ import argparse
 import random
 import statistics
 import sys
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "bench"), str(ROOT / "tests")]
 
-from bench_fast import analysis_view, hands_of_class, ms, timed  # noqa: E402
+from hand_classes import analysis_view, hands_of_class, ms, timed  # noqa: E402
 from timing import quantile, random_deals  # noqa: E402
 
 
@@ -70,7 +69,7 @@ def bench_h(args, say) -> int:
 
 def bench_analyze(args, say) -> int:
     from solver import Evaluator
-    from solver.core import fast
+    from solver.core.search import fast
 
     problems = 0
     say(f"\nanalyze of a random 13-tile hand, {args.per_class} hands a rule set (target: median <= 60 ms)")

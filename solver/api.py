@@ -85,7 +85,7 @@ class Evaluator:
 
     def h(self, hand: HandLike, seen: str | Iterable[TileLike] = ()) -> DistanceResult:
         """The exchange distance h and one optimal exchange (exact search; no solver)."""
-        from solver.core.fast import exchange_distance
+        from solver.core.search.fast import exchange_distance
 
         return exchange_distance(self.rules, self.hand(hand), self.seen(seen))
 

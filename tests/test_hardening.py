@@ -301,7 +301,7 @@ def test_a_lost_chunk_is_rerun_and_a_claim_lost_twice_is_an_error():
 
 
 def test_the_text_summary_says_how_many_claims_were_rerun():
-    from render import check_summary_view
+    from console.render import check_summary_view
 
     summary = Summary()
     for result in check_lines([GOOD], workers=1):

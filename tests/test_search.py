@@ -1,4 +1,4 @@
-"""The fast exact path (solver/core/search.py, partition.py, fast.py) against the brute-force oracle
+"""The fast exact path (solver/core/search/, partition.py) against the brute-force oracle
 and against the CP-SAT models it stands in for, in every そら mode, with calls and seen tiles.
 
 Objectives are compared (h, accepted kinds, totals); witnesses are checked against the hand.
@@ -27,7 +27,7 @@ from synthetic import (
 
 from solver import Evaluator, Hand
 from solver.analysis import turn
-from solver.core import fast
+from solver.core.search import fast
 from solver.core.distance import exchange_distance
 from solver.core.enumerate import accepted_kinds
 from solver.core.hand import Situation

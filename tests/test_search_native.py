@@ -1,4 +1,4 @@
-"""The C search (solver/core/_searchc.c) against the pure-Python one and the CP-SAT model: the same
+"""The C search (solver/core/search/_searchc.c) against the pure-Python one and the CP-SAT model: the same
 best leaf (so the same h, witness and acceptance) on hypothesis games and random real hands in every
 rule set and そら mode, with calls and seen tiles.
 
@@ -29,8 +29,8 @@ RULE_SETS = ["2019-12", "2019-10", "hitori-jong-2.1"]
 
 if not NATIVE:
     if os.environ.get("MJ_REQUIRE_NATIVE") == "1":
-        pytest.fail("MJ_REQUIRE_NATIVE=1 but solver.core._searchc is not built", pytrace=False)
-    pytest.skip("the C extension solver.core._searchc is not built (the pure path runs)", allow_module_level=True)
+        pytest.fail("MJ_REQUIRE_NATIVE=1 but solver.core.search._searchc is not built", pytrace=False)
+    pytest.skip("the C extension solver.core.search._searchc is not built (the pure path runs)", allow_module_level=True)
 
 
 def pair(rules) -> tuple[TileSearch, TileSearch]:

@@ -1,4 +1,4 @@
-"""h under an engine's shortcut (solver/core/shortcut.py, the exact search) against the CP-SAT model of the
+"""h under an engine's shortcut (solver/core/search/shortcut.py, the exact search) against the CP-SAT model of the
 same question (distance.shortcut_distance) and the brute-force oracle, and the checker's explanations
 of a wrong h through either path.
 """
@@ -17,7 +17,8 @@ from synthetic import BASE_SETTINGS, oracle_cap, random_real_hands, search_posit
 from solver import Evaluator
 from solver.checking import context
 from solver.checking.check import check_claim
-from solver.core import distance, fast, shortcut
+from solver.core import distance
+from solver.core.search import fast, shortcut
 from solver.core.hand import COPIES
 from solver.core.search import NATIVE, TileSearch
 

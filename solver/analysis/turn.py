@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from solver.core import fast
+from solver.core.search import fast
 from solver.core.distance import exchange_distance
 from solver.core.enumerate import accepted_with_witnesses, distinct_exchanges
 from solver.core.exchanges import listed_exchanges

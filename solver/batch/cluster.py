@@ -27,7 +27,7 @@ from collections import Counter, deque
 from concurrent.futures import Future
 from typing import Any
 
-from solver.batch.executors import Job, WorkerLost
+from solver.batch.job import Job, WorkerLost
 from solver.core.errors import MjError, shown
 
 POLL = 0.2  # seconds between looks at the workers while chunks run

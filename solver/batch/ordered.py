@@ -16,7 +16,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-from solver.batch.executors import WorkerLost, completed
+from solver.batch.job import WorkerLost, completed
 
 CHUNK_SIZES = (1, 2, 4, 8, 16, 32, 64)  # then 64 on: the first results come at once, the rest in cheap batches
 CHUNK_SECONDS = 0.05  # but no chunk bigger than this much of the executor's work, at the rate seen so far

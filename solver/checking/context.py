@@ -12,13 +12,13 @@ from collections.abc import Iterable
 from typing import Any
 
 from solver.api import Evaluator
-from solver.core.fast import exchange_distance, search_for
+from solver.core.search.fast import exchange_distance, search_for
 from solver.core.errors import HAND_SIZE, MjError, shown
 from solver.core.hand import COPIES, Hand, Situation, check_hand, check_situation
 from solver.core.notation import hand_from_list, parse_hand, parse_tiles
 from solver.core.results import ScoreResult
 from solver.core.score import best_score
-from solver.core.shortcut import shortcut_distance
+from solver.core.search.shortcut import shortcut_distance
 
 CLAIM_FIELDS = ("complete", "h", "score", "units", "exchanges", "waits", "discard")
 CONTEXT_FIELDS = ("id", "engine", "rules", "hand", "favorite", "favourite", "win", "winning_tile", "seen", "note")

@@ -24,7 +24,7 @@ from solver.core.hand import Hand
 from solver.core.results import Exchange
 from solver.core.rules import RuleSet
 from solver.core.search import TileSearch
-from solver.core.search_dfs import Leaf
+from solver.core.search.dfs import Leaf
 
 WORK = 20_000  # search nodes plus fillings tried before the CP-SAT enumeration takes over (bench/bench_fast.py)
 
@@ -139,7 +139,7 @@ def listed_exchanges(search: TileSearch, rules: RuleSet, hand: Hand, seen: tuple
                      work: int = WORK) -> tuple[int | None, list[Exchange], bool] | None:
     """(h, every distinct optimal exchange up to `limit`, whether the list is complete), as
     enumerate.distinct_exchanges answers it; None past `work` (then ask the CP-SAT enumeration)."""
-    from solver.core.fast import witness
+    from solver.core.search.fast import witness
 
     first = search.best_leaf(hand, seen)
     if first is None:

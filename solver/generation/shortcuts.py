@@ -13,7 +13,7 @@ from typing import Any
 
 from solver.analysis.turn import waits
 from solver.api import Evaluator
-from solver.core.shortcut import shortcut_distance
+from solver.core.search.shortcut import shortcut_distance
 from solver.core.hand import COPIES, Hand
 from solver.core.notation import hand_from_list
 from solver.generation.prove import fourth_copy_decoys

@@ -19,7 +19,7 @@ from typing import Any, Callable
 from solver.analysis.turn import waits
 from solver.api import Evaluator
 from solver.core.distance import exchange_distance
-from solver.core.shortcut import shortcut_distance
+from solver.core.search.shortcut import shortcut_distance
 from solver.core.hand import COPIES, Hand
 from solver.generation.construct import Built, complete_hand, random_favourite, replace_tiles
 from solver.generation.difficulty import Difficulty

@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from solver.core.errors import HAND_SIZE, MjError
-from solver.core.fast import search_for
+from solver.core.search.fast import search_for
 from solver.core.hand import COPIES, Hand, check_hand, check_situation, Situation
 from solver.core.rules import RuleSet
 from solver.planning.recursion import STATE_LIMIT, Search, check_probability
@@ -294,7 +294,7 @@ def estimate_labels(games: int) -> dict[str, str]:
 
 
 def distance(rules: RuleSet, hand: Hand, out_of_wall: tuple[int, ...]) -> int | None:
-    """h with every tile out of the wall treated as seen (the exact search of solver/core/search.py)."""
+    """h with every tile out of the wall treated as seen (the exact search of solver/core/search/tile_search.py)."""
     return search_for(rules).h(hand, out_of_wall)
 
 

@@ -1,4 +1,4 @@
-"""The depth-first search behind TileSearch (search.py): one run over one hand, with undo.
+"""The depth-first search behind TileSearch (tile_search.py): one run over one hand, with undo.
 
 See search.py and docs/formulation.md section 7 for what it enumerates and why it is exact.
 """
@@ -6,12 +6,9 @@ See search.py and docs/formulation.md section 7 for what it enumerates and why i
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from solver.core.hand import Hand
 
-if TYPE_CHECKING:
-    from solver.core.search import TileSearch
 
 CACHE_LIMIT = 1 << 18  # memo tables are cleared past this many entries
 
@@ -29,9 +26,10 @@ class Leaf:
 
 
 class _Run:
-    """One search over a hand: mutable state with undo, so no copying per node."""
+    """One search over a hand: mutable state with undo, so no copying per node. `search` is the TileSearch
+    whose tables it reads (not imported: tile_search.py imports this module)."""
 
-    def __init__(self, search: TileSearch, hand: Hand, cap: list[int], threshold: int | None):
+    def __init__(self, search, hand: Hand, cap: list[int], threshold: int | None):
         self.s = search
         self.rest = list(hand.concealed)  # held tiles not yet kept or dropped
         if search.sora is not None:

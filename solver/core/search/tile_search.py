@@ -24,8 +24,8 @@ from collections.abc import Iterable
 
 from solver.core.hand import COPIES, Hand
 from solver.core.rules import RuleSet
-from solver.core.search_dfs import CACHE_LIMIT, Leaf, _mask, _Run
-from solver.core.search_native import NATIVE, searcher, wanted
+from solver.core.search.dfs import CACHE_LIMIT, Leaf, _mask, _Run
+from solver.core.search.native import NATIVE, searcher, wanted
 
 __all__ = ["NATIVE", "TileSearch", "real_draws"]
 

@@ -10,11 +10,11 @@ section 10).
 
 from __future__ import annotations
 
-from solver.core.fast import search_for, witness
+from solver.core.search.fast import search_for, witness
 from solver.core.hand import COPIES, Hand
 from solver.core.results import DistanceResult
 from solver.core.rules import RuleSet
-from solver.core.search import TileSearch
+from solver.core.search.tile_search import TileSearch
 
 _LAST: dict[tuple, tuple[TileSearch, TileSearch]] = {}  # the last restricted search: a claim asks it twice
 

@@ -46,10 +46,10 @@ def errors() -> Iterator[None]:
 
 
 def evaluator(rules: str, catalogue: Optional[list[str]], as_of: Optional[str]) -> Evaluator:
-    from solver.core.search_native import NATIVE, forced_pure
+    from solver.core.search.native import NATIVE, forced_pure
 
     if not NATIVE and not forced_pure():  # once: one evaluator per command
-        typer.echo("note: the C search (solver/core/_searchc.c) is not built; the pure-Python search runs (slower, same answers)", err=True)
+        typer.echo("note: the C search (solver/core/search/_searchc.c) is not built; the pure-Python search runs (slower, same answers)", err=True)
     return Evaluator(rules, catalogue_files=catalogue or (), as_of=parse_date(as_of) if as_of is not None else None)
 
 
@@ -60,6 +60,6 @@ def emit_json(payload: Any) -> None:
 
 
 def show(renderable: Any) -> None:
-    from render import console
+    from console.render import console
 
     console.print(renderable)

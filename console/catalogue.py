@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from catalogue import check_file
-from cli_common import AsOfOpt, CatalogueOpt, JsonOpt, RulesOpt, emit_json, errors, evaluator, show
+from console.common import AsOfOpt, CatalogueOpt, JsonOpt, RulesOpt, emit_json, errors, evaluator, show
 from solver.api import open_catalogue
 from solver.core.errors import MjError
 from solver.core.rules import DEFAULT_RULES
@@ -29,7 +29,7 @@ def catalogue_idols(json_: JsonOpt = False, catalogue: CatalogueOpt = None) -> N
         rows = idols_payload(open_catalogue(catalogue or ()))
         if json_:
             return emit_json(rows)
-        from render import rows_view
+        from console.render import rows_view
 
         show(rows_view(f"{len(rows)} tile kinds", rows, ("id", "name", "kana", "full_name", "attribute")))
 
@@ -47,7 +47,7 @@ def catalogue_units(rules: RulesOpt = DEFAULT_RULES, json_: JsonOpt = False, cat
         ev = evaluator(rules, catalogue, as_of)
         if json_:
             return emit_json(catalogue_units_payload(ev.rules))
-        from render import units_view
+        from console.render import units_view
 
         show(units_view(ev.rules))
 
@@ -64,7 +64,7 @@ def catalogue_rules(json_: JsonOpt = False, catalogue: CatalogueOpt = None) -> N
         rows = rules_payload(open_catalogue(catalogue or ()))
         if json_:
             return emit_json(rows)
-        from render import rows_view
+        from console.render import rows_view
 
         show(rows_view("Rule sets", rows, ("name", "sora", "called", "no_win", "favourite", "description")))
 

@@ -74,7 +74,7 @@ def check_run_output(run, json_: bool) -> int:
         print(run.stopped_text(), file=sys.stderr, flush=True)
         return stopped.exit_code
     if not json_ and report["claims"]:
-        from render import check_summary_view, console
+        from console.render import check_summary_view, console
 
         for part in check_summary_view(report):
             console.print(part)

@@ -228,7 +228,7 @@ static PyMethodDef Searcher_methods[] = {
 
 static PyTypeObject SearcherType = {
     PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "solver.core._searchc.Searcher",
+    .tp_name = "solver.core.search._searchc.Searcher",
     .tp_basicsize = sizeof(Searcher),
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc = "One rule set's units for the native h search.",

@@ -1,4 +1,4 @@
-"""The optional C extension of the search (solver/core/_searchc.c, built by setup.py when it can be).
+"""The optional C extension of the search (solver/core/search/_searchc.c, built by setup.py when it can be).
 
 `NATIVE` says whether it was built and loaded; `MJ_PURE=1` in the environment makes new searches
 use the pure-Python path anyway (tests compare the two). The library never prints: the CLI tells
@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 
 try:
-    from solver.core import _searchc
+    from solver.core.search import _searchc
 except ImportError:  # not built (no compiler, or a build that failed): the pure path answers
     _searchc = None
 
@@ -28,7 +28,7 @@ def wanted(native: bool | None) -> bool:
     if native is None:
         return NATIVE and not forced_pure()
     if native and not NATIVE:
-        raise RuntimeError("the native search was asked for but solver.core._searchc is not built")
+        raise RuntimeError("the native search was asked for but solver.core.search._searchc is not built")
     return native
 
 

@@ -1,4 +1,4 @@
-"""The fast exact path: answers from the combinatorial search (search.py), the CP-SAT model only
+"""The fast exact path: answers from the combinatorial search (tile_search.py), the CP-SAT model only
 where the search gives up (a node limit on the acceptance enumeration). Both paths are exact.
 """
 
@@ -12,11 +12,11 @@ from solver.core.hand import COPIES, Hand, check_hand
 from solver.core.partition import WinScorer
 from solver.core.results import DistanceResult, Exchange
 from solver.core.rules import RuleSet
-from solver.core.search import TileSearch
+from solver.core.search.tile_search import TileSearch
 
 ACCEPT_NODES = 2000  # past this many search nodes the acceptance proof goes to CP-SAT (bench/)
 ACCEPT_H = 2  # from this h on (outside wildcard mode) optimal targets abound: CP-SAT with swaps lists them faster
-# ... than the pure search; the C search (solver/core/_searchc.c) lists them faster still, up to its own node limit
+# ... than the pure search; the C search (solver/core/search/_searchc.c) lists them faster still, up to its own node limit
 ACCEPT_NODES_C = 200_000  # bench: 2019-10 worst 3.6 s at 2000, 0.4 s here (the C search visits ~10^7 nodes/s)
 _BUILT: dict[tuple[type, int], tuple[RuleSet, object]] = {}
 
