@@ -1,0 +1,185 @@
+"""The game loop: deal, ask the players at every decision, log every event, score every seat at the end.
+
+The engine alone applies the rules (game/legal.py lists the legal actions, game/state.py applies them); a
+player's answer that is late, garbage, illegal or a crash never stops the game: an `error` event is logged and
+the fallback COM decides (after a crash it plays that seat to the end).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from game import legal
+from game.players.base import BotFault, Player
+from game.state import GameState, Options, Table, apply, deal, initial, start_turn, winning_hand
+from game.view import observe, seat_event
+from solver.api import Evaluator
+from solver.core.errors import shown
+
+
+@dataclass(frozen=True)
+class Setup:
+    seed: int = 0
+    seats: int = 4
+    dealer: int = 0
+    favourites: tuple[tuple[int, str], ...] = ()  # (seat, tile name) given; the others drawn by the seed
+    options: Options = Options()
+
+
+@dataclass
+class Record:
+    events: list[dict]
+    state: GameState
+    names: list[str]
+
+
+def score_seat(ev: Evaluator, state: GameState, seat: int) -> int | None:
+    """The seat's score at the end: its win (tsumo or ron) or its 12 tiles as a hand that did not win (None
+    where the rule set defines no such score, e.g. 2019-10)."""
+    fav = state.favourites[seat]
+    for win in state.wins:
+        if win.seat == seat:
+            how = "tsumo" if win.tsumo else "ron"
+            result = ev.score(winning_hand(state, win), how, None if win.tsumo else win.tile, fav)
+            if not result.won:
+                raise AssertionError(f"seat {seat}'s win does not score as a win: {result.reason}")  # a bug
+            return result.total
+    if not ev.rules.scores_no_win:
+        return None
+    return ev.score(state.seats[seat].hand(), "none", None, fav).total
+
+
+class Game:
+    def __init__(self, ev: Evaluator, setup: Setup, players: list[Player], fallback: Callable[[], Player],
+                 on_event: Callable[[dict, GameState], None] | None = None):
+        if len(players) != setup.seats:
+            raise ValueError("one player per seat")
+        self.ev, self.setup, self.players = ev, setup, list(players)
+        self.table = Table(ev.rules)
+        self.fallback = fallback
+        self.fallbacks: dict[int, Player] = {}
+        self.on_event = on_event
+        self.events: list[dict] = []
+        self.state: GameState | None = None
+
+    # --- events ------------------------------------------------------------------------------------------
+    def emit(self, event: dict) -> None:
+        if self.state is not None:
+            self.state = apply(self.state, event, self.table)
+        self.events.append(event)
+        for seat, player in enumerate(self.players):
+            try:
+                player.notify(seat_event(event, seat))
+            except BotFault as fault:
+                self.fault(seat, fault)
+        if self.on_event is not None and self.state is not None:
+            self.on_event(event, self.state)
+
+    def fault(self, seat: int, fault: BotFault) -> None:
+        self.events.append({"type": "error", "actor": seat, "reason": fault.reason})
+        if self.state is not None:
+            self.state = apply(self.state, self.events[-1], self.table)
+        if self.on_event is not None and self.state is not None:
+            self.on_event(self.events[-1], self.state)
+        if fault.crashed:  # the fallback plays the seat to the end
+            self.players[seat].close()
+            self.players[seat] = self._fallback(seat)
+
+    def _fallback(self, seat: int) -> Player:
+        if seat not in self.fallbacks:
+            player = self.fallback()
+            player.start(seat, self.setup.seed * 7919 + seat)
+            self.fallbacks[seat] = player
+        return self.fallbacks[seat]
+
+    def ask(self, seat: int, actions: list[dict]) -> dict:
+        obs = observe(self.state, seat, self.table)
+        try:
+            answer = self.players[seat].act(obs, actions)
+            chosen = legal.pick(answer, actions)
+            if chosen is None:
+                raise BotFault(f"illegal action {shown(answer)[:200]}")
+            label = getattr(self.players[seat], "last_label", None)
+            return {**chosen, "label": label} if label else chosen  # e.g. a planner's greedy fallback
+        except BotFault as fault:
+            self.fault(seat, fault)
+        chosen = legal.pick(self._fallback(seat).act(obs, actions), actions)
+        assert chosen is not None, "the fallback COM answered an illegal action"  # a bug in a COM
+        return chosen
+
+    # --- the game ----------------------------------------------------------------------------------------
+    def play(self) -> Record:
+        ev, setup, table = self.ev, self.setup, self.table
+        given = {seat: table.kind(ev.rules.tiles.name(ev.tile(name))) for seat, name in setup.favourites}
+        hands, wall, favourites = deal(setup.seed, ev.rules, setup.seats, setup.dealer, given)
+        for seat, player in enumerate(self.players):
+            player.start(seat, setup.seed * 7919 + seat)
+        names = [getattr(p, "name", "player") for p in self.players]
+        self.emit({"type": "start_game", "names": names, "seed": setup.seed, "rules": ev.rules.name,
+                   "as_of": ev.rules.as_of.isoformat() if ev.rules.as_of else None,
+                   "favourites": [table.names[k] for k in favourites], "calls": setup.options.calls,
+                   "multiple_ron": setup.options.multiple_ron})
+        self.state = initial(hands, wall, setup.dealer, favourites, len(table.names))
+        self.emit({"type": "start_kyoku", "oya": setup.dealer,
+                   "tehais": [[table.names[k] for k in hand] for hand in hands],
+                   "wall": [table.names[k] for k in wall]})
+        try:
+            while self.state.phase != "end":
+                self.step()
+            won = {win.seat: win.score for win in self.state.wins}  # scored as they were logged
+            scores = [won[seat] if seat in won else score_seat(ev, self.state, seat) for seat in range(setup.seats)]
+            self.emit({"type": "end_game", "scores": scores})
+        finally:
+            for player in self.players + list(self.fallbacks.values()):
+                player.close()
+        return Record(self.events, self.state, names)
+
+    def step(self) -> None:
+        state, table = self.state, self.table
+        if state.phase == "claim":
+            self.claims()
+            return
+        if state.phase == "draw":
+            if state.wall_left == 0:
+                self.emit({"type": "ryukyoku"})
+                return
+            actions = legal.sora_actions(state, table)
+            if actions:
+                chosen = self.ask(state.turn, actions + [legal.NONE])
+                if chosen["type"] == "sora":
+                    self.emit(chosen)
+            self.emit({"type": "tsumo", "actor": self.state.turn, "pai": table.names[self.state.wall[self.state.drawn]]})
+            return
+        chosen = self.ask(state.turn, legal.discard_actions(state, table))
+        if chosen["type"] == "hora":
+            chosen = {**chosen, "score": self._win_score(chosen)}
+        self.emit(chosen)
+
+    def claims(self) -> None:
+        state, table, n = self.state, self.table, len(self.state.seats)
+        discarder = state.last[0]
+        answers = []
+        for step in range(1, n):  # turn order after the discarder: the first claim there wins
+            seat = (discarder + step) % n
+            actions = legal.claim_actions(state, table, seat, self.setup.options)
+            if actions:
+                answers.append(self.ask(seat, actions))
+        rons = [a for a in answers if a["type"] == "hora"]
+        if rons:
+            for ron in rons if self.setup.options.multiple_ron else rons[:1]:
+                self.emit({**ron, "score": self._win_score(ron)})
+            return
+        call = next((a for a in answers if a["type"] == "chi"), None)
+        if call is not None:
+            self.emit(call)
+        elif state.wall_left == 0:  # the next seat would draw from an empty wall
+            self.emit({"type": "ryukyoku"})
+        else:  # the log has no event for passing: the next seat's turn starts (as its first event would)
+            self.state = start_turn(self.state)
+
+    def _win_score(self, action: dict) -> int | None:
+        """The score of a win about to be logged (the same function scores it again at the end)."""
+        probe = apply(self.state, {**action, "score": None}, self.table)
+        win = probe.wins[-1]
+        return score_seat(self.ev, probe, win.seat)

@@ -1,0 +1,49 @@
+"""Players by name: the built-in COMs, `cmd:COMMAND` (an external engine) and `human`."""
+
+from __future__ import annotations
+
+from game.players.base import BotFault, Player
+from solver.core.errors import MjError, shown
+
+COMS = ("random", "greedy", "seed000", "planner")
+DEFAULT_PLAYERS = ("greedy", "seed000", "random", "planner")  # four different COMs
+DEFAULT_BOT_TIMEOUT = 5.0
+
+
+def make_player(spec: str, bot_timeout: float = DEFAULT_BOT_TIMEOUT, planner_budget: float | None = None) -> Player:
+    """A player from its name: a COM, "cmd:COMMAND" or "human"."""
+    if spec == "random":
+        from game.players.simple import RandomPlayer
+
+        return RandomPlayer()
+    if spec == "greedy":
+        from game.players.simple import GreedyPlayer
+
+        return GreedyPlayer()
+    if spec == "seed000":
+        from game.players.seed000 import Seed000Player
+
+        return Seed000Player()
+    if spec == "planner":
+        from game.players.planner import PlannerPlayer
+
+        return PlannerPlayer() if planner_budget is None else PlannerPlayer(planner_budget)
+    if spec.startswith("cmd:") and spec[4:].strip():
+        from game.players.external import ExternalPlayer
+
+        return ExternalPlayer(spec[4:], bot_timeout)
+    if spec == "human":
+        from game.players.human import HumanPlayer
+
+        return HumanPlayer()
+    raise MjError(f"unknown player {shown(spec)}: one of {', '.join(COMS)}, cmd:COMMAND or human")
+
+
+def fallback_player() -> Player:
+    """The COM that decides when an external engine cannot (docs/game.md)."""
+    from game.players.simple import GreedyPlayer
+
+    return GreedyPlayer()
+
+
+__all__ = ["BotFault", "COMS", "DEFAULT_PLAYERS", "Player", "fallback_player", "make_player"]

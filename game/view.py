@@ -1,0 +1,73 @@
+"""What one seat sees: the observation a built-in player decides on, and the events as an external engine
+receives them. Other seats' concealed tiles and draws are hidden ("?"), and so is the wall."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from game.state import GameState, Table
+from solver.core.hand import Hand
+from solver.core.rules import RuleSet
+
+HIDDEN = "?"
+
+
+@dataclass(frozen=True)
+class Observation:
+    seat: int
+    phase: str
+    hand: Hand  # own concealed tiles and called units
+    rooms: tuple[tuple[int, ...], ...]  # every seat's waiting room, oldest first
+    called: tuple[tuple[int, ...], ...]  # every seat's called units
+    sizes: tuple[int, ...]  # tiles each seat holds, concealed and called
+    wall_left: int
+    turns_left: int  # draws this seat can still make if nobody calls or wins
+    favourite: int
+    seen: tuple[int, ...]  # per kind: copies visible to this seat outside its own hand (rooms, others' calls)
+    last: tuple[int, int] | None  # (discarder, tile) of the latest discard
+    rules: RuleSet
+    table: Table
+
+    @property
+    def room_tiles(self) -> list[int]:
+        return [k for room in self.rooms for k in room]
+
+
+def observe(state: GameState, seat: int, table: Table) -> Observation:
+    rules = table.rules
+    kinds = len(rules.tiles)
+    seen = [0] * kinds
+    for room in (s.room for s in state.seats):
+        for k in room:
+            seen[k] += 1
+    for i, other in enumerate(state.seats):
+        if i != seat:
+            for u in other.called:
+                for k in rules.units[u].members:
+                    seen[k] += 1
+    n = len(state.seats)
+    # the wall is dealt in turn order from the seat to move: count this seat's future draws
+    start = state.next_seat if state.phase == "claim" else state.turn
+    if state.phase == "discard" and start == seat:
+        start = (start + 1) % n
+    offset = (seat - start) % n
+    turns = max(0, (state.wall_left - offset + n - 1) // n)
+    me = state.seats[seat]
+    return Observation(seat, state.phase, me.hand(), tuple(s.room for s in state.seats),
+                       tuple(s.called for s in state.seats), tuple(s.size(rules) for s in state.seats),
+                       state.wall_left, turns, state.favourites[seat], tuple(seen), state.last, rules, table)
+
+
+def seat_event(event: dict, seat: int) -> dict:
+    """The event as `seat` sees it: others' starting hands and draws hidden, the wall never shown."""
+    kind = event.get("type")
+    if kind == "start_game":  # the seed would give the wall away
+        return {key: value for key, value in event.items() if key != "seed"}
+    if kind == "start_kyoku":
+        shown = dict(event)
+        shown["tehais"] = [hand if i == seat else [HIDDEN] * len(hand) for i, hand in enumerate(event["tehais"])]
+        shown.pop("wall", None)
+        return shown
+    if kind == "tsumo" and event.get("actor") != seat:
+        return {**event, "pai": HIDDEN}
+    return event
