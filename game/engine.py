@@ -73,8 +73,8 @@ class Game:
                 player.notify(seat_event(event, seat))
             except BotFault as fault:
                 self.fault(seat, fault)
-        if self.on_event is not None and self.state is not None:
-            self.on_event(event, self.state)
+        if self.on_event is not None:
+            self.on_event(event, self.state)  # None until the deal (start_game)
 
     def fault(self, seat: int, fault: BotFault) -> None:
         self.events.append({"type": "error", "actor": seat, "reason": fault.reason})

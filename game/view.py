@@ -71,3 +71,16 @@ def seat_event(event: dict, seat: int) -> dict:
     if kind == "tsumo" and event.get("actor") != seat:
         return {**event, "pai": HIDDEN}
     return event
+
+
+def distance(rules: RuleSet, hand: Hand, seen: tuple[int, ...] = ()) -> tuple[int | None, list[int]]:
+    """(h, the kinds that lower it) of a 12-tile hand, from the exact search; at h = 1 the kinds are the waits
+    (physics only: three copies a kind, the hand's own included)."""
+    from solver.core.search.fast import ACCEPT_NODES_C, search_for
+
+    search = search_for(rules)
+    h = search.h(hand, seen)
+    if h != 1:
+        return h, []
+    found = search.accepted(hand, seen, limit=ACCEPT_NODES_C, witnesses=False)
+    return h, [] if found is None else found[1]

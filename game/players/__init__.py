@@ -10,8 +10,10 @@ DEFAULT_PLAYERS = ("greedy", "seed000", "random", "planner")  # four different C
 DEFAULT_BOT_TIMEOUT = 5.0
 
 
-def make_player(spec: str, bot_timeout: float = DEFAULT_BOT_TIMEOUT, planner_budget: float | None = None) -> Player:
-    """A player from its name: a COM, "cmd:COMMAND" or "human"."""
+def make_player(spec: str, bot_timeout: float = DEFAULT_BOT_TIMEOUT, planner_budget: float | None = None,
+                human=None) -> Player:
+    """A player from its name: a COM, "cmd:COMMAND" or "human" (`human`: the terminal's player class, which
+    the console supplies: the game does not render)."""
     if spec == "random":
         from game.players.simple import RandomPlayer
 
@@ -32,10 +34,8 @@ def make_player(spec: str, bot_timeout: float = DEFAULT_BOT_TIMEOUT, planner_bud
         from game.players.external import ExternalPlayer
 
         return ExternalPlayer(spec[4:], bot_timeout)
-    if spec == "human":
-        from game.players.human import HumanPlayer
-
-        return HumanPlayer()
+    if spec == "human" and human is not None:
+        return human()
     raise MjError(f"unknown player {shown(spec)}: one of {', '.join(COMS)}, cmd:COMMAND or human")
 
 

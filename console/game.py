@@ -1,0 +1,142 @@
+"""`mj play` and `mj replay`: parse, call the game engine (game/), render. The rules live in game/."""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated, Optional
+
+import typer
+
+from console.common import AsOfOpt, CatalogueOpt, JsonOpt, RulesOpt, errors, evaluator
+from solver.core.errors import MjError, shown
+from solver.core.rules import DEFAULT_RULES
+
+PlayerOpt = Annotated[Optional[list[str]], typer.Option(
+    "--player", "-p", help="A seat's player, once per seat in order: random, greedy, seed000, planner, "
+                           "cmd:COMMAND (an external engine) or human. Default: four different COMs.")]
+
+
+def _favourites(items: list[str], seats: int, ev) -> tuple[tuple[int, str], ...]:
+    chosen = []
+    for item in items:
+        seat, sep, name = item.partition("=")
+        if not sep or not seat.strip().isdigit() or not 0 <= int(seat) < seats:
+            raise MjError(f"--favourite takes SEAT=NAME with SEAT from 0 to {seats - 1}, not {shown(item)}")
+        kind = ev.tile(name.strip())
+        if kind == ev.rules.tiles.sora:
+            raise MjError("the favourite may be any kind but そら")
+        chosen.append((int(seat), ev.rules.tiles.name(kind)))
+    return tuple(chosen)
+
+
+def play(player: PlayerOpt = None,
+         seed: Annotated[int, typer.Option("--seed", help="Seeds the deal (same seed, same deal).")] = 0,
+         rules: RulesOpt = DEFAULT_RULES,
+         dealer: Annotated[int, typer.Option("--dealer", help="The seat that draws first.")] = 0,
+         favourite: Annotated[Optional[list[str]], typer.Option(
+             "--favourite", "--favorite", help="SEAT=NAME, a seat's favourite (担当); else drawn by the seed.")] = None,
+         log: Annotated[Optional[str], typer.Option("--log", help="Write the game log (JSON lines) to this file.")] = None,
+         calls: Annotated[str, typer.Option("--calls", help="Calls (チー) from any seat's discard, or only from "
+                                                           "the previous seat's: any or previous.")] = "any",
+         multiple_ron: Annotated[bool, typer.Option("--multiple-ron", help="Every seat that can ron a discard "
+                                                                          "wins (default: the first in turn order).")] = False,
+         bot_timeout: Annotated[float, typer.Option("--bot-timeout", help="Seconds an external engine may take "
+                                                                         "to answer.")] = 5.0,
+         planner_budget: Annotated[float, typer.Option("--planner-budget", help="Seconds a planner COM may take "
+                                                                               "a decision before greedy decides.")] = 0.5,
+         json_: JsonOpt = False, catalogue: CatalogueOpt = None, as_of: AsOfOpt = None) -> None:
+    """Play one game: COMs, external engines or a human; shows hands, h, waits, calls and every score.
+
+    Example: mj play --seed 7 --player greedy --player seed000 --player random --player cmd:"python3 docs/example_bot.py"
+    """
+    with errors():
+        from game.engine import Game, Setup
+        from game.players import DEFAULT_PLAYERS, fallback_player, make_player
+        from game.state import Options
+
+        specs = list(player or DEFAULT_PLAYERS)
+        if not 2 <= len(specs) <= 4:
+            raise MjError(f"a game has 2 to 4 players, not {len(specs)}")
+        if bot_timeout <= 0 or planner_budget <= 0:
+            raise MjError("--bot-timeout and --planner-budget must be positive")
+        if not 0 <= dealer < len(specs):
+            raise MjError(f"--dealer must be a seat from 0 to {len(specs) - 1}, not {dealer}")
+        ev = evaluator(rules, catalogue, as_of)
+        setup = Setup(seed, len(specs), dealer, _favourites(favourite or [], len(specs), ev), Options(calls, multiple_ron))
+        human = None
+        if "human" in specs:
+            from console.game_view import HumanPlayer
+
+            human = HumanPlayer
+        players = [make_player(spec, bot_timeout, planner_budget, human) for spec in specs]
+        if json_:
+            from game.log import dumps
+
+            def on_event(event, state):
+                typer.echo(dumps(event))
+        else:
+            from console.game_view import Narrator
+
+            on_event = Narrator(ev, specs, sys.stdout.isatty())
+        record = Game(ev, setup, players, fallback_player, on_event).play()
+        if log:
+            _write_log(log, record.events)
+
+
+def _write_log(path: str, events: list[dict]) -> None:
+    import os
+
+    from game.log import write
+
+    temporary = f"{path}.partial"
+    try:
+        with open(temporary, "w", encoding="utf-8", newline="\n") as stream:
+            write(events, stream)
+        os.replace(temporary, path)
+    except OSError as exc:
+        raise MjError(f"cannot write the log {shown(path)}: {exc.strerror or exc}") from None
+
+
+def replay(log: Annotated[str, typer.Argument(help="A game log written by mj play --log.")],
+           at: Annotated[Optional[int], typer.Option("--at", help="Show the position after this many events "
+                                                                  "(default: the end).")] = None,
+           seat: Annotated[Optional[int], typer.Option("--seat", help="The seat to analyse (default: the one "
+                                                                      "to move).")] = None,
+           analyze: Annotated[bool, typer.Option("--analyze", help="Hand the seat's position to mj analyze "
+                                                                   "(its own view: tiles seen, waiting rooms).")] = False,
+           json_: JsonOpt = False, catalogue: CatalogueOpt = None) -> None:
+    """The position at any event of a game log, shown or analysed; the log alone rebuilds it (no RNG).
+
+    Example: mj replay game.jsonl --at 40 --analyze
+    """
+    with errors():
+        from game.log import header, read, replay as rebuild
+        from game.state import Table
+
+        try:
+            with open(log, encoding="utf-8") as stream:
+                text = stream.read()
+        except (OSError, UnicodeDecodeError) as exc:
+            raise MjError(f"cannot read the log {shown(log)}: {getattr(exc, 'strerror', None) or exc}") from None
+        events = read(text)
+        start, _ = header(events)
+        as_of = start.get("as_of")
+        ev = evaluator(str(start.get("rules") or DEFAULT_RULES), catalogue, as_of if isinstance(as_of, str) else None)
+        states = rebuild(events, Table(ev.rules))
+        n = len(events) if at is None else at
+        if not 2 <= n <= len(events):
+            raise MjError(f"--at must be from 2 (the deal) to {len(events)} (the end), not {n}")
+        state = states[n - 1]
+        who = (state.next_seat if state.phase == "claim" else state.turn) if seat is None else seat
+        if not 0 <= who < len(state.seats):
+            raise MjError(f"--seat must be from 0 to {len(state.seats) - 1}")
+        from console.game_view import position_payload, show_analysis, show_position
+
+        if json_ and not analyze:
+            from console.common import emit_json
+
+            return emit_json(position_payload(state, ev, n, events[n - 1]))
+        if not json_:
+            show_position(state, ev, n, events[n - 1], start.get("names"))
+        if analyze:
+            show_analysis(state, ev, who, json_)

@@ -1,0 +1,173 @@
+"""How a game looks in the terminal (seed 000's screenshots: every hand, h, the waits when ready, calls, the
+winner and every score), a human seat's prompt, and `mj replay`'s position. Rendering only: the rules are
+game/'s."""
+
+from __future__ import annotations
+
+import sys
+
+import typer
+
+from game.players.base import BotFault, Player
+from game.state import GameState
+from game.view import Observation, distance, observe
+from solver.core.hand import Hand
+
+
+def _names(kinds, rules) -> str:
+    return " ".join(rules.tiles.name(k) for k in kinds)
+
+
+def hand_text(hand: Hand, rules) -> str:
+    called = " ".join(f"[{_names(rules.units[u].members, rules)}]" for u in hand.called)
+    return (called + " " + _names(hand.tiles(), rules)).strip()
+
+
+def h_text(hand: Hand, rules) -> str:
+    h, waits = distance(rules, hand)
+    text = "h ?" if h is None else f"h {h}"
+    return text + (f"  waits: {_names(waits, rules)}" if waits else "")
+
+
+class Narrator:
+    """Prints each event as it happens (plain lines; `mj play --json` prints the log instead)."""
+
+    def __init__(self, ev, specs: list[str], tty: bool):
+        self.ev, self.rules, self.specs = ev, ev.rules, specs
+        self.drawn: dict[int, str] = {}
+
+    def who(self, seat: int) -> str:
+        return f"{seat} {self.specs[seat]}"
+
+    def __call__(self, event: dict, state: GameState) -> None:
+        kind, rules = event["type"], self.rules
+        say = typer.echo
+        if kind == "start_game":
+            favs = ", ".join(f"{self.who(i)} ♥{f}" for i, f in enumerate(event["favourites"]))
+            say(f"Milli-Jong, rules {event['rules']}, seed {event['seed']}: {favs}")
+        elif kind == "start_kyoku":
+            for i, seat in enumerate(state.seats):
+                say(f"  {self.who(i)}: {hand_text(seat.hand(), rules)}   {h_text(seat.hand(), rules)}")
+        elif kind == "tsumo":
+            self.drawn[event["actor"]] = event["pai"]
+        elif kind == "sora":
+            say(f"{self.who(event['actor'])} uses そら: takes {event['pai']} from {event['target']}'s waiting room")
+        elif kind == "chi":
+            say(f"{self.who(event['actor'])} calls {event['unit']} [{' '.join(event['consumed'])} + {event['pai']}]"
+                f" on {event['target']}'s discard")
+        elif kind == "dahai":
+            actor = event["actor"]
+            drawn = self.drawn.pop(actor, None)
+            hand = state.seats[actor].hand()
+            note = f"  ({event['label']})" if event.get("label") else ""
+            say(f"{self.who(actor):<12} {('draws ' + drawn + ', ') if drawn else ''}sends {event['pai']}: "
+                f"{hand_text(hand, rules)}   {h_text(hand, rules)}{note}")
+        elif kind == "hora":
+            how = "tsumo" if event["actor"] == event["target"] else f"ron on {event['target']}'s discard"
+            say(f"ミリオンライブ! {self.who(event['actor'])} wins by {how} {event['pai']}: {event['score']} points")
+        elif kind == "ryukyoku":
+            say("Exhaustive draw: the wall is empty; every seat scores as not won")
+        elif kind == "error":
+            say(f"{self.who(event['actor'])} error: {event['reason']} (the fallback COM decides)")
+        elif kind == "end_game":
+            say("Scores:")
+            winners = {w.seat for w in state.wins}
+            for i, (seat, score) in enumerate(zip(state.seats, event["scores"])):
+                mark = "won " if i in winners else "    "
+                shown = "—" if score is None else str(score)
+                say(f"  {mark}{self.who(i):<12} {shown:>6}  ♥{rules.tiles.name(state.favourites[i])}  "
+                    f"{hand_text(seat.hand(), rules)}")
+
+
+class HumanPlayer(Player):
+    """A seat played at the terminal: numbered choices; "h" shows h and the waits. End of input hands the seat
+    to the fallback COM."""
+
+    name = "human"
+
+    def act(self, observation: Observation, possible_actions: list[dict]) -> dict:
+        obs, rules = observation, observation.rules
+        err = sys.stderr
+        print(f"\nYour hand ({obs.wall_left} tiles in the wall): {hand_text(obs.hand, rules)}", file=err)
+        for n, action in enumerate(possible_actions, 1):
+            print(f"  {n:>2}  {describe(action)}", file=err)
+        while True:
+            try:
+                answer = input("choose a number (h: h and waits): ").strip()
+            except EOFError:
+                raise BotFault("the human left (end of input)", crashed=True) from None
+            if answer == "h":
+                twelve = obs.hand if sum(obs.hand.concealed) + 3 * len(obs.hand.called) <= 12 else None
+                print(h_text(twelve, rules) if twelve else _discard_hints(obs), file=err)
+            elif answer.isdigit() and 1 <= int(answer) <= len(possible_actions):
+                return possible_actions[int(answer) - 1]
+
+
+def _discard_hints(obs: Observation) -> str:
+    rows = []
+    for k, n in enumerate(obs.hand.concealed):
+        if n:
+            h, waits = distance(obs.rules, obs.hand.remove(k), obs.seen)
+            rows.append(f"send {obs.rules.tiles.name(k)}: h {h}" + (f", waits {_names(waits, obs.rules)}" if waits else ""))
+    return "\n".join(rows)
+
+
+def describe(action: dict) -> str:
+    kind = action["type"]
+    if kind == "dahai":
+        return f"send {action['pai']}"
+    if kind == "hora":
+        return f"WIN on {action['pai']}"
+    if kind == "chi":
+        return f"call {action['unit']} with {action['pai']} (giving {' '.join(action['consumed'])})"
+    if kind == "sora":
+        return f"use そら: take {action['pai']} from seat {action['target']}'s waiting room"
+    return "pass"
+
+
+def position_payload(state: GameState, ev, n: int, event: dict) -> dict:
+    rules = ev.rules
+    return {"event": n, "last_event": event, "phase": state.phase, "turn": state.turn, "wall_left": state.wall_left,
+            "seats": [{"hand": [rules.tiles.name(k) for k in seat.hand().tiles()],
+                       "called": [rules.units[u].name for u in seat.called],
+                       "waiting_room": [rules.tiles.name(k) for k in seat.room],
+                       "favourite": rules.tiles.name(state.favourites[i])} for i, seat in enumerate(state.seats)],
+            "wins": [{"seat": w.seat, "target": w.target, "pai": rules.tiles.name(w.tile), "score": w.score}
+                     for w in state.wins],
+            "scores": list(state.scores) if state.scores is not None else None}
+
+
+def show_position(state: GameState, ev, n: int, event: dict, names) -> None:
+    rules = ev.rules
+    typer.echo(f"After event {n} ({event.get('type')}): {state.phase}, seat {state.turn}, "
+               f"{state.wall_left} tiles in the wall")
+    for i, seat in enumerate(state.seats):
+        name = names[i] if isinstance(names, list) and i < len(names) else "?"
+        typer.echo(f"  {i} {name}: {hand_text(seat.hand(), rules)}   {h_text(seat.hand(), rules) if sum(seat.concealed) + sum(rules.units[u].size for u in seat.called) == 12 else ''}")
+        typer.echo(f"      waiting room: {_names(seat.room, rules)}")
+    if state.scores is not None:
+        typer.echo(f"  scores: {list(state.scores)}")
+
+
+def show_analysis(state: GameState, ev, seat: int, json_: bool) -> None:
+    """`mj analyze` of the seat's own view: its hand, the tiles it has seen, the discard it may answer, the rooms."""
+    from game.state import Table
+
+    obs = observe(state, seat, Table(ev.rules))
+    seen = [k for k, n in enumerate(obs.seen) for _ in range(n)]
+    discard = obs.last[1] if state.phase == "claim" and obs.last and obs.last[0] != seat else None
+    room = obs.room_tiles if ev.rules.tiles.sora is not None and obs.hand.concealed[ev.rules.tiles.sora] else None
+    if discard is not None:  # the discard is about to be answered: it is not seen elsewhere but offered
+        seen.remove(discard)
+    result = ev.analyze(obs.hand, seen, obs.favourite, discard, room)
+    if json_:
+        from console.common import emit_json
+        from solver.serialize import analysis_payload
+
+        return emit_json(analysis_payload(result, obs.hand, ev.rules, obs.favourite))
+    from console.common import show
+    from console.render import analysis_view
+
+    typer.echo(f"Analysis for seat {seat} (its own view: {len(seen)} tiles seen elsewhere):")
+    for part in analysis_view(result, obs.hand, ev.rules):
+        show(part)

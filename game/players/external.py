@@ -1,0 +1,113 @@
+"""An external engine: a process speaking JSON lines on stdin/stdout (docs/game.md, "Bot protocol").
+
+It receives every event as its seat sees it, and at each decision a request
+`{"type":"request","actor":i,"possible_actions":[...]}`; it answers with one line, one of those objects.
+Whatever goes wrong (a late answer, garbage, an illegal action, a crash) is a BotFault: the engine logs an
+`error` event and its fallback COM decides; after a crash the fallback plays the seat to the end.
+"""
+
+from __future__ import annotations
+
+import json
+import queue
+import shlex
+import subprocess
+import threading
+
+from game.log import dumps
+from game.players.base import BotFault, Player
+from game.view import Observation
+from solver.core.errors import MjError, shown
+
+_EOF = object()
+MAX_ANSWER = 1 << 16  # characters: an answer is one small object
+
+
+def _no_constant(name: str):
+    raise ValueError(f"{name} is not JSON")
+
+
+class ExternalPlayer(Player):
+    def __init__(self, command: str, timeout: float):
+        try:
+            self.argv = shlex.split(command)
+        except ValueError as exc:
+            raise MjError(f"bad bot command {shown(command)}: {exc}") from None
+        if not self.argv:
+            raise MjError("cmd: needs a command")
+        self.name = f"cmd:{command}"
+        self.timeout = timeout
+        self.process: subprocess.Popen | None = None
+        self.lines: queue.Queue = queue.Queue()
+        self.dead = False
+
+    def start(self, seat: int, seed: int) -> None:
+        super().start(seat, seed)
+        try:
+            self.process = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                            text=True, encoding="utf-8", errors="replace", bufsize=1)
+        except OSError as exc:
+            raise MjError(f"cannot start bot {shown(' '.join(self.argv))}: {exc.strerror or exc}") from None
+        threading.Thread(target=self._read, args=(self.process.stdout,), daemon=True).start()
+
+    def _read(self, stream) -> None:
+        try:
+            for line in stream:
+                self.lines.put(line)
+        except (OSError, ValueError):
+            pass
+        self.lines.put(_EOF)
+
+    def _crash(self, why: str) -> BotFault:
+        self.dead = True
+        return BotFault(why, crashed=True)
+
+    def _send(self, message: dict) -> None:
+        if self.dead or self.process is None:
+            raise self._crash("the bot is not running")
+        try:
+            self.process.stdin.write(dumps(message) + "\n")
+            self.process.stdin.flush()
+        except (OSError, ValueError):
+            raise self._crash("the bot stopped reading (crashed)") from None
+
+    def notify(self, event: dict) -> None:
+        self._send(event)
+
+    def act(self, observation: Observation, possible_actions: list[dict]) -> dict:
+        while True:  # an answer that came too late for an earlier request is not this one's
+            try:
+                stale = self.lines.get_nowait()
+            except queue.Empty:
+                break
+            if stale is _EOF:
+                raise self._crash("the bot exited (crashed)")
+        self._send({"type": "request", "actor": observation.seat, "possible_actions": possible_actions})
+        try:
+            line = self.lines.get(timeout=self.timeout)
+        except queue.Empty:
+            raise BotFault(f"no answer within {self.timeout:g} s") from None
+        if line is _EOF:
+            code = self.process.poll()
+            raise self._crash(f"the bot exited (crashed{'' if code is None else f', status {code}'})")
+        if len(line) > MAX_ANSWER:
+            raise BotFault(f"an answer of more than {MAX_ANSWER} characters")
+        try:
+            answer = json.loads(line, parse_constant=_no_constant)
+        except (ValueError, RecursionError):
+            raise BotFault(f"garbage: {shown(line.strip())[:80]}") from None
+        return answer
+
+    def close(self) -> None:
+        process, self.process = self.process, None
+        if process is None:
+            return
+        try:
+            process.stdin.close()
+        except (OSError, ValueError):
+            pass
+        try:
+            process.wait(timeout=1)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
