@@ -1,0 +1,195 @@
+"""The game engine over many seeded games: every invariant of docs/game.md re-checked from the log alone
+(tests/game_checks.py), the rule options, crafted deals whose outcome is known, and replay."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from game_checks import check_game
+from game import engine
+from game.engine import Game, Setup
+from game.log import dumps, read, replay
+from game.players import fallback_player, make_player
+from game.players.base import Player
+from game.state import HAND, Options, Table
+from solver.api import Evaluator
+from solver.core.errors import MjError
+
+ROOT = Path(__file__).resolve().parent.parent
+MIXES = (("random",) * 4, ("greedy", "random", "seed000", "random"), ("seed000", "greedy", "greedy", "seed000"),
+         ("random", "random"), ("greedy", "random", "random"))
+
+
+@pytest.fixture(scope="module")
+def ev():
+    return Evaluator()
+
+
+def play(ev, seed: int, specs, options: Options = Options(), dealer: int = 0, favourites=()) -> engine.Record:
+    players = [make_player(s) for s in specs]
+    return Game(ev, Setup(seed, len(specs), dealer, favourites, options), players, fallback_player).play()
+
+
+def many(ev, games: int, oracle_every: int = 10) -> Counter:
+    facts = Counter()
+    for seed in range(games):
+        specs = MIXES[seed % len(MIXES)]
+        options = Options(calls="previous" if seed % 3 == 1 else "any", multiple_ron=seed % 4 == 2)
+        record = play(ev, seed, specs, options, dealer=seed % len(specs))
+        facts.update(check_game(ev, record.events, record.state, oracle_scores=seed % oracle_every == 0))
+        facts["previous-calls"] += options.calls == "previous" and any(e["type"] == "chi" for e in record.events)
+        facts["tsumo-wins"] += any(e["type"] == "hora" and e["actor"] == e["target"] for e in record.events)
+        facts["ron-wins"] += any(e["type"] == "hora" and e["actor"] != e["target"] for e in record.events)
+    return facts
+
+
+def test_200_games_keep_every_rule(ev):
+    facts = many(ev, 200)
+    # the run exercised every kind of event, so the checks above were not vacuous
+    for kind in ("sora", "chi", "ryukyoku", "tsumo-wins", "ron-wins", "previous-calls"):
+        assert facts[kind] > 0, kind
+
+
+@pytest.mark.slow
+def test_1000_games_keep_every_rule(ev):
+    facts = many(ev, 1000, oracle_every=5)
+    assert facts["hora"] + facts["ryukyoku"] == 1000
+
+
+def test_same_seed_same_log_bytes(ev):
+    specs = ("greedy", "seed000", "random", "random")
+    first = "".join(dumps(e) + "\n" for e in play(ev, 11, specs).events)
+    again = "".join(dumps(e) + "\n" for e in play(ev, 11, specs).events)
+    other = "".join(dumps(e) + "\n" for e in play(ev, 12, specs).events)
+    assert first == again and first != other
+
+
+def test_favourites_given_or_drawn_never_sora(ev):
+    sora = ev.rules.tiles.sora
+    drawn = [read(dumps(play(ev, seed, ("random",) * 4).events[0]))[0]["favourites"] for seed in range(30)]
+    assert all(ev.tile(name) != sora for favs in drawn for name in favs)
+    given = play(ev, 3, ("random",) * 4, favourites=((2, "可奈"),))
+    plain = play(ev, 3, ("random",) * 4)
+    assert given.events[0]["favourites"][2] == "可奈"
+    assert given.events[1] == plain.events[1]  # the deal does not depend on the favourites
+
+
+def test_replay_rejects_a_tampered_log(ev):
+    events = play(ev, 5, ("greedy",) * 4).events
+    table = Table(ev.rules)
+    draw = next(i for i, e in enumerate(events) if e["type"] == "tsumo")
+    wrong = json.loads(json.dumps(events))
+    wrong[draw]["pai"] = next(n for n in table.names if n != events[draw]["pai"])
+    with pytest.raises(MjError, match="next wall tile"):
+        replay(wrong, table)
+    out_of_turn = json.loads(json.dumps(events))
+    out_of_turn[draw]["actor"] = (events[draw]["actor"] + 1) % 4
+    with pytest.raises(MjError, match="out of turn"):
+        replay(out_of_turn, table)
+
+
+# --- crafted deals: positions whose outcome is known -------------------------------------------------------
+
+READY = "真 雪歩 あずさ 可奈 歩 未来 まつり 美也 紗代子 海美 奈緒 美奈子".split()  # + のり子: complete (RULES.md 6)
+
+
+class Script(Player):
+    """Plays a fixed first discard, then whatever is first among wins, calls and discards."""
+
+    name = "script"
+
+    def __init__(self, first: str | None = None, calls: bool = True):
+        self.first, self.calls = first, calls
+
+    def act(self, observation, possible_actions):
+        wins = [a for a in possible_actions if a["type"] == "hora"]
+        chis = [a for a in possible_actions if a["type"] == "chi" and self.calls]
+        if wins or chis:
+            return (wins or chis)[0]
+        if self.first and any(a.get("pai") == self.first and a["type"] == "dahai" for a in possible_actions):
+            first, self.first = self.first, None
+            return {"type": "dahai", "actor": observation.seat, "pai": first}
+        return next((a for a in possible_actions if a["type"] == "none"), possible_actions[-1])
+
+
+def crafted(ev, monkeypatch, hands: list[list[str]], wall_front: list[str]):
+    """Deal exactly these hands, the wall starting with `wall_front` and then every other tile."""
+    table = Table(ev.rules)
+    kinds = [[table.kind(t) for t in hand] for hand in hands]
+    left = Counter({k: 3 for k in range(len(table.names))})
+    for k in [k for hand in kinds for k in hand] + [table.kind(t) for t in wall_front]:
+        left[k] -= 1
+    assert min(left.values()) >= 0
+    wall = [table.kind(t) for t in wall_front] + sorted(left.elements())
+
+    def fake_deal(seed, rules, seats=4, dealer=0, favourites=None):
+        return [sorted(h) for h in kinds], wall, [0] * len(kinds)
+    monkeypatch.setattr(engine, "deal", fake_deal)
+
+
+FILLER0 = "のり子 春香 千早 響 伊織 律子 亜美 真美 貴音 やよい 美希 翼".split()
+FILLER3 = "静香 琴葉 恵美 エレナ 百合子 杏奈 ロコ 育 桃子 環 麗花 茜".split()
+
+
+def test_tsumo_on_the_first_draw(ev, monkeypatch):
+    crafted(ev, monkeypatch, [READY, FILLER0[1:] + ["瑞希"], FILLER3, FILLER3], ["のり子"])
+    record = Game(ev, Setup(0), [Script() for _ in range(4)], fallback_player).play()
+    hora = next(e for e in record.events if e["type"] == "hora")
+    assert (hora["actor"], hora["target"], hora["pai"]) == (0, 0, "のり子")
+    check_game(ev, record.events, record.state, oracle_scores=True)
+
+
+@pytest.mark.parametrize("multiple", [False, True])
+def test_ron_order_and_multiple_ron(ev, monkeypatch, multiple):
+    # seats 1 and 2 both wait on のり子; seat 0 sends it at once
+    crafted(ev, monkeypatch, [FILLER0, READY, READY, FILLER3], ["瑞希"])
+    players = [Script("のり子")] + [Script() for _ in range(3)]
+    record = Game(ev, Setup(0, options=Options(multiple_ron=multiple)), players, fallback_player).play()
+    horas = [e for e in record.events if e["type"] == "hora"]
+    assert [(h["actor"], h["target"], h["pai"]) for h in horas] == \
+        ([(1, 0, "のり子"), (2, 0, "のり子")] if multiple else [(1, 0, "のり子")])
+    assert horas[0]["score"] == horas[-1]["score"]  # the same hand, the same ron
+    check_game(ev, record.events, record.state, oracle_scores=True)
+
+
+def test_ron_beats_an_earlier_call(ev, monkeypatch):
+    # seat 1 could call HANABI-style units with のり子 (it holds 紗代子 海美 奈緒 美奈子) but seat 2 rons
+    seat1 = "紗代子 海美 奈緒 美奈子 春香 千早 響 伊織 律子 亜美 真美 貴音".split()
+    crafted(ev, monkeypatch, [FILLER0[:1] + "瑞希 やよい 美希 翼 星梨花 茜 麗花 環 桃子 育 ロコ".split(), seat1, READY,
+                              FILLER3[:6] + "まつり 志保 朋花 千鶴 莉緒 風花".split()], ["エミリー"])
+    players = [Script("のり子")] + [Script() for _ in range(3)]
+    table = Table(ev.rules)
+    from game.legal import claim_actions
+
+    record = Game(ev, Setup(0), players, fallback_player).play()
+    states = replay(record.events, table)
+    discard = next(i for i, e in enumerate(record.events) if e["type"] == "dahai")
+    offered = claim_actions(states[discard], table, 1, Options())
+    assert any(a["type"] == "chi" for a in offered), "the position must offer seat 1 a call"
+    hora = next(e for e in record.events if e["type"] == "hora")
+    assert (hora["actor"], hora["target"]) == (2, 0)
+    assert not any(e["type"] == "chi" for e in record.events[:discard + 2])
+
+
+def test_calls_only_from_the_previous_seat(ev, monkeypatch):
+    seat2 = "紗代子 海美 奈緒 美奈子 春香 千早 響 伊織 律子 亜美 真美 貴音".split()
+    hands = [FILLER0[:1] + "瑞希 やよい 美希 翼 星梨花 茜 麗花 環 桃子 育 ロコ".split(),
+             "静香 琴葉 恵美 エレナ 百合子 杏奈 まつり 志保 朋花 千鶴 莉緒 風花".split(), seat2,
+             "未来 可奈 歩 雪歩 真 あずさ 美也 のり子 このみ 紬 歌織 ジュリア".split()]
+    for calls, called in (("any", True), ("previous", False)):
+        crafted(ev, monkeypatch, hands, ["エミリー"])
+        players = [Script("のり子")] + [Script() for _ in range(3)]
+        record = Game(ev, Setup(0, options=Options(calls=calls)), players, fallback_player).play()
+        first = record.events[4] if len(record.events) > 4 else {}
+        assert (first.get("type") == "chi" and first.get("actor") == 2) == called
+        check_game(ev, record.events, record.state)
+
+
+def test_seats_hold_twelve_after_the_deal(ev):
+    record = play(ev, 9, ("random",) * 3)
+    assert [len(h) for h in record.events[1]["tehais"]] == [HAND] * 3
+    assert len(record.events[1]["wall"]) == 162 - 3 * HAND
