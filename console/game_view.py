@@ -97,8 +97,7 @@ class HumanPlayer(Player):
             except EOFError:
                 raise BotFault("the human left (end of input)", crashed=True) from None
             if answer == "h":
-                twelve = obs.hand if sum(obs.hand.concealed) + 3 * len(obs.hand.called) <= 12 else None
-                print(h_text(twelve, rules) if twelve else _discard_hints(obs), file=err)
+                print(h_text(obs.hand, rules) if obs.sizes[obs.seat] == 12 else _discard_hints(obs), file=err)
             elif answer.isdigit() and 1 <= int(answer) <= len(possible_actions):
                 return possible_actions[int(answer) - 1]
 

@@ -15,7 +15,7 @@ from game.players.base import BotFault, Player
 from game.state import GameState, Options, Table, apply, deal, initial, start_turn, winning_hand
 from game.view import observe, seat_event
 from solver.api import Evaluator
-from solver.core.errors import shown
+from solver.core.errors import MjError, shown
 
 
 @dataclass(frozen=True)
@@ -111,20 +111,22 @@ class Game:
     # --- the game ----------------------------------------------------------------------------------------
     def play(self) -> Record:
         ev, setup, table = self.ev, self.setup, self.table
-        given = {seat: table.kind(ev.rules.tiles.name(ev.tile(name))) for seat, name in setup.favourites}
+        given = {seat: ev.tile(name) for seat, name in setup.favourites}
+        if ev.rules.tiles.sora in given.values():
+            raise MjError("the favourite may be any kind but そら")
         hands, wall, favourites = deal(setup.seed, ev.rules, setup.seats, setup.dealer, given)
-        for seat, player in enumerate(self.players):
-            player.start(seat, setup.seed * 7919 + seat)
         names = [getattr(p, "name", "player") for p in self.players]
-        self.emit({"type": "start_game", "names": names, "seed": setup.seed, "rules": ev.rules.name,
-                   "as_of": ev.rules.as_of.isoformat() if ev.rules.as_of else None,
-                   "favourites": [table.names[k] for k in favourites], "calls": setup.options.calls,
-                   "multiple_ron": setup.options.multiple_ron})
-        self.state = initial(hands, wall, setup.dealer, favourites, len(table.names))
-        self.emit({"type": "start_kyoku", "oya": setup.dealer,
-                   "tehais": [[table.names[k] for k in hand] for hand in hands],
-                   "wall": [table.names[k] for k in wall]})
         try:
+            for seat, player in enumerate(self.players):
+                player.start(seat, setup.seed * 7919 + seat)
+            self.emit({"type": "start_game", "names": names, "seed": setup.seed, "rules": ev.rules.name,
+                       "as_of": ev.rules.as_of.isoformat() if ev.rules.as_of else None,
+                       "favourites": [table.names[k] for k in favourites], "calls": setup.options.calls,
+                       "multiple_ron": setup.options.multiple_ron})
+            self.state = initial(hands, wall, setup.dealer, favourites, len(table.names))
+            self.emit({"type": "start_kyoku", "oya": setup.dealer,
+                       "tehais": [[table.names[k] for k in hand] for hand in hands],
+                       "wall": [table.names[k] for k in wall]})
             while self.state.phase != "end":
                 self.step()
             won = {win.seat: win.score for win in self.state.wins}  # scored as they were logged

@@ -1,15 +1,22 @@
 """Misbehaving external engines for tests/test_game_bots.py: `python3 game_bots.py MODE`.
 
 MODE: garbage (answers non-JSON), sleep (never answers in time), crash (exits at the third request),
-illegal (answers an action that is not offered), late (answers twice as slowly as the timeout, then normally).
+illegal (answers an action that is not offered), record PATH (writes every line it receives to PATH and
+answers the first action offered), random SEED (answers a random legal action).
 """
 import json
+import random
 import sys
 import time
 
 mode = sys.argv[1]
 requests = 0
+rng = random.Random(int(sys.argv[2]) if mode == "random" else 0)
+log = open(sys.argv[2], "w", encoding="utf-8") if mode == "record" else None
 for line in sys.stdin:
+    if log:
+        log.write(line)
+        log.flush()
     event = json.loads(line)
     if event["type"] != "request":
         continue
@@ -26,3 +33,7 @@ for line in sys.stdin:
         print(json.dumps(actions[-1], ensure_ascii=False), flush=True)
     elif mode == "illegal":
         print(json.dumps({"type": "dahai", "actor": event["actor"], "pai": "not a tile"}), flush=True)
+    elif mode == "record":
+        print(json.dumps(actions[0], ensure_ascii=False), flush=True)
+    elif mode == "random":
+        print(json.dumps(rng.choice(actions), ensure_ascii=False), flush=True)

@@ -13,6 +13,7 @@ import queue
 import shlex
 import subprocess
 import threading
+import time
 
 from game.log import dumps
 from game.players.base import BotFault, Player
@@ -40,6 +41,7 @@ class ExternalPlayer(Player):
         self.process: subprocess.Popen | None = None
         self.lines: queue.Queue = queue.Queue()
         self.dead = False
+        self.owed = 0  # answers still due to requests that timed out
 
     def start(self, seat: int, seed: int) -> None:
         super().start(seat, seed)
@@ -75,21 +77,22 @@ class ExternalPlayer(Player):
         self._send(event)
 
     def act(self, observation: Observation, possible_actions: list[dict]) -> dict:
-        while True:  # an answer that came too late for an earlier request is not this one's
-            try:
-                stale = self.lines.get_nowait()
-            except queue.Empty:
-                break
-            if stale is _EOF:
-                raise self._crash("the bot exited (crashed)")
+        """The n-th line the bot writes answers its n-th request: answers owed to requests that timed out are
+        read and dropped first (within this request's time)."""
         self._send({"type": "request", "actor": observation.seat, "possible_actions": possible_actions})
-        try:
-            line = self.lines.get(timeout=self.timeout)
-        except queue.Empty:
-            raise BotFault(f"no answer within {self.timeout:g} s") from None
-        if line is _EOF:
-            code = self.process.poll()
-            raise self._crash(f"the bot exited (crashed{'' if code is None else f', status {code}'})")
+        deadline = time.monotonic() + self.timeout
+        while True:
+            try:
+                line = self.lines.get(timeout=max(0.0, deadline - time.monotonic()))
+            except queue.Empty:
+                self.owed += 1
+                raise BotFault(f"no answer within {self.timeout:g} s") from None
+            if line is _EOF:
+                code = self.process.poll() if self.process else None
+                raise self._crash(f"the bot exited (crashed{'' if code is None else f', status {code}'})")
+            if not self.owed:
+                break
+            self.owed -= 1  # a late answer to an earlier request
         if len(line) > MAX_ANSWER:
             raise BotFault(f"an answer of more than {MAX_ANSWER} characters")
         try:

@@ -1,0 +1,92 @@
+"""External engines over JSON lines: a well-behaved bot, and bots that send garbage, sleep, crash or answer
+illegally; whatever they do, the game ends and its log keeps every rule (tests/game_checks.py)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from game_checks import check_game
+from game.engine import Game, Setup
+from game.players import fallback_player, make_player
+from solver.api import Evaluator
+
+ROOT = Path(__file__).resolve().parent.parent
+BOTS = Path(__file__).resolve().parent / "game_bots.py"
+
+
+@pytest.fixture(scope="module")
+def ev():
+    return Evaluator()
+
+
+def bot(mode: str, *args: str) -> str:
+    return "cmd:" + " ".join([sys.executable, str(BOTS), mode, *args])
+
+
+def play(ev, specs, seed=1, timeout=5.0):
+    players = [make_player(s, bot_timeout=timeout) for s in specs]
+    record = Game(ev, Setup(seed, len(specs)), players, fallback_player).play()
+    check_game(ev, record.events, record.state)
+    return record
+
+
+def errors(record, seat):
+    return [e["reason"] for e in record.events if e["type"] == "error" and e["actor"] == seat]
+
+
+def test_the_documented_example_bot_plays_cleanly(ev):
+    example = ROOT / "docs" / "example_bot.py"
+    assert example.read_text(encoding="utf-8").strip() in (ROOT / "docs" / "game.md").read_text(encoding="utf-8")
+    record = play(ev, ["greedy", f"cmd:{sys.executable} {example} 3", "random", bot("random", "4")], seed=2)
+    assert errors(record, 1) == [] and errors(record, 3) == []
+    assert record.events[-1]["type"] == "end_game"
+
+
+def test_garbage_is_logged_and_the_fallback_decides(ev):
+    record = play(ev, [bot("garbage"), "greedy", "random", "greedy"])
+    reasons = errors(record, 0)
+    assert reasons and all(r.startswith("garbage") for r in reasons)
+    asked = sum(1 for e in record.events if e.get("actor") == 0 and e["type"] in ("dahai", "sora", "chi"))
+    assert len(reasons) >= asked  # every decision of seat 0 went to the fallback
+
+
+def test_a_sleeping_bot_times_out(ev):
+    record = play(ev, [bot("sleep", "0.5"), "random"], seed=3, timeout=0.1)
+    reasons = errors(record, 0)
+    assert reasons and all("no answer within 0.1 s" in r for r in reasons)
+
+
+def test_a_crash_hands_the_seat_to_the_fallback_for_good(ev):
+    record = play(ev, ["random", bot("crash"), "greedy", "random"], seed=4)
+    reasons = errors(record, 1)
+    assert len(reasons) == 1 and "crashed" in reasons[0]
+    crash = next(i for i, e in enumerate(record.events) if e["type"] == "error")
+    assert any(e.get("actor") == 1 and e["type"] == "dahai" for e in record.events[crash:])  # play went on
+
+
+def test_an_illegal_answer_is_refused(ev):
+    record = play(ev, ["greedy", bot("illegal")], seed=5)
+    reasons = errors(record, 1)
+    assert reasons and all(r.startswith("illegal action") for r in reasons)
+
+
+def test_a_bot_sees_only_its_own_tiles(ev, tmp_path):
+    seen_path = tmp_path / "seen.jsonl"
+    record = play(ev, ["greedy", bot("record", str(seen_path)), "random"], seed=6)
+    seen = [json.loads(line) for line in seen_path.read_text(encoding="utf-8").splitlines()]
+    start = next(e for e in seen if e["type"] == "start_game")
+    kyoku = next(e for e in seen if e["type"] == "start_kyoku")
+    assert "seed" not in start and "wall" not in kyoku
+    assert kyoku["tehais"][1] == record.events[1]["tehais"][1]
+    assert all(t == "?" for i in (0, 2) for t in kyoku["tehais"][i])
+    draws = [e for e in seen if e["type"] == "tsumo"]
+    assert draws and all((e["pai"] == "?") == (e["actor"] != 1) for e in draws)
+    requests = [e for e in seen if e["type"] == "request"]
+    assert requests and all(e["actor"] == 1 and e["possible_actions"] for e in requests)
+    # every public event reached the bot, in order
+    public = [e for e in record.events if e["type"] in ("dahai", "chi", "sora", "hora")]
+    assert [e for e in seen if e["type"] in ("dahai", "chi", "sora", "hora")] == public
