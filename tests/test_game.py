@@ -193,3 +193,28 @@ def test_seats_hold_twelve_after_the_deal(ev):
     record = play(ev, 9, ("random",) * 3)
     assert [len(h) for h in record.events[1]["tehais"]] == [HAND] * 3
     assert len(record.events[1]["wall"]) == 162 - 3 * HAND
+
+
+@pytest.mark.parametrize("rules", ["2019-10", "hitori-jong-2.1"])
+def test_other_rule_sets(rules):
+    ev = Evaluator(rules)
+    for seed in range(8):
+        record = play(ev, seed, MIXES[seed % len(MIXES)])
+        check_game(ev, record.events, record.state, oracle_scores=seed % 4 == 0)
+        assert not any(e["type"] == "sora" for e in record.events)  # そら is fetched only in "fetch" mode
+        assert record.events[0]["rules"] == rules
+        if rules == "2019-10":  # no score for a hand that did not win: null, not invented
+            winners = {e["actor"] for e in record.events if e["type"] == "hora"}
+            assert all((s is None) == (i not in winners) for i, s in enumerate(record.events[-1]["scores"]))
+
+
+def test_draws_left_per_seat_add_up_to_the_wall(ev):
+    from game.log import first_state
+    from game.view import observe
+
+    record = play(ev, 2, ("random",) * 4, dealer=1)
+    table = Table(ev.rules)
+    state = first_state(record.events, table)
+    left = [observe(state, seat, table).turns_left for seat in range(4)]
+    assert sum(left) == state.wall_left == 162 - 48
+    assert left[1] == max(left) and left[0] == min(left)  # the dealer (seat 1) draws first, seat 0 last

@@ -55,9 +55,9 @@ def test_garbage_is_logged_and_the_fallback_decides(ev):
 
 
 def test_a_sleeping_bot_times_out(ev):
-    record = play(ev, [bot("sleep", "0.5"), "random"], seed=3, timeout=0.1)
+    record = play(ev, [bot("sleep", "0.2"), "random"], seed=3, timeout=0.05)
     reasons = errors(record, 0)
-    assert reasons and all("no answer within 0.1 s" in r for r in reasons)
+    assert reasons and all("no answer within 0.05 s" in r for r in reasons)
 
 
 def test_a_crash_hands_the_seat_to_the_fallback_for_good(ev):

@@ -40,6 +40,8 @@ class ExternalPlayer(Player):
         self.timeout = timeout
         self.process: subprocess.Popen | None = None
         self.lines: queue.Queue = queue.Queue()
+        self.outbox: queue.Queue = queue.Queue()  # a writer thread: a bot that stops reading never blocks the game
+        self.broken = threading.Event()  # the bot's stdin is closed (it exited or closed it)
         self.dead = False
         self.owed = 0  # answers still due to requests that timed out
 
@@ -51,6 +53,23 @@ class ExternalPlayer(Player):
         except OSError as exc:
             raise MjError(f"cannot start bot {shown(' '.join(self.argv))}: {exc.strerror or exc}") from None
         threading.Thread(target=self._read, args=(self.process.stdout,), daemon=True).start()
+        threading.Thread(target=self._write, args=(self.process.stdin,), daemon=True).start()
+
+    def _write(self, stream) -> None:
+        while True:
+            text = self.outbox.get()
+            if text is None:
+                break
+            try:
+                stream.write(text)
+                stream.flush()
+            except (OSError, ValueError):
+                self.broken.set()
+                return
+        try:
+            stream.close()
+        except (OSError, ValueError):
+            pass
 
     def _read(self, stream) -> None:
         try:
@@ -67,11 +86,9 @@ class ExternalPlayer(Player):
     def _send(self, message: dict) -> None:
         if self.dead or self.process is None:
             raise self._crash("the bot is not running")
-        try:
-            self.process.stdin.write(dumps(message) + "\n")
-            self.process.stdin.flush()
-        except (OSError, ValueError):
-            raise self._crash("the bot stopped reading (crashed)") from None
+        if self.broken.is_set():
+            raise self._crash("the bot stopped reading (crashed)")
+        self.outbox.put(dumps(message) + "\n")
 
     def notify(self, event: dict) -> None:
         self._send(event)
@@ -105,10 +122,7 @@ class ExternalPlayer(Player):
         process, self.process = self.process, None
         if process is None:
             return
-        try:
-            process.stdin.close()
-        except (OSError, ValueError):
-            pass
+        self.outbox.put(None)  # the writer closes the bot's stdin once everything queued is written
         try:
             process.wait(timeout=1)
         except subprocess.TimeoutExpired:
