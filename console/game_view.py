@@ -35,6 +35,16 @@ class Narrator:
     def __init__(self, ev, specs: list[str], tty: bool):
         self.ev, self.rules, self.specs = ev, ev.rules, specs
         self.drawn: dict[int, str] = {}
+        humans = {i for i, spec in enumerate(specs) if spec == "human"}
+        # with a human at the table, only the human's tiles are shown until the end
+        self.open = humans or set(range(len(specs)))
+
+    def hand_line(self, seat: int, state: GameState) -> str:
+        hand = state.seats[seat].hand()
+        if seat in self.open:
+            return f"{hand_text(hand, self.rules)}   {h_text(hand, self.rules)}"
+        called = " ".join(f"[{_names(self.rules.units[u].members, self.rules)}]" for u in hand.called)
+        return f"{called} {sum(hand.concealed)} concealed tiles".strip()
 
     def who(self, seat: int) -> str:
         return f"{seat} {self.specs[seat]}"
@@ -46,8 +56,8 @@ class Narrator:
             favs = ", ".join(f"{self.who(i)} ♥{f}" for i, f in enumerate(event["favourites"]))
             say(f"Milli-Jong, rules {event['rules']}, seed {event['seed']}: {favs}")
         elif kind == "start_kyoku":
-            for i, seat in enumerate(state.seats):
-                say(f"  {self.who(i)}: {hand_text(seat.hand(), rules)}   {h_text(seat.hand(), rules)}")
+            for i in range(len(state.seats)):
+                say(f"  {self.who(i)}: {self.hand_line(i, state)}")
         elif kind == "tsumo":
             self.drawn[event["actor"]] = event["pai"]
         elif kind == "sora":
@@ -57,11 +67,10 @@ class Narrator:
                 f" on {event['target']}'s discard")
         elif kind == "dahai":
             actor = event["actor"]
-            drawn = self.drawn.pop(actor, None)
-            hand = state.seats[actor].hand()
+            drawn = self.drawn.pop(actor, None) if actor in self.open else None
             note = f"  ({event['label']})" if event.get("label") else ""
             say(f"{self.who(actor):<12} {('draws ' + drawn + ', ') if drawn else ''}sends {event['pai']}: "
-                f"{hand_text(hand, rules)}   {h_text(hand, rules)}{note}")
+                f"{self.hand_line(actor, state)}{note}")
         elif kind == "hora":
             how = "tsumo" if event["actor"] == event["target"] else f"ron on {event['target']}'s discard"
             say(f"ミリオンライブ! {self.who(event['actor'])} wins by {how} {event['pai']}: {event['score']} points")
@@ -88,7 +97,8 @@ class HumanPlayer(Player):
     def act(self, observation: Observation, possible_actions: list[dict]) -> dict:
         obs, rules = observation, observation.rules
         err = sys.stderr
-        print(f"\nYour hand ({obs.wall_left} tiles in the wall): {hand_text(obs.hand, rules)}", file=err)
+        drew = f", drew {rules.tiles.name(obs.drawn)}" if obs.drawn is not None else ""
+        print(f"\nYour hand ({obs.wall_left} tiles in the wall{drew}): {hand_text(obs.hand, rules)}", file=err)
         for n, action in enumerate(possible_actions, 1):
             print(f"  {n:>2}  {describe(action)}", file=err)
         while True:

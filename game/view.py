@@ -27,6 +27,7 @@ class Observation:
     last: tuple[int, int] | None  # (discarder, tile) of the latest discard
     rules: RuleSet
     table: Table
+    drawn: int | None = None  # the tile this seat just drew (its 13th), if it came from the wall
 
     @property
     def room_tiles(self) -> list[int]:
@@ -55,7 +56,8 @@ def observe(state: GameState, seat: int, table: Table) -> Observation:
     me = state.seats[seat]
     return Observation(seat, state.phase, me.hand(), tuple(s.room for s in state.seats),
                        tuple(s.called for s in state.seats), tuple(s.size(rules) for s in state.seats),
-                       state.wall_left, turns, state.favourites[seat], tuple(seen), state.last, rules, table)
+                       state.wall_left, turns, state.favourites[seat], tuple(seen), state.last, rules, table,
+                       state.wall[state.drawn - 1] if state.may_tsumo and state.turn == seat else None)
 
 
 def seat_event(event: dict, seat: int) -> dict:

@@ -72,10 +72,12 @@ def test_play_shows_hands_h_waits_and_every_score():
 
 
 def test_a_human_seat_plays_from_numbered_choices():
-    # the human always picks choice 1 (a win if offered first, else the first tile or "pass"... whatever it is)
+    # the human asks for h once, then always picks choice 1 (a win when offered: wins come first)
     result = mj("play", "-p", "human", "-p", "greedy", "--seed", "4", input="h\n" + "1\n" * 400)
     assert result.exit_code == 0, result.stdout
     assert "Scores:" in result.stdout
+    assert "1 greedy: 12 concealed tiles" in result.stdout  # the COM's tiles stay hidden from the human
+    assert "Your hand" in result.stderr and "send " in result.stderr
 
 
 @pytest.mark.parametrize("args, message", [
