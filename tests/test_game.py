@@ -63,11 +63,14 @@ def test_1000_games_keep_every_rule(ev):
 
 
 def test_same_seed_same_log_bytes(ev):
-    specs = ("greedy", "seed000", "random", "random")
-    first = "".join(dumps(e) + "\n" for e in play(ev, 11, specs).events)
-    again = "".join(dumps(e) + "\n" for e in play(ev, 11, specs).events)
-    other = "".join(dumps(e) + "\n" for e in play(ev, 12, specs).events)
-    assert first == again and first != other
+    from game.players.planner import PlannerPlayer
+
+    def log(seed):  # the planner too: its budget is a cap on states, not the clock
+        players = [make_player("greedy"), make_player("seed000"), make_player("random"), PlannerPlayer(0.1)]
+        record = Game(ev, Setup(seed), players, fallback_player).play()
+        return "".join(dumps(e) + "\n" for e in record.events)
+    first = log(11)
+    assert first == log(11) and first != log(12)
 
 
 def test_favourites_given_or_drawn_never_sora(ev):
@@ -220,3 +223,28 @@ def test_draws_left_per_seat_add_up_to_the_wall(ev):
     left = [observe(state, seat, table).turns_left for seat in range(4)]
     assert sum(left) == state.wall_left == 162 - 48
     assert left[1] == max(left) and left[0] == min(left)  # the dealer (seat 1) draws first, seat 0 last
+
+
+def test_planner_plays_the_plans_recommendation(ev):
+    from game.players.planner import PlannerPlayer
+    from game.view import observe
+    from solver.planning.plan import plan
+
+    players = [PlannerPlayer(0.4), make_player("greedy"), make_player("random")]
+    record = Game(ev, Setup(2, 3), players, fallback_player).play()
+    check_game(ev, record.events, record.state)
+    table = Table(ev.rules)
+    states = replay(record.events, table)
+    mine = [(i, e) for i, e in enumerate(record.events) if e.get("actor") == 0 and e["type"] == "dahai"]
+    assert all("refused" not in e.get("label", "") for _, e in mine)
+    planned = [(i, e) for i, e in mine if "label" not in e]
+    assert planned, "no decision of the planner came from a plan"
+    i, event = planned[-1]
+    obs = observe(states[i - 1], 0, table)
+    elsewhere = list(obs.seen)
+    for k in obs.room_tiles:
+        elsewhere[k] -= 1
+    best = plan(ev.rules, obs.hand, turns=obs.turns_left, seen=tuple(elsewhere), waiting_room=tuple(obs.room_tiles),
+                favourite=obs.favourite, both=False).discards
+    top = max(d.win_probability for d in best)
+    assert table.kind(event["pai"]) in {d.tile for d in best if d.win_probability == top}

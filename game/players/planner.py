@@ -1,6 +1,7 @@
 """The `planner` COM: `mj plan`'s recommendation (exact P(win) over the draws this seat has left, within the
 class the plan names; solo model, opponents not modelled) for discards and そら, within a time budget per
-decision. Past the budget (or the plan's state limit) the greedy COM decides and the logged event carries
+decision: a cap on the plan's states (deterministic, so logs are reproducible) sized from the time budget,
+with the clock as a safety net at three budgets. Past it the greedy COM decides and the logged event carries
 the label "greedy fallback" (docs/game.md). Calls follow greedy (a call when it lowers h).
 """
 
@@ -14,7 +15,8 @@ from game.view import Observation
 from solver.core.errors import MjError
 
 BUDGET = 0.5  # seconds a decision (the issue's target: median <= 0.5 s a decision)
-MAX_STATES = 200_000
+STATES_PER_SECOND = 5000  # the plan's search on this machine visits about 6,000 states a second (bench_game.py)
+SAFETY = 3  # the clock stops a plan only at this many budgets: the state cap decides, so logs are reproducible
 
 
 class _OverBudget(Exception):
@@ -26,24 +28,33 @@ class PlannerPlayer(GreedyPlayer):
 
     def __init__(self, budget: float = BUDGET):
         self.budget = budget
+        self.states = max(1, int(budget * STATES_PER_SECOND))  # deterministic: the same position, the same answer
         self.last_label = None
 
     def plan(self, obs: Observation):
         """The plan of the position, or None past the budget."""
         from solver.planning.plan import plan
+        from solver.planning.targets import TooLarge
 
-        deadline = time.monotonic() + self.budget
+        deadline = time.monotonic() + SAFETY * self.budget
 
         def tick(*_):
             if time.monotonic() > deadline:
                 raise _OverBudget
         turns = max(0, obs.turns_left)
+        room = obs.room_tiles
+        elsewhere = list(obs.seen)  # the plan counts the waiting rooms apart from the other tiles seen
+        for k in room:
+            elsewhere[k] -= 1
         try:
-            return plan(obs.rules, obs.hand, turns=turns, objective="win", seen=obs.seen,
-                        waiting_room=tuple(obs.room_tiles), favourite=obs.favourite, both=False,
-                        state_limit=MAX_STATES, progress=tick)
-        except (_OverBudget, MjError):
-            return None
+            return plan(obs.rules, obs.hand, turns=turns, objective="win", seen=tuple(elsewhere),
+                        waiting_room=tuple(room), favourite=obs.favourite, both=False,
+                        state_limit=self.states, progress=tick)
+        except (_OverBudget, TooLarge):
+            self.why = f"the plan passed its budget ({self.states} states, {self.budget:g} s)"
+        except MjError as exc:  # a position the plan does not take (named in the label, never hidden)
+            self.why = f"the plan refused the position: {exc}"
+        return None
 
     def act(self, observation: Observation, possible_actions: list[dict]) -> dict:
         obs = observation
@@ -54,7 +65,7 @@ class PlannerPlayer(GreedyPlayer):
             return super().act(obs, possible_actions)
         made = self.plan(obs)
         if made is None:
-            self.last_label = f"greedy fallback: the plan passed its {self.budget:g} s budget"
+            self.last_label = f"greedy fallback: {self.why}"
             return super().act(obs, possible_actions)
         best = made.recommended
         if kind == "dahai":
