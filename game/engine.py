@@ -123,7 +123,7 @@ class Game:
                        "as_of": ev.rules.as_of.isoformat() if ev.rules.as_of else None,
                        "favourites": [table.names[k] for k in favourites], "calls": setup.options.calls,
                        "multiple_ron": setup.options.multiple_ron})
-            self.state = initial(hands, wall, setup.dealer, favourites, len(table.names))
+            self.state = initial(hands, wall, setup.dealer, favourites, len(table.names), setup.options)
             self.emit({"type": "start_kyoku", "oya": setup.dealer,
                        "tehais": [[table.names[k] for k in hand] for hand in hands],
                        "wall": [table.names[k] for k in wall]})

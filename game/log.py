@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 
-from game.state import GameState, IllegalEvent, Table, apply, initial
+from game.state import CALLS, GameState, IllegalEvent, Options, Table, apply, initial, start_turn
 from solver.core.errors import MjError, shown
 
 MAX_LINE = 1 << 20  # bytes: a start_kyoku line is about 2 KB; anything near this is not a game log
@@ -81,16 +81,50 @@ def first_state(events: list[dict], table: Table) -> GameState:
         counts[k] += 1
     if any(n != 3 for n in counts) or any(len(hand) != 12 for hand in hands):
         raise MjError("start_kyoku: the hands and the wall must hold every tile exactly 3 times, 12 per hand")
-    state = initial(hands, wall, dealer, favourites, len(table.names))
+    calls, multiple = game.get("calls", "any"), game.get("multiple_ron", False)
+    if calls not in CALLS or not isinstance(multiple, bool):
+        raise MjError("start_game: calls must be any or previous, multiple_ron true or false")
+    state = initial(hands, wall, dealer, favourites, len(table.names), Options(calls, multiple))
     return apply(state, kyoku, table)
 
 
-def replay(events: list[dict], table: Table) -> list[GameState | None]:
-    """The state after each event (None after start_game), rebuilt from the log alone."""
+def legal_here(state: GameState, event: dict, table: Table) -> bool:
+    """Whether a player's decision is one of the legal actions of the state (game/legal.py), as the engine
+    offered them: a tsumo or a ron on an incomplete hand, a call into a unit the seat cannot form, a そら
+    twice in a turn are refused."""
+    from game import legal
+
+    kind = event.get("type")
+    if kind not in ("sora", "dahai", "chi", "hora"):
+        return True
+    actor = event.get("actor")
+    if not isinstance(actor, int) or not 0 <= actor < len(state.seats):
+        return False
+    if state.phase == "claim" and kind == "sora":
+        state = start_turn(state)  # the next seat's turn begins with it
+    if kind == "sora":
+        offered = legal.sora_actions(state, table)
+    elif kind == "dahai" or (kind == "hora" and event.get("target") == actor):
+        offered = legal.discard_actions(state, table) if state.phase == "discard" else []
+    elif state.phase == "claim":
+        offered = legal.claim_actions(state, table, actor, state.options)
+    elif state.phase == "end" and kind == "hora":  # a further winner of the same discard (--multiple-ron)
+        before = state.wins[0]
+        return legal.can_ron(state, table, actor, before.tile) if actor != before.seat else False
+    else:
+        offered = []
+    return legal.pick(event, offered) is not None
+
+
+def replay(events: list[dict], table: Table, strict: bool = True) -> list[GameState | None]:
+    """The state after each event (None after start_game), rebuilt from the log alone; `strict` also checks
+    that every decision was a legal action there (wins complete, calls into units the seat held)."""
     states: list[GameState | None] = [None, first_state(events, table)]
     state = states[1]
     for n, event in enumerate(events[2:], 3):
         try:
+            if strict and not legal_here(state, event, table):
+                raise IllegalEvent(f"{event.get('type')} is not a legal action there")
             state = apply(state, event, table)
         except IllegalEvent as exc:
             raise MjError(f"line {n}: {exc}") from None

@@ -101,6 +101,7 @@ class GameState:
     scores: tuple[int | None, ...] | None = None
     events: int = 0  # events applied (an index for `mj replay --at`)
     favourites: tuple[int, ...] = field(default=())
+    options: Options = Options()
 
     @property
     def wall_left(self) -> int:
@@ -138,14 +139,16 @@ def deal(seed: int, rules: RuleSet, seats: int = 4, dealer: int = 0,
     return hands, wall, [chosen.get(s, drawn[s]) for s in range(seats)]
 
 
-def initial(hands: list[list[int]], wall: list[int], dealer: int, favourites: list[int], kinds: int) -> GameState:
+def initial(hands: list[list[int]], wall: list[int], dealer: int, favourites: list[int], kinds: int,
+            options: Options = Options()) -> GameState:
     seats = []
     for tiles in hands:
         counts = [0] * kinds
         for k in tiles:
             counts[k] += 1
         seats.append(Seat(tuple(counts)))
-    return GameState(tuple(seats), tuple(wall), dealer=dealer, turn=dealer, favourites=tuple(favourites))
+    return GameState(tuple(seats), tuple(wall), dealer=dealer, turn=dealer, favourites=tuple(favourites),
+                     options=options)
 
 
 # --- transitions -------------------------------------------------------------------------------------------
@@ -234,6 +237,8 @@ def apply(state: GameState, event: dict, table: Table) -> GameState:
         discarder, tile = state.last
         _need(event.get("target") == discarder and table.kind(event.get("pai")) == tile
               and isinstance(actor, int) and actor != discarder and 0 <= actor < len(state.seats), "a call on another tile")
+        _need(state.options.calls == "any" or actor == (discarder + 1) % len(state.seats),
+              "a call from a seat other than the next (calls: previous)")
         unit = table.rules.units[table.unit(event.get("unit"))]
         consumed = sorted(table.kind(t) for t in event.get("consumed") or ())
         _need(unit.size >= 3 and sorted(consumed + [tile]) == list(unit.members), "a call into no unit of 3+ members")
@@ -261,8 +266,9 @@ def _hora(state: GameState, event: dict, table: Table) -> GameState:
         return replace(state, phase="end", wins=(Win(actor, actor, tile, score),))
     # ron: the first winner takes the tile out of the room; further winners (--multiple-ron) score with it too
     if state.phase == "end":
-        _need(bool(state.wins) and not state.wins[0].tsumo and state.wins[0].target == target
-              and state.wins[0].tile == tile, "a second ron on another tile")
+        _need(state.options.multiple_ron and bool(state.wins) and not state.wins[0].tsumo
+              and state.wins[0].target == target and state.wins[0].tile == tile
+              and actor not in {w.seat for w in state.wins}, "a second ron without --multiple-ron, or on another tile")
         return replace(state, wins=state.wins + (Win(actor, target, tile, score),))
     _need(state.phase == "claim" and state.last == (target, tile) and actor != target, "a ron without that discard")
     seats = list(state.seats)

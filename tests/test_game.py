@@ -159,6 +159,11 @@ def test_ron_order_and_multiple_ron(ev, monkeypatch, multiple):
         ([(1, 0, "のり子"), (2, 0, "のり子")] if multiple else [(1, 0, "のり子")])
     assert horas[0]["score"] == horas[-1]["score"]  # the same hand, the same ron
     check_game(ev, record.events, record.state, oracle_scores=True)
+    if multiple:  # the same log under one-winner rules is refused at its second win
+        single = json.loads(json.dumps(record.events))
+        single[0]["multiple_ron"] = False
+        with pytest.raises(MjError, match="second ron"):
+            replay(single, Table(ev.rules))
 
 
 def test_ron_beats_an_earlier_call(ev, monkeypatch):
@@ -248,3 +253,24 @@ def test_planner_plays_the_plans_recommendation(ev):
                 favourite=obs.favourite, both=False).discards
     top = max(d.win_probability for d in best)
     assert table.kind(event["pai"]) in {d.tile for d in best if d.win_probability == top}
+
+
+def test_replay_refuses_illegal_decisions(ev):
+    """A log that claims a win on an incomplete hand, a second ron without --multiple-ron, or a call from the
+    wrong seat under calls=previous is refused, naming its line."""
+    table = Table(ev.rules)
+    events = play(ev, 6, ("greedy", "random", "random", "random")).events
+    discard = next(i for i, e in enumerate(events) if e["type"] == "dahai")
+    fake_win = [*events[:discard], {"type": "hora", "actor": events[discard]["actor"],
+                                     "target": events[discard]["actor"], "pai": events[discard - 1]["pai"],
+                                     "score": 1000}]
+    with pytest.raises(MjError, match=f"line {discard + 1}: hora is not a legal action"):
+        replay(fake_win, table)
+    assert len(replay(fake_win, table, strict=False)) == len(fake_win)  # the transitions alone take it
+    previous = json.loads(json.dumps(events))
+    previous[0]["calls"] = "previous"
+    far_call = next((i for i, e in enumerate(events) if e["type"] == "chi"
+                     and e["actor"] != (e["target"] + 1) % 4), None)
+    assert far_call is not None
+    with pytest.raises(MjError, match=f"line {far_call + 1}"):
+        replay(previous, table)
