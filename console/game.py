@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from typing import Annotated, Optional
 
 import typer
@@ -77,7 +76,7 @@ def play(player: PlayerOpt = None,
         else:
             from console.game_view import Narrator
 
-            on_event = Narrator(ev, specs, sys.stdout.isatty())
+            on_event = Narrator(ev, specs)
         record = Game(ev, setup, players, fallback_player, on_event).play()
         if log:
             _write_log(log, record.events)

@@ -32,7 +32,7 @@ def h_text(hand: Hand, rules) -> str:
 class Narrator:
     """Prints each event as it happens (plain lines; `mj play --json` prints the log instead)."""
 
-    def __init__(self, ev, specs: list[str], tty: bool):
+    def __init__(self, ev, specs: list[str]):
         self.ev, self.rules, self.specs = ev, ev.rules, specs
         self.drawn: dict[int, str] = {}
         humans = {i for i, spec in enumerate(specs) if spec == "human"}

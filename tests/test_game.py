@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from pathlib import Path
 
 import pytest
 
@@ -19,7 +18,6 @@ from game.state import HAND, Options, Table
 from solver.api import Evaluator
 from solver.core.errors import MjError
 
-ROOT = Path(__file__).resolve().parent.parent
 MIXES = (("random",) * 4, ("greedy", "random", "seed000", "random"), ("seed000", "greedy", "greedy", "seed000"),
          ("random", "random"), ("greedy", "random", "random"))
 

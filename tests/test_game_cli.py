@@ -4,7 +4,6 @@ the display, the position at any event, a human seat, and one-line errors for ba
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import jsonschema
