@@ -181,7 +181,7 @@ class Game:
             self.state = start_turn(self.state)
 
     def _win_score(self, action: dict) -> int | None:
-        """The score of a win about to be logged (the same function scores it again at the end)."""
+        """The score of a win about to be logged (end_game repeats it)."""
         probe = apply(self.state, {**action, "score": None}, self.table)
         win = probe.wins[-1]
         return score_seat(self.ev, probe, win.seat)
