@@ -51,18 +51,21 @@ class Reach:
         return tuple(map(id, alive)) if self.nearest else ()
 
     def canonical(self, hand, wall, alive):
-        """P(win) only: the memo key of a state, up to moves that cannot change its value.
+        """P(win) only: (hand, wall) with the kinds that cannot matter merged, and the memo key.
 
         Kinds no live target holds are one junk slot (the last position) and leave the wall:
         targets within reach only get fewer, so such a kind never matters again; its held copies
-        are interchangeable junk and its wall copies are part of the mass of junk draws.
-        Kinds that every target within reach holds alike (the same count in each) and the hand
-        holds alike are interchangeable: swapping two of them maps the hand and every target to
-        themselves, so the state's value does not change when their wall counts are permuted.
-        Their wall counts are sorted.
+        are interchangeable junk and its wall copies are part of the mass of junk draws. The
+        returned state is searched on (its targets within reach are the same as the state's).
         When discards never raise h (slack 0), a kind every such target holds exactly as often as
         the hand is frozen: its draws are junk, and discarding one would raise every target's cost,
         so the hand keeps it for ever; its wall copies join the junk mass too.
+        Kinds that every target within reach holds alike (the same count in each) and the hand
+        holds alike are interchangeable: swapping two of them fixes the hand and every target within
+        reach, so two states whose walls differ by such a swap and whose targets within reach are the
+        same list have the same value. Only the key sorts their wall counts, and it then holds the
+        targets within reach: a swapped wall can revive a target out of reach (one needing a kind whose
+        copies are gone), so the sorted wall is never searched on (docs section 8; issue 22).
         """
         flags, classes, constant, most, _ = self.group_of(alive)
         kept = [n if f else 0 for n, f in zip(hand, flags)]
@@ -75,15 +78,21 @@ class Reach:
                 for i, c in constant:
                     if hand[i] == c:
                         live[i] = 0
+        keyed = live
         for members in classes:
             by_count: dict[int, list[int]] = {}
             for i in members:
                 by_count.setdefault(hand[i], []).append(i)
             for same in by_count.values():
                 if len(same) > 1:
+                    if keyed is live:
+                        keyed = list(live)
                     for i, n in zip(same, sorted((live[i] for i in same), reverse=True)):
-                        live[i] = n
-        return tuple(kept), tuple(live)
+                        keyed[i] = n
+        state = tuple(kept), tuple(live)
+        if keyed is live:
+            return state, state
+        return state, (state[0], tuple(keyed), tuple(map(id, alive)))
 
     @staticmethod
     def needed_wall(hand, wall, most) -> list[int]:

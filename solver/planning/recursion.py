@@ -139,11 +139,12 @@ class Search(Reach):
 
     def v12_filtered(self, hand, wall, room, W, t, alive) -> int:
         alive = self.reachable(hand, wall, room, t, alive)
+        keyed = None
         if self.win and not room:
-            hand, wall = self.canonical(hand, wall, alive)
+            (hand, wall), keyed = self.canonical(hand, wall, alive)
         elif self.nearest and not room:  # E[score]: the hand stays whole (its score), the wall loses the unneeded
             wall = tuple(self.needed_wall(hand, wall, self.group_of(alive)[3]))
-        key = (hand, wall, room, t, W, self.in_play(alive))
+        key = (keyed or (hand, wall), room, t, W, self.in_play(alive))
         got = self.memo.get(key)
         if got is not None:
             return got

@@ -1,0 +1,87 @@
+"""The planner's optimum (issue 22) against independent brute force (tests/oracle_optimal.py): the bug of a
+value labelled "all play" above the optimum, exact fractions of small games over explicit tile copies."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from oracle_optimal import explicit_value, real_win_value
+from synthetic import BASE_SETTINGS, deals, games
+
+from solver import Evaluator, MjError
+
+BUG_HAND = "ジュリア 翼 静香 詩花 可奈 詩花 ジュリア 星梨花 環 星梨花 美也 静香 茜"
+
+
+@pytest.fixture(scope="module")
+def ev() -> Evaluator:
+    return Evaluator("2019-12")
+
+
+def rows(ev, p) -> dict:
+    return {ev.tiles.name(r.tile): r.win_probability for r in p.discards}
+
+
+def bug_oracle(ev, turns: int, roots=None) -> dict:
+    seen = [0] * len(ev.tiles)
+    seen[ev.tile("星梨花")] = 1
+    got = real_win_value([u.members for u in ev.rules.units], list(ev.hand(BUG_HAND).concealed), seen=seen,
+                         turns=turns, roots=None if roots is None else [ev.tile(n) for n in roots])
+    return {ev.tiles.name(k): v for k, v in got.items()}
+
+
+def test_last_live_copy_discarded_turns_2(ev):
+    """Issue 22: discarding 星梨花 (its third copy seen, the other two held) once gave 43/7252 labelled
+    "all play"; every discard now equals the independent full tree, 星梨花 39/7252."""
+    p = ev.plan(BUG_HAND, turns=2, detour=1, seen="星梨花", both=False)
+    assert p.policy_class["win_probability"] == "all play"
+    got = rows(ev, p)
+    assert got["星梨花"] == Fraction(39, 7252)
+    assert got == bug_oracle(ev, 2)
+
+
+def test_last_live_copy_discarded_turns_3(ev):
+    """The second reproduction: turns 3, detour 2 (all play), 星梨花 18015/1058792 (the full tree's value,
+    test_last_live_copy_turns_3_oracle)."""
+    p = ev.plan(BUG_HAND, turns=3, detour=2, seen="星梨花", both=False)
+    assert p.policy_class["win_probability"] == "all play"
+    assert rows(ev, p)["星梨花"] == Fraction(18015, 1058792)
+
+
+@pytest.mark.slow
+def test_last_live_copy_turns_3_oracle(ev):
+    assert bug_oracle(ev, 3, roots=["星梨花"])["星梨花"] == Fraction(18015, 1058792)
+
+
+# --- small games over explicit tile copies -----------------------------------------------------------
+
+def explicit(game, deal, param, *, turns, objective, seen=None):
+    return explicit_value(list(game.units), list(deal.concealed), seen=list(seen or [0] * game.K), turns=turns,
+                          objective=objective, rules=game.oracle_rules(param), sora=game.sora)
+
+
+@BASE_SETTINGS
+@given(st.data())
+def test_all_play_equals_explicit_copies(data):
+    """Where the planner says "all play", its Fractions equal the expectimax over explicit tile copies."""
+    game = data.draw(games(min_kinds=4, max_kinds=5, max_units=6, max_unit_size=3, hand_sizes=(3, 4), sora=False))
+    size = data.draw(st.sampled_from([game.hand_size - 1, game.hand_size]))
+    deal = data.draw(deals(game, size=size, max_called=0))
+    param = data.draw(st.sampled_from(["2019-12", "hitori-jong-2.1"]))
+    ev = game.evaluator(param)
+    turns = data.draw(st.integers(1, 3))
+    try:
+        p = ev.plan(deal.hand, turns=turns, detour=turns)
+    except MjError:
+        return
+    for objective, col, label in (("win", "win_probability", "win_probability"),
+                                  ("score", "expected_score", "expected_score")):
+        want = explicit(game, deal, param, turns=turns, objective=objective)
+        got = {r.tile: getattr(r, col) for r in p.discards}
+        if p.policy_class[label] == "all play":
+            assert got == want, objective
+        else:
+            assert all(got[k] <= want[k] for k in want), objective
