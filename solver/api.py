@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from solver.analysis.turn import Analysis  # the analysis, the score model and CP-SAT load on first use (start-up time)
     from solver.core.model import DistanceModel
     from solver.planning.plan import Plan
+    from solver.planning.request import PlanRequest
 
 TileLike = int | str
 HandLike = Hand | str
@@ -105,22 +106,40 @@ class Evaluator:
     def plan(self, hand: HandLike, turns: int, objective: str = "win", seen: str | Iterable[TileLike] = (),
              waiting_room: str | Iterable[TileLike] = (), favourite: TileLike | None = None, detour: int | None = None,
              progress=None, both: bool = True, estimate: int | None = None, max_states: int | None = None,
-             seed: int = 0) -> "Plan":
-        """P(win) and E[score] per discard over `turns` draws (solver.planning.plan, docs section 8); `detour`
-        None plays the class "nearest", a number the wider class of targets within h + detour.
+             seed: int = 0, *, nearest: bool = False, seconds: float | None | str = "default") -> "Plan":
+        """P(win) and E[score] per discard over `turns` draws (solver.planning.plan, docs section 8).
 
-        Exact within the class the plan names; past `max_states`, an error, or with `estimate` a
-        Monte Carlo estimate over that many sampled walls (plan.method == "estimate", 95 % intervals).
+        By default the true optimum where it finishes within `max_states` and `seconds` (plan.method
+        "optimal"), else per discard a real policy's value and a proved upper bound ("bounds"), or with
+        `estimate` past every exact search a Monte Carlo estimate ("estimate", 95 % intervals). `detour` D asks
+        for the class of targets within h + D, `nearest` for the class "nearest" (method "class": exact within
+        it). The keywords build a PlanRequest (plan_request takes one).
         """
-        from solver.planning.plan import plan
+        return self.plan_request(self.plan_request_of(
+            hand, turns, objective, seen, waiting_room, favourite, detour, both, estimate, max_states, seed,
+            nearest=nearest, seconds=seconds), progress)
+
+    def plan_request_of(self, hand: HandLike, turns: int, objective: str = "win", seen: str | Iterable[TileLike] = (),
+                        waiting_room: str | Iterable[TileLike] = (), favourite: TileLike | None = None,
+                        detour: int | None = None, both: bool = True, estimate: int | None = None,
+                        max_states: int | None = None, seed: int = 0, *, nearest: bool = False,
+                        seconds: float | None | str = "default") -> "PlanRequest":
+        """The PlanRequest of Evaluator.plan's keywords (names accepted for every tile; `seconds` None: no clock)."""
+        from solver.planning.request import SECONDS, Limits, PlanRequest, Position
         from solver.planning.recursion import STATE_LIMIT
 
         room = parse_tiles(waiting_room, self.rules) if isinstance(waiting_room, str) \
             else [self.tile(t) for t in waiting_room]
-        return plan(self.rules, self.hand(hand), turns=turns, objective=objective, seen=self.seen(seen),
-                    waiting_room=tuple(room), favourite=self.tile(favourite), detour=detour, progress=progress,
-                    both=both, estimate=estimate, seed=seed,
-                    state_limit=STATE_LIMIT if max_states is None else max_states)
+        position = Position(self.hand(hand), self.seen(seen), tuple(room), self.tile(favourite))
+        limits = Limits(STATE_LIMIT if max_states is None else max_states, SECONDS if seconds == "default" else seconds,
+                        estimate, seed)
+        return PlanRequest(position, turns, objective, PlanRequest.play_of(detour, nearest), detour, both, limits)
+
+    def plan_request(self, request: "PlanRequest", progress=None) -> "Plan":
+        """The plan of a typed request (solver/planning/request.py)."""
+        from solver.planning.plan import plan
+
+        return plan(self.rules, request, progress)
 
     def is_complete(self, hand: HandLike) -> bool:
         from solver.core.score import is_complete

@@ -14,6 +14,7 @@ from synthetic import BASE_SETTINGS, Game, deals, games
 
 from solver import Evaluator, Hand, MjError
 from solver.planning.plan import prepare
+from solver.planning.request import Position
 from solver.planning.estimate import Policy, Sampled
 from solver.planning.recursion import Search
 
@@ -80,7 +81,7 @@ def test_nearest_class_agrees_with_its_literal_definition(data):
     ev = game.evaluator(param)
     turns = data.draw(st.integers(1, min(4, 3 * game.K - size)))
     try:
-        p = ev.plan(deal.hand, turns=turns)
+        p = ev.plan(deal.hand, turns=turns, nearest=True)
     except MjError:
         return
     got = planner_rows(p)
@@ -124,7 +125,7 @@ def test_fetch_sora_against_the_full_tree():
         p = ev.plan(hand, turns=turns, waiting_room=["k3"], detour=3)
         want = oracle_rows(game, ev, hand, "2019-12", turns=turns, objective="win", room=room)
         assert p.discards[0].win_probability == want[None]
-        near = ev.plan(hand, turns=turns, waiting_room=["k3"])  # "nearest": a real policy, so at most that
+        near = ev.plan(hand, turns=turns, waiting_room=["k3"], nearest=True)  # "nearest": a real policy, so at most that
         assert "can fetch" in near.policy_class["win_probability"] or turns == 1
         assert 0 < near.discards[0].win_probability <= want[None]
 
@@ -203,7 +204,7 @@ def test_monte_carlo_of_the_recommended_policy(ev):
     lies within 3.3 standard errors (99.9 %) of the exact value (turns 6, a tenpai hand, detour 0)."""
     hand = ev.hand("真 雪歩 あずさ 可奈 歩 未来 まつり 美也 紗代子 海美 奈緒 美奈子")
     turns = 6
-    prep = prepare(ev.rules, hand, turns=turns, objectives=("win",), detour=0)
+    prep = prepare(ev.rules, Position(hand), turns=turns, objectives=("win",), play="detour", detour=0)
     search = prep.searches["win"]
     exact = search.first_move(prep.start, prep.wall_r, (), prep.W0, turns).value
     rng = random.Random(7)
@@ -328,7 +329,7 @@ def test_estimate_agrees_with_the_exact_value_of_its_policy(ev):
     est = ev.plan(hand, turns=turns, detour=0, both=False, estimate=3000, max_states=1)
     assert est.method == "estimate" and est.games == 3000 and "Monte Carlo" in est.policy_class["win_probability"]
     exact = {r.tile: r.win_probability for r in ev.plan(hand, turns=turns, detour=2, both=False).discards}
-    prep = prepare(ev.rules, hand, turns=turns, objectives=("win",), detour=0)
+    prep = prepare(ev.rules, Position(hand), turns=turns, objectives=("win",), play="detour", detour=0)
     search = prep.searches["win"]
     policy, memo = Policy(search, prep.wall_r), {}
     for row in est.discards:
@@ -345,7 +346,7 @@ def test_estimate_policy_matrices_against_its_plain_definition(ev):
     """Policy.lowest_h (all discards at once by matrices) against the policy's words in plain Python:
     per discard, h over the targets after it, ties by the start's unseen copies of the kinds lowering it."""
     rng = random.Random(3)
-    prep = prepare(ev.rules, ev.hand(EXAMPLE), turns=3, objectives=("win",), detour=1)
+    prep = prepare(ev.rules, Position(ev.hand(EXAMPLE)), turns=3, objectives=("win",), play="detour", detour=1)
     search = prep.searches["win"]
     policy, targets, nr = Policy(search, prep.wall_r), [dict(t) for t in search.sparse], search.nr
     for _ in range(150):

@@ -29,10 +29,10 @@ def test_forked_second_objective_gives_the_same_plan(objective, turns, monkeypat
     forks = []
     monkeypatch.setattr(side, "can_split", lambda: True)
     monkeypatch.setattr(side.Side, "__init__", record(side.Side.__init__, forks))
-    beside = ev.plan(EXAMPLE, turns=turns, objective=objective)
+    beside = ev.plan(EXAMPLE, turns=turns, objective=objective, nearest=True)
     assert len(forks) == 1
     monkeypatch.setattr(side, "can_split", lambda: False)
-    alone = ev.plan(EXAMPLE, turns=turns, objective=objective)
+    alone = ev.plan(EXAMPLE, turns=turns, objective=objective, nearest=True)
     assert len(forks) == 1 and rows(beside) == rows(alone)
 
 
@@ -59,7 +59,7 @@ def test_the_childs_answer_its_too_large_and_its_death():
 def test_a_child_that_dies_is_replaced_by_the_search_here(monkeypatch):
     ev = Evaluator()
     monkeypatch.setattr(side, "can_split", lambda: True)
-    alone = rows(ev.plan(EXAMPLE, turns=3))
+    alone = rows(ev.plan(EXAMPLE, turns=3, nearest=True))
     original = plan_module.first_moves
 
     def first_moves(prep, search, roots, turns, tick):
@@ -68,7 +68,7 @@ def test_a_child_that_dies_is_replaced_by_the_search_here(monkeypatch):
         return original(prep, search, roots, turns, tick)
     parent = os.getpid()
     monkeypatch.setattr(plan_module, "first_moves", first_moves)
-    assert rows(ev.plan(EXAMPLE, turns=3)) == alone
+    assert rows(ev.plan(EXAMPLE, turns=3, nearest=True)) == alone
 
 
 @needs_fork
@@ -85,7 +85,7 @@ def test_a_parent_that_stops_first_kills_the_child(monkeypatch):
     monkeypatch.setattr(plan_module, "first_moves", first_moves)
     monkeypatch.setattr(side.Side, "close", close_recorder(side.Side.close, children))
     with pytest.raises(TooLarge, match="stopped here first"):
-        ev.plan(EXAMPLE, turns=6, objective="win")
+        ev.plan(EXAMPLE, turns=6, objective="win", nearest=True)
     assert children and all(not alive(pid) for pid in children)
 
 

@@ -1,26 +1,29 @@
-"""The planner's entry point: per discard (or for a 12-tile hand as it stands) the exact P(win) and
-E[score] over the draws left, the recommended play and the そら advice (docs/formulation.md section 8).
+"""The planner's entry point: per discard (or for a 12-tile hand as it stands) P(win) and E[score] over the
+draws left, the recommended play and the そら advice (docs/formulation.md section 8). The default is the true
+optimum (every way of playing) where it finishes within the request's limits, else a certified bracket per
+discard (bounds.py); the classes "nearest" and "detour" stay as options.
 """
 
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
-from solver.core.errors import HAND_SIZE, MjError
-from solver.core.search.fast import search_for
-from solver.core.hand import COPIES, Hand, check_hand, check_situation, Situation
 from solver.core.rules import RuleSet
-from solver.planning.recursion import STATE_LIMIT, Search, check_probability
-from solver.planning.targets import NoWinScore, Targets, TooLarge, enumerate_targets
+from solver.planning.prepare import (NEAREST, Prepared, acceptance, class_labels, distance,  # noqa: F401 (API)
+                                     prepare, wall_counts)
+from solver.planning.recursion import check_probability
+from solver.planning.request import MAX_GAMES, OBJECTIVES, Limits, PlanRequest, Position  # noqa: F401 (API)
+from solver.planning.targets import TooLarge
 
-OBJECTIVES = ("win", "score")
-DEFAULT_DETOUR = None  # None: the class "nearest" (fast at every depth); a number: targets within h + d
-MAX_GAMES = 1_000_000  # sampled walls per discard for an estimate
 MODEL = ("solo (docs/formulation.md section 8): the wall is every unseen copy, each equally likely; "
          "discards never return to the wall; no win after the last draw, the 12 tiles score as a hand that did not win")
+METHODS = ("optimal", "bounds", "estimate", "class")  # class: exact within a named class asked for (nearest, detour)
+UPPER = ("perfect-information relaxation: the chance that the coming draws hold the missing tiles of some complete "
+         "hand within reach (with a fetch-mode そら, less the waiting room's copies), computed exactly")
 
 Progress = Callable[[int, int, int], None]  # (roots done, roots in all, states visited)
 
@@ -36,13 +39,14 @@ class SoraMove:
 @dataclass(frozen=True)
 class DiscardPlan:
     tile: int | None  # the discard; None for a 12-tile hand as it stands
-    win_probability: Fraction | None  # None when not computed (plan(both=False))
+    win_probability: Fraction | None  # the optimum, or a lower bound (bounds, a class); None: not computed
     expected_score: Fraction | None
     h: int | None  # exchange distance after the discard (None: no complete hand within the budget)
     live: int | None  # live copies of the kinds that lower h (None: not all such targets within the budget)
     sora: SoraMove | None = None  # fetch mode, a そら held: its use before the next draw (chosen objective)
     win_interval: tuple[float, float] | None = None  # an estimate's 95 % interval (None: the value is exact)
     score_interval: tuple[float, float] | None = None
+    upper: Fraction | None = None  # proved >= the optimal P(win) (= win_probability where optimal); None: none
 
 
 @dataclass(frozen=True)
@@ -58,158 +62,137 @@ class Plan:
     states: int  # memoised states visited
     wall: int  # unseen tiles
     games: int | None = None  # sampled walls of an estimate past the exact frontier; None: exact
-
-    @property
-    def method(self) -> str:
-        return "exact" if self.games is None else "estimate"
+    method: str = "class"  # one of METHODS
+    separated: bool | None = None  # bounds: the best discard's lower bound reaches every other's upper bound
+    stopped: str | None = None  # why the optimal search stopped (bounds, estimate); None: it finished
 
     @property
     def recommended(self) -> DiscardPlan:
         return self.discards[0]
 
 
-def wall_counts(rules: RuleSet, hand: Hand, unseen_elsewhere: tuple[int, ...]) -> list[int]:
-    totals = hand.totals(rules)
-    return [COPIES - totals[k] - (unseen_elsewhere[k] if unseen_elsewhere else 0) for k in range(len(totals))]
-
-
-NEAREST = ("nearest: of the complete hands within h exchanges of the starting hand, only those at the lowest "
-           "h stay in play (a drawn tile is kept only when it lowers h, a discard keeps h at its lowest, a hand "
-           "that falls behind is dropped for good; so a ready hand keeps its wait)")
-
-
-def class_labels(rules: RuleSet, budget: int, detour: int | None, lossless: bool, sora_note: str) -> dict[str, str]:
-    if lossless:  # every win within the turns is listed and every discard is tried
-        narrow = f"targets within {budget} exchanges (every win within the turns){sora_note}"
-    elif detour is None:
-        narrow = NEAREST + sora_note
-    else:
-        narrow = (f"targets within {budget} exchanges (h+{detour}); drawn tiles of other kinds discarded at once; "
-                  f"discards keep h within {detour} of the lowest{sora_note}")
-    win = "all play" if lossless and not sora_note else narrow
-    if win == "all play" and not rules.scores_no_win:
-        score = "all play"
-    else:
-        score = narrow + "; while junk is held only junk is discarded; once no target is within reach the hand is kept as it is"
-    return {"win_probability": win, "expected_score": score}
-
-
-@dataclass
-class Prepared:
-    """Everything a plan's roots share: targets, positions, the searches (one per objective) and the start."""
-
-    targets: Targets
-    positions: list[int]
-    searches: dict[str, Search]
-    start: tuple[int, ...]  # the hand over positions, plus the collapsed-junk slot
-    wall: list[int]  # live copies per kind
-    wall_r: tuple[int, ...]  # ... over the relevant kinds
-    room_r: tuple[int, ...]
-    W0: int
-    h0: int | None
-    budget: int
-    labels: dict[str, str]
-    sora: int | None  # position of そら when fetch mode applies
-
-    @property
-    def nr(self) -> int:
-        return len(self.targets.relevant)
-
-
-def prepare(rules: RuleSet, hand: Hand, *, turns: int, objectives: tuple[str, ...], seen: tuple[int, ...] = (),
-            waiting_room: tuple[int, ...] = (), favourite: int | None = None, detour: int | None = DEFAULT_DETOUR,
-            state_limit: int = STATE_LIMIT) -> Prepared:
-    if any(obj not in OBJECTIVES for obj in objectives):
-        raise MjError(f"objective must be win or score, not {objectives[0]!r}")
-    if rules.sora_mode == "wildcard" and rules.tiles.sora is not None:
-        raise MjError(f"the planner does not model そら as a wildcard (rule set {rules.name}) yet")
-    if detour is not None and detour < 0:
-        raise MjError("--detour must be 0 or more")
-    kinds = len(hand.concealed)
-    room = [0] * kinds
-    for k in waiting_room:
-        room[k] += 1
-    out_of_wall = tuple((seen[k] if seen else 0) + room[k] for k in range(kinds))
-    check_hand(hand, rules, seen=out_of_wall)
-    check_situation(hand, rules, Situation(favourite=favourite))
-    size = hand.size(rules)
-    if size not in (rules.hand_size - 1, rules.hand_size):
-        raise MjError(f"a hand holds {rules.hand_size - 1} or {rules.hand_size} tiles", HAND_SIZE)
-    wall = wall_counts(rules, hand, out_of_wall)
-    W0 = sum(wall)
-    if not 1 <= turns <= W0:
-        raise MjError(f"--turns must be between 1 and the {W0} unseen tiles, not {turns}")
-
-    sora = rules.tiles.sora
-    fetch = rules.sora_mode == "fetch" and sora is not None and hand.concealed[sora] > 0
-    fetch_extra = min(hand.concealed[sora], turns) if fetch else 0
-    h0 = distance(rules, hand, out_of_wall)
-    need = turns + fetch_extra  # exchanges a win within the turns can use: draws plus fetches
-    budget = need if h0 is None else min(need, h0 + (detour or 0))  # "nearest": the targets at h
-    targets = enumerate_targets(rules, hand, out_of_wall, budget, favourite)
-    live_sora = fetch and wall[sora] > 0
-    sora_note = "; drawn そら discarded at once" if live_sora else ""
-    if fetch and detour is None:  # the recursion narrows play only where no fetch can follow
-        sora_note += "; while そら can fetch from the waiting room, every listed hand within reach stays in play"
-    lossless = budget >= need and (detour is not None or turns == 1)
-    labels = class_labels(rules, budget, detour, lossless, sora_note)
-
-    positions = list(targets.relevant) + [k for k in range(kinds) if hand.concealed[k] and k not in targets.relevant]
-    sora_pos = positions.index(sora) if fetch else None
-    compact = {tuple(t[k] for k in targets.relevant): s for t, s in targets.counts.items()}
-    nowin = NoWinScore(rules, hand.called, favourite)
-    searches = {obj: Search(positions=positions, n_relevant=len(targets.relevant), targets=compact, nowin=nowin,
-                            kinds=kinds, objective=obj, sora_pos=sora_pos,
-                            slack=None if lossless else (detour or 0), state_limit=state_limit,
-                            nearest=detour is None and not lossless) for obj in objectives}
-    start = tuple(hand.concealed[k] for k in positions) + (0,)  # the last slot: collapsed junk
-    return Prepared(targets, positions, searches, start, wall, tuple(wall[k] for k in targets.relevant),
-                    tuple(room[k] for k in targets.relevant), W0, h0, budget, labels, sora_pos)
-
-
-def plan(rules: RuleSet, hand: Hand, *, turns: int, objective: str = "win", seen: tuple[int, ...] = (),
-         waiting_room: tuple[int, ...] = (), favourite: int | None = None, detour: int | None = DEFAULT_DETOUR,
-         state_limit: int = STATE_LIMIT, progress: Progress | None = None, both: bool = True,
-         estimate: int | None = None, seed: int = 0) -> Plan:
-    """Exact values for the model of docs/formulation.md section 8 within the class it names.
-
-    `both`: also compute the other objective's number (else it is None). `estimate`: when the exact
-    plan passes `state_limit`, play the named policy of solver/planning/estimate.py in this many
-    sampled walls instead (the plan says so: method "estimate", 95 % intervals); None: stop.
-    """
-    computed = OBJECTIVES if both else (objective,)
-    if objective not in OBJECTIVES:
-        raise MjError(f"objective must be win or score, not {objective!r}")
-    if estimate is not None and not 2 <= estimate <= MAX_GAMES:
-        raise MjError(f"--estimate must be between 2 and {MAX_GAMES} games, not {estimate}")
-    prep = prepare(rules, hand, turns=turns, objectives=computed, seen=seen, waiting_room=waiting_room,
-                   favourite=favourite, detour=detour, state_limit=state_limit)
-    start, nr = prep.start, prep.nr
-    thirteen = hand.size(rules) == rules.hand_size
-    choices = [i for i, n in enumerate(start) if n] if thirteen else [None]
-    search = prep.searches[objective]
-    roots = [search.discarded(start, prep.room_r, c) if c is not None else (start, prep.room_r) for c in choices]
+def plan(rules: RuleSet, request: PlanRequest, progress: Progress | None = None) -> Plan:
+    """The plan the request asks for (solver/planning/request.py). "optimal": the exact optimum if it finishes
+    within the limits (method "optimal"), else per discard a real policy's value below and a proved upper bound
+    above (method "bounds"), or past every exact search the estimate asked for (method "estimate"). A class
+    ("nearest", "detour"): exact within it (method "class"), past the limits its estimate or TooLarge."""
+    limits = request.limits
+    deadline = None if limits.seconds is None else time.monotonic() + limits.seconds
+    if request.play != "optimal":
+        try:
+            return exact_plan(rules, request, progress, deadline)
+        except TooLarge:
+            if limits.estimate is None:
+                raise
+            return estimate_plan(rules, request, progress)
+    stopped = None
     try:
-        rows, labels, games = exact_rows(prep, objective, choices, roots, turns, progress), prep.labels, None
-    except TooLarge:
-        if estimate is None:
-            raise
-        rows, labels, games = estimated_rows(prep, objective, choices, roots, turns, estimate, seed, progress), \
-            estimate_labels(estimate), estimate
+        found = exact_plan(rules, request, progress, deadline)
+        if found.policy_class[label_of(request.objective)] == "all play":
+            rows = [replace(r, upper=r.win_probability) for r in found.discards]
+            return replace(found, discards=tuple(rows), method="optimal", separated=True)
+        lower = found  # every win listed, but a named class (a drawn そら discarded at once): a real policy
+    except TooLarge as exc:
+        stopped = str(exc)
+        lower = None
+    if lower is None:
+        nearest = replace(request, play="nearest", detour=None)
+        near_deadline = None if limits.seconds is None else time.monotonic() + limits.seconds
+        try:
+            lower = exact_plan(rules, nearest, progress, near_deadline)
+        except TooLarge:
+            if limits.estimate is None:
+                raise TooLarge(f"{stopped}; the class nearest passed its limits too; raise --max-states or the "
+                               "time budget, lower --turns, or ask for an estimate past it (--estimate GAMES)")
+            lower = estimate_plan(rules, nearest, progress)
+    return bracket(rules, request, lower, stopped)
+
+
+def label_of(objective: str) -> str:
+    return "win_probability" if objective == "win" else "expected_score"
+
+
+def bracket(rules: RuleSet, request: PlanRequest, lower: Plan, stopped: str | None) -> Plan:
+    """The lower plan's rows with a proved upper bound of the optimal P(win) each (bounds.py)."""
+    from solver.planning.bounds import separated, win_upper
+
+    position = request.position
+    note = UPPER
+    try:
+        prep = prepare(rules, position, turns=request.turns, objectives=(), play="optimal")
+        relevant = prep.targets.relevant
+        targets = list(prep.targets.counts)
+        fetch = prep.sora is not None
+        uppers = {}
+        for row in lower.discards:
+            kept = position.hand if row.tile is None else position.hand.remove(row.tile)
+            hand = tuple(kept.concealed[k] for k in relevant)
+            room = list(prep.room_r) if fetch else [0] * len(relevant)
+            if fetch and row.tile is not None and row.tile in relevant:
+                room[relevant.index(row.tile)] += 1  # the discard lies in the waiting room
+            uppers[row.tile] = win_upper([tuple(t[k] for k in relevant) for t in targets], hand, prep.wall_r,
+                                         tuple(room), prep.W0, request.turns)
+    except TooLarge as exc:  # too many complete hands within reach to list, or too many states: only 1 is proved
+        uppers = {row.tile: Fraction(1) for row in lower.discards}
+        note = f"1 (the relaxation was not computed: {exc})"
+    rows = tuple(replace(r, upper=uppers[r.tile]) for r in lower.discards)
+    method = "estimate" if lower.games is not None else "bounds"
+    what = "estimated (sampled) value" if method == "estimate" else "exact value"
+    labels = {key: f"bounds: lower = the {what} of the class {value}" for key, value in lower.policy_class.items()}
+    labels["win_probability"] += f"; upper = {note}"
+    labels["expected_score"] += "; no upper bound computed for E[score]"
+    gap = separated(rows) if request.objective == "win" else None
+    return replace(lower, discards=rows, policy_class=labels, method=method, separated=gap, stopped=stopped)
+
+
+def exact_plan(rules: RuleSet, request: PlanRequest, progress: Progress | None, deadline: float | None) -> Plan:
+    """Exact values within the class the request's play names (the optimum under "all play" labels)."""
+    objective, turns, position = request.objective, request.turns, request.position
+    computed = OBJECTIVES if request.both else (objective,)
+    prep = prepare(rules, position, turns=turns, objectives=computed, play=request.play, detour=request.detour,
+                   state_limit=request.limits.max_states, deadline=deadline)
+    choices, roots = root_states(prep, rules, position)
+    rows = exact_rows(prep, objective, choices, roots, turns, progress)
+    return finish(prep, rules, request, choices, rows, prep.labels, None)
+
+
+def estimate_plan(rules: RuleSet, request: PlanRequest, progress: Progress | None) -> Plan:
+    """The estimate's policy played in sampled walls (estimate.py), over the targets of the request's class."""
+    prep = prepare(rules, request.position, turns=request.turns, objectives=(request.objective,), play=request.play,
+                   detour=request.detour, state_limit=request.limits.max_states)
+    choices, roots = root_states(prep, rules, request.position)
+    games = request.limits.estimate
+    rows = estimated_rows(prep, request.objective, choices, roots, request.turns, games, request.limits.seed,
+                          progress)
+    return replace(finish(prep, rules, request, choices, rows, estimate_labels(games), games), method="estimate")
+
+
+def root_states(prep: Prepared, rules: RuleSet, position: Position):
+    start = prep.start
+    thirteen = position.hand.size(rules) == rules.hand_size
+    choices = [i for i, n in enumerate(start) if n] if thirteen else [None]
+    search = next(iter(prep.searches.values()))
+    roots = [search.discarded(start, prep.room_r, c) if c is not None else (start, prep.room_r) for c in choices]
+    return choices, roots
+
+
+def finish(prep: Prepared, rules: RuleSet, request: PlanRequest, choices, rows, labels, games) -> Plan:
+    hand, nr, start = request.position.hand, prep.nr, prep.start
     for i, (row, choice) in enumerate(zip(rows, choices)):
         kept = hand if choice is None else hand.remove(prep.positions[choice])
         h_after, live = acceptance(prep.targets, kept, prep.wall, prep.budget)
         rows[i] = replace(row, h=h_after, live=live)
-    first, second = ("win_probability", "expected_score") if objective == "win" else \
+    first, second = ("win_probability", "expected_score") if request.objective == "win" else \
         ("expected_score", "win_probability")
 
     def key(row: DiscardPlan) -> tuple:
         other = getattr(row, second)
         return getattr(row, first), -1 if other is None else other
     rows.sort(key=key, reverse=True)
-    complete = thirteen and not any(start[nr:]) and start[:nr] in search.scores
+    search = next(iter(prep.searches.values()))
+    complete = hand.size(rules) == rules.hand_size and not any(start[nr:]) and start[:nr] in search.scores
     tsumo = search.scores.get(start[:nr]) if complete else None
-    return Plan(turns, objective, prep.budget, prep.h0, complete, tsumo, tuple(rows), labels,
+    return Plan(request.turns, request.objective, prep.budget, prep.h0, complete, tsumo, tuple(rows), labels,
                 sum(s.visited for s in prep.searches.values()), prep.W0, games)
 
 
@@ -291,26 +274,3 @@ def estimate_labels(games: int) -> dict[str, str]:
     what = f"estimate past the exact frontier: Monte Carlo of the policy ({POLICY}) over {games} sampled walls"
     return {"win_probability": what + ", 95 % Wilson interval",
             "expected_score": what + ", 95 % normal interval"}
-
-
-def distance(rules: RuleSet, hand: Hand, out_of_wall: tuple[int, ...]) -> int | None:
-    """h with every tile out of the wall treated as seen (the exact search of solver/core/search/tile_search.py)."""
-    return search_for(rules).h(hand, out_of_wall)
-
-
-def acceptance(targets: Targets, hand: Hand, wall: list[int], budget: int) -> tuple[int | None, int | None]:
-    """(h, live copies of the kinds that lower it) of a 12-tile hand, from the targets within the budget.
-
-    A target costs no more from the starting hand than from this hand (one tile fewer), so when the
-    least cost found is within the budget, every optimal target of this hand was enumerated and both
-    numbers are exact; otherwise they are None rather than guessed.
-    """
-    held = hand.concealed
-    costs = {t: sum(max(0, c - held[k]) for k, c in enumerate(t)) for t in targets.counts}
-    if not costs:
-        return None, None
-    h = min(costs.values())
-    if h > budget:
-        return None, None
-    kinds = {k for t, c in costs.items() if c == h for k, n in enumerate(t) if n > held[k]}
-    return h, sum(wall[k] for k in kinds)

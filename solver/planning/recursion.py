@@ -12,6 +12,7 @@ is U / falling(W, t) as a Fraction at the root.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -22,6 +23,10 @@ from solver.planning.reach import Reach
 from solver.planning.targets import NoWinScore, TooLarge
 
 STATE_LIMIT = 500_000  # memoised states before the search stops (TooLarge), never a silent cut
+
+
+class OutOfTime(TooLarge):
+    """The exact search passed its time budget (a TooLarge: the same answers past it)."""
 
 
 @lru_cache(maxsize=4096)  # a few hundred (W, t) pairs a plan, asked for at every state
@@ -72,6 +77,7 @@ class Search(Reach):
         self.seen13: dict[tuple, int] = {}
         self.groups: dict[tuple[int, ...], tuple] = {}  # targets within reach (ids) -> canonical() data
         self.state_limit, self.tick = state_limit, tick
+        self.deadline: float | None = None  # time.monotonic() past which the search stops (OutOfTime)
         self.visited = 0
         self.slack = slack  # None: every discard; else only those within `slack` of the lowest distance
         # The class "nearest": only the targets at the lowest cost stay in play (a drawn tile is kept only
@@ -160,6 +166,8 @@ class Search(Reach):
         if self.visited > self.state_limit:
             raise TooLarge(f"the exact plan passed {self.state_limit} states; lower --turns or --detour, "
                            "or ask for an estimate past it (--estimate GAMES)")
+        if self.deadline is not None and not self.visited & 255 and time.monotonic() > self.deadline:
+            raise OutOfTime(f"the exact plan passed its time budget at {self.visited} states")
         if self.visited % 4096 == 0:
             if len(self.seen12) + len(self.seen13) > 8 * self.state_limit:
                 self.seen12.clear()  # only a cache: bound its memory

@@ -1,0 +1,141 @@
+"""What every root of a plan shares (docs/formulation.md section 8): the targets within the budget the play
+allows, the positions, one search per objective, the start, and the labels of the class of play."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from solver.core.errors import HAND_SIZE, MjError
+from solver.core.hand import COPIES, Hand, Situation, check_hand, check_situation
+from solver.core.rules import RuleSet
+from solver.core.search.fast import search_for
+from solver.planning.recursion import STATE_LIMIT, Search
+from solver.planning.request import Position
+from solver.planning.targets import NoWinScore, Targets, enumerate_targets
+
+
+def wall_counts(rules: RuleSet, hand: Hand, unseen_elsewhere: tuple[int, ...]) -> list[int]:
+    totals = hand.totals(rules)
+    return [COPIES - totals[k] - (unseen_elsewhere[k] if unseen_elsewhere else 0) for k in range(len(totals))]
+
+
+NEAREST = ("nearest: of the complete hands within h exchanges of the starting hand, only those at the lowest "
+           "h stay in play (a drawn tile is kept only when it lowers h, a discard keeps h at its lowest, a hand "
+           "that falls behind is dropped for good; so a ready hand keeps its wait)")
+
+
+def class_labels(rules: RuleSet, budget: int, detour: int | None, lossless: bool, sora_note: str) -> dict[str, str]:
+    if lossless:  # every win within the turns is listed and every discard is tried
+        narrow = f"targets within {budget} exchanges (every win within the turns){sora_note}"
+    elif detour is None:
+        narrow = NEAREST + sora_note
+    else:
+        narrow = (f"targets within {budget} exchanges (h+{detour}); drawn tiles of other kinds discarded at once; "
+                  f"discards keep h within {detour} of the lowest{sora_note}")
+    win = "all play" if lossless and not sora_note else narrow
+    if win == "all play" and not rules.scores_no_win:
+        score = "all play"
+    else:
+        score = narrow + "; while junk is held only junk is discarded; once no target is within reach the hand is kept as it is"
+    return {"win_probability": win, "expected_score": score}
+
+
+@dataclass
+class Prepared:
+    """Everything a plan's roots share: targets, positions, the searches (one per objective) and the start."""
+
+    targets: Targets
+    positions: list[int]
+    searches: dict[str, Search]
+    start: tuple[int, ...]  # the hand over positions, plus the collapsed-junk slot
+    wall: list[int]  # live copies per kind
+    wall_r: tuple[int, ...]  # ... over the relevant kinds
+    room_r: tuple[int, ...]
+    W0: int
+    h0: int | None
+    budget: int
+    labels: dict[str, str]
+    sora: int | None  # position of そら when fetch mode applies
+
+    @property
+    def nr(self) -> int:
+        return len(self.targets.relevant)
+
+
+def prepare(rules: RuleSet, position: Position, *, turns: int, objectives: tuple[str, ...], play: str = "optimal",
+            detour: int | None = None, state_limit: int = STATE_LIMIT, deadline: float | None = None) -> Prepared:
+    """`play`: "optimal" (every win within the turns listed, every discard tried), "nearest" or "detour"
+    (targets within h + `detour`). `deadline`: time.monotonic() past which the searches stop (OutOfTime)."""
+    hand, seen, waiting_room, favourite = position.hand, position.seen, position.waiting_room, position.favourite
+    if rules.sora_mode == "wildcard" and rules.tiles.sora is not None:
+        raise MjError(f"the planner does not model そら as a wildcard (rule set {rules.name}) yet")
+    kinds = len(hand.concealed)
+    room = [0] * kinds
+    for k in waiting_room:
+        room[k] += 1
+    out_of_wall = tuple((seen[k] if seen else 0) + room[k] for k in range(kinds))
+    check_hand(hand, rules, seen=out_of_wall)
+    check_situation(hand, rules, Situation(favourite=favourite))
+    size = hand.size(rules)
+    if size not in (rules.hand_size - 1, rules.hand_size):
+        raise MjError(f"a hand holds {rules.hand_size - 1} or {rules.hand_size} tiles", HAND_SIZE)
+    wall = wall_counts(rules, hand, out_of_wall)
+    W0 = sum(wall)
+    if not 1 <= turns <= W0:
+        raise MjError(f"--turns must be between 1 and the {W0} unseen tiles, not {turns}")
+
+    sora = rules.tiles.sora
+    fetch = rules.sora_mode == "fetch" and sora is not None and hand.concealed[sora] > 0
+    fetch_extra = min(hand.concealed[sora], turns) if fetch else 0
+    h0 = distance(rules, hand, out_of_wall)
+    need = turns + fetch_extra  # exchanges a win within the turns can use: draws plus fetches
+    if play == "optimal":
+        detour = need  # every win within the turns is listed (budget = need) and every discard tried
+    elif play == "nearest":
+        detour = None
+    budget = need if h0 is None else min(need, h0 + (detour or 0))  # "nearest": the targets at h
+    targets = enumerate_targets(rules, hand, out_of_wall, budget, favourite)
+    live_sora = fetch and wall[sora] > 0
+    sora_note = "; drawn そら discarded at once" if live_sora else ""
+    if fetch and detour is None:  # the recursion narrows play only where no fetch can follow
+        sora_note += "; while そら can fetch from the waiting room, every listed hand within reach stays in play"
+    lossless = budget >= need and (detour is not None or turns == 1)
+    labels = class_labels(rules, budget, detour, lossless, sora_note)
+
+    positions = list(targets.relevant) + [k for k in range(kinds) if hand.concealed[k] and k not in targets.relevant]
+    sora_pos = positions.index(sora) if fetch else None
+    compact = {tuple(t[k] for k in targets.relevant): s for t, s in targets.counts.items()}
+    nowin = NoWinScore(rules, hand.called, favourite)
+    searches = {obj: Search(positions=positions, n_relevant=len(targets.relevant), targets=compact, nowin=nowin,
+                            kinds=kinds, objective=obj, sora_pos=sora_pos,
+                            slack=None if lossless else (detour or 0), state_limit=state_limit,
+                            nearest=detour is None and not lossless) for obj in objectives}
+    for search in searches.values():
+        search.deadline = deadline
+    start = tuple(hand.concealed[k] for k in positions) + (0,)  # the last slot: collapsed junk
+    return Prepared(targets, positions, searches, start, wall, tuple(wall[k] for k in targets.relevant),
+                    tuple(room[k] for k in targets.relevant), W0, h0, budget, labels, sora_pos)
+
+
+
+def distance(rules: RuleSet, hand: Hand, out_of_wall: tuple[int, ...]) -> int | None:
+    """h with every tile out of the wall treated as seen (the exact search of solver/core/search/tile_search.py)."""
+    return search_for(rules).h(hand, out_of_wall)
+
+
+def acceptance(targets: Targets, hand: Hand, wall: list[int], budget: int) -> tuple[int | None, int | None]:
+    """(h, live copies of the kinds that lower it) of a 12-tile hand, from the targets within the budget.
+
+    A target costs no more from the starting hand than from this hand (one tile fewer), so when the
+    least cost found is within the budget, every optimal target of this hand was enumerated and both
+    numbers are exact; otherwise they are None rather than guessed.
+    """
+    held = hand.concealed
+    costs = {t: sum(max(0, c - held[k]) for k, c in enumerate(t)) for t in targets.counts}
+    if not costs:
+        return None, None
+    h = min(costs.values())
+    if h > budget:
+        return None, None
+    kinds = {k for t, c in costs.items() if c == h for k, n in enumerate(t) if n > held[k]}
+    return h, sum(wall[k] for k in kinds)
