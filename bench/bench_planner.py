@@ -30,6 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from solver import Evaluator, Hand  # noqa: E402
 from solver.planning import recursion  # noqa: E402
 from solver.planning.plan import distance, plan, prepare  # noqa: E402
+from solver.planning.request import Limits, PlanRequest, Position  # noqa: E402
 from solver.planning.targets import TooLarge  # noqa: E402
 
 STATE_LIMIT = 10_000  # the wider classes: about 10 s a plan here; the frontier shows as "stopped"
@@ -70,11 +71,20 @@ def hands_at(ev: Evaluator, h: int, n: int, seed: int) -> list[Hand]:
     return found
 
 
+def run_plan(ev: Evaluator, hand: Hand, *, turns: int, both: bool = False, state_limit: int = STATE_LIMIT,
+             detour: int | None = None, estimate: int | None = None, play: str | None = None):
+    """A plan of the class this bench names ("nearest" for detour None), no clock: only the state limit stops it."""
+    play = play or ("nearest" if detour is None else "detour")
+    request = PlanRequest(Position(hand), turns, play=play, detour=detour if play == "detour" else None, both=both,
+                          limits=Limits(state_limit, None, estimate))
+    return plan(ev.rules, request)
+
+
 def timed_plan(ev: Evaluator, hand: Hand, turns: int, detour: int | None = None,
                limit: int = STATE_LIMIT, both: bool = False) -> tuple[float, int | None]:
     start = time.perf_counter()
     try:
-        p = plan(ev.rules, hand, turns=turns, both=both, state_limit=limit, detour=detour)
+        p = run_plan(ev, hand, turns=turns, both=both, state_limit=limit, detour=detour)
     except TooLarge:
         return time.perf_counter() - start, None
     return time.perf_counter() - start, p.states
@@ -86,11 +96,11 @@ def loss(ev: Evaluator, hands: list[Hand], turns: int, detour: int) -> None:
     gaps, other, label = [], 0, ""
     for hand in hands:
         try:
-            wide = plan(ev.rules, hand, turns=turns, both=False, state_limit=4 * STATE_LIMIT, detour=detour)
+            wide = run_plan(ev, hand, turns=turns, both=False, state_limit=4 * STATE_LIMIT, detour=detour)
         except TooLarge:
             continue
         label = wide.policy_class["win_probability"]
-        near = plan(ev.rules, hand, turns=turns, both=False)
+        near = run_plan(ev, hand, turns=turns, both=False)
         gaps.append(float(wide.recommended.win_probability - near.recommended.win_probability))
         other += wide.recommended.tile != near.recommended.tile
     if gaps:
@@ -103,7 +113,7 @@ def loss(ev: Evaluator, hands: list[Hand], turns: int, detour: int) -> None:
 def timed_estimate(ev: Evaluator, hand: Hand, turns: int, detour: int | None, games: int = GAMES) -> tuple[float, float]:
     """(seconds, median 95 % half-width) of the estimate alone (a state limit of 1 skips the exact try)."""
     start = time.perf_counter()
-    p = plan(ev.rules, hand, turns=turns, both=False, state_limit=1, detour=detour, estimate=games)
+    p = run_plan(ev, hand, turns=turns, both=False, state_limit=1, detour=detour, estimate=games)
     return time.perf_counter() - start, statistics.median((r.win_interval[1] - r.win_interval[0]) / 2
                                                           for r in p.discards)
 
@@ -120,7 +130,7 @@ def side_ratio(ev: Evaluator, hands: list[Hand], turns: int, rounds: int = 3) ->
                 for split in ((True, False) if n % 2 == 0 else (False, True)):
                     side.can_split = real if split else (lambda: False)
                     start = time.perf_counter()
-                    plan(ev.rules, hand, turns=turns, both=True, state_limit=NEAREST_LIMIT)
+                    run_plan(ev, hand, turns=turns, both=True, state_limit=NEAREST_LIMIT)
                     times[split].append(time.perf_counter() - start)
     finally:
         side.can_split = real
@@ -199,7 +209,7 @@ def main() -> None:
     if args.classes_only:
         return
     small = min(hands_at(ev, 1, 3, args.seed),  # the no-memo run takes about a minute on the smallest
-                key=lambda hand: len(prepare(ev.rules, hand, turns=4, objectives=("win",)).targets.counts))
+                key=lambda hand: len(prepare(ev.rules, Position(hand), turns=4, objectives=("win",), play="detour", detour=1).targets.counts))
     baseline(ev, [small], 4)
     side_ratio(ev, hands_at(ev, 2, args.hands, args.seed), 12)
     for turns, detour in ((2, 2), (3, 3), (4, 1)):
