@@ -24,8 +24,14 @@ SeenOpt = Annotated[str, typer.Option("--seen", help="Tiles visible elsewhere (d
 
 # The planner's class and frontier, for `mj plan` and `mj analyze --turns` alike.
 DetourOpt = Annotated[Optional[int], typer.Option(
-    "--detour", min=0, help="The wider class: targets within h + d exchanges, discards within d of the lowest h "
-                            "(exact for few turns). Default: the class nearest, fast at any depth.")]
+    "--detour", min=0, help="The class of targets within h + d exchanges, discards within d of the lowest h "
+                            "(exact within it). Default: the optimum over every way of playing, bounds past the budget.")]
+NearestOpt = Annotated[bool, typer.Option(
+    "--nearest", help="The class nearest (only the complete hands at the lowest h stay in play): exact within it, "
+                      "fast at any depth.")]
+SecondsOpt = Annotated[float, typer.Option(
+    "--seconds", min=0.01, help="Time budget of the exact optimum; past it, bounds per discard.")]
+SECONDS = 5.0  # solver.planning.request.SECONDS (not imported here: start-up time)
 EstimateOpt = Annotated[Optional[int], typer.Option(
     "--estimate", min=2, max=1_000_000, help="Past the exact frontier, estimate over this many sampled walls "
                                               "(labelled, 95% intervals) instead of stopping.")]
@@ -51,6 +57,15 @@ def evaluator(rules: str, catalogue: Optional[list[str]], as_of: Optional[str]) 
     if not NATIVE and not forced_pure():  # once: one evaluator per command
         typer.echo("note: the C search (solver/core/search/_searchc.c) is not built; the pure-Python search runs (slower, same answers)", err=True)
     return Evaluator(rules, catalogue_files=catalogue or (), as_of=parse_date(as_of) if as_of is not None else None)
+
+
+def plan_request(ev: Evaluator, hand: Any, turns: int, *, objective: str = "win", seen: str = "",
+                 waiting_room: str = "", favourite: Optional[str] = None, detour: Optional[int] = None,
+                 nearest: bool = False, estimate: Optional[int] = None, max_states: int = MAX_STATES,
+                 seconds: float = SECONDS):
+    """The PlanRequest of the planner's options, the same for `mj plan` and `mj analyze --turns`."""
+    return ev.plan_request_of(hand, turns, objective, seen, waiting_room, favourite, detour, estimate=estimate,
+                              max_states=max_states, nearest=nearest, seconds=seconds)
 
 
 def emit_json(payload: Any) -> None:

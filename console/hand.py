@@ -7,8 +7,9 @@ from typing import Annotated, Optional
 
 import typer
 
-from console.common import (MAX_STATES, AsOfOpt, CatalogueOpt, DetourOpt, EstimateOpt, HandArg, JsonOpt, MaxStatesOpt,
-                            RulesOpt, SeenOpt, emit_json, errors, evaluator, show)
+from console.common import (MAX_STATES, SECONDS, AsOfOpt, CatalogueOpt, DetourOpt, EstimateOpt, HandArg, JsonOpt,
+                            MaxStatesOpt, NearestOpt, RulesOpt, SecondsOpt, SeenOpt, emit_json, errors, evaluator,
+                            plan_request, show)
 from solver.core.errors import MjError
 from solver.core.rules import DEFAULT_RULES
 
@@ -96,8 +97,8 @@ def analyze(hand: HandArg, seen: SeenOpt = "",
             waiting_room: Annotated[Optional[str], typer.Option("--waiting-room", help="Tiles in the waiting room, for そら.")] = None,
             max_exchanges: Annotated[int, typer.Option("--max-exchanges", min=1, help="List at most this many exchanges.")] = 20,
             turns: Annotated[Optional[int], typer.Option("--turns", help="Add P(win) and E[score] over this many draws (mj plan).")] = None,
-            detour: DetourOpt = None, estimate: EstimateOpt = None, max_states: MaxStatesOpt = MAX_STATES,
-            rules: RulesOpt = DEFAULT_RULES, json_: JsonOpt = False, catalogue: CatalogueOpt = None,
+            detour: DetourOpt = None, nearest: NearestOpt = False, estimate: EstimateOpt = None,
+            max_states: MaxStatesOpt = MAX_STATES, seconds: SecondsOpt = SECONDS, rules: RulesOpt = DEFAULT_RULES, json_: JsonOpt = False, catalogue: CatalogueOpt = None,
             as_of: AsOfOpt = None) -> None:
     """Full turn analysis: h, every optimal exchange, per-discard acceptance, waits, calls, そら.
 
@@ -113,8 +114,10 @@ def analyze(hand: HandArg, seen: SeenOpt = "",
             from console.render import progress_bar
 
             with progress_bar(json_) as progress:
-                planned = ev.plan(parsed, turns, seen=seen, waiting_room=waiting_room or "", favourite=favorite,
-                                  detour=detour, progress=progress, estimate=estimate, max_states=max_states)
+                request = plan_request(ev, parsed, turns, seen=seen, waiting_room=waiting_room or "",
+                                       favourite=favorite, detour=detour, nearest=nearest, estimate=estimate,
+                                       max_states=max_states, seconds=seconds)
+                planned = ev.plan_request(request, progress)
         if json_:
             from solver.serialize import analysis_payload  # here: json's import is start-up time
 

@@ -7,8 +7,9 @@ from typing import Annotated, Optional
 
 import typer
 
-from console.common import (MAX_STATES, AsOfOpt, CatalogueOpt, DetourOpt, EstimateOpt, HandArg, JsonOpt, MaxStatesOpt,
-                            RulesOpt, SeenOpt, emit_json, errors, evaluator, show)
+from console.common import (MAX_STATES, SECONDS, AsOfOpt, CatalogueOpt, DetourOpt, EstimateOpt, HandArg, JsonOpt,
+                            MaxStatesOpt, NearestOpt, RulesOpt, SecondsOpt, SeenOpt, emit_json, errors, evaluator,
+                            plan_request, show)
 from solver.core.rules import DEFAULT_RULES
 
 
@@ -23,10 +24,10 @@ def plan(hand: HandArg,
          seen: SeenOpt = "",
          waiting_room: Annotated[str, typer.Option("--waiting-room", help="Tiles in the waiting room (fetch-mode そら takes one).")] = "",
          favorite: Annotated[Optional[str], typer.Option("--favorite", "--favourite", help="The player's favourite (担当).")] = None,
-         detour: DetourOpt = None, estimate: EstimateOpt = None, max_states: MaxStatesOpt = MAX_STATES,
-         rules: RulesOpt = DEFAULT_RULES, json_: JsonOpt = False, catalogue: CatalogueOpt = None,
+         detour: DetourOpt = None, nearest: NearestOpt = False, estimate: EstimateOpt = None,
+         max_states: MaxStatesOpt = MAX_STATES, seconds: SecondsOpt = SECONDS, rules: RulesOpt = DEFAULT_RULES, json_: JsonOpt = False, catalogue: CatalogueOpt = None,
          as_of: AsOfOpt = None) -> None:
-    """Exact P(win) and E[score] per discard over the draws left, the recommended play and そら use.
+    """Optimal P(win) and E[score] per discard over the draws left (bounds past the budget), the play and そら use.
 
     Example: mj plan "真 雪歩 あずさ 可奈 歩 未来 まつり 美也 紗代子 海美 奈緒 美奈子 星梨花" --turns 3
     """
@@ -35,8 +36,10 @@ def plan(hand: HandArg,
     with errors():
         ev = evaluator(rules, catalogue, as_of)
         with progress_bar(json_) as progress:
-            result = ev.plan(hand, turns, objective.value, seen, waiting_room, favorite, detour, progress,
-                             estimate=estimate, max_states=max_states)
+            request = plan_request(ev, hand, turns, objective=objective.value, seen=seen, waiting_room=waiting_room,
+                                   favourite=favorite, detour=detour, nearest=nearest, estimate=estimate,
+                                   max_states=max_states, seconds=seconds)
+            result = ev.plan_request(request, progress)
         if json_:
             from solver.serialize_plan import plan_dict
 

@@ -130,6 +130,9 @@ def analysis_view(analysis, hand, rules: RuleSet, plan=None) -> list[Any]:
                       *extra)
     out.append(table)
     if plan:
+        headline = plan_headline(plan)
+        if headline is not None:
+            out.append(headline)
         out.append(Text(f"P(win) class: {plan.policy_class['win_probability']}; "
                         f"E[score] class: {plan.policy_class['expected_score']}", style="dim"))
         if plan.games is not None:
@@ -222,16 +225,35 @@ def points(value) -> str:
 
 
 def plan_cells(row: Any) -> tuple[str, str]:
-    """P(win) and E[score] of a plan row; an estimate shows "~" and its 95 % interval beside the sample mean."""
+    """P(win) and E[score] of a plan row; an estimate shows "~" and its 95 % interval beside the sample mean; a
+    bracket (lower below the optimum, upper above it) shows "lower – upper"."""
     win, score = percent(row.win_probability), points(row.expected_score)
     if row.win_interval is not None:
         win = f"~{win} ({percent(row.win_interval[0])}-{percent(row.win_interval[1])})"
         score = f"~{score} ({points(row.score_interval[0])}-{points(row.score_interval[1])})"
+    upper = getattr(row, "upper", None)
+    if upper is not None and row.win_probability is not None and upper != row.win_probability:
+        win = f"{win} – {percent(upper)}"
     return win, score
 
 
+def plan_headline(plan: Any) -> Text | None:
+    """What the recommended discard's P(win) is: the optimum, or where the optimum lies (bounds, estimate)."""
+    best = plan.recommended
+    if plan.method == "optimal" and best.win_probability is not None:
+        return Text(f"P(win) over {plan.turns} draws: {percent(best.win_probability)} (the optimum)", style="bold")
+    if plan.method in ("bounds", "estimate") and best.upper is not None and best.win_probability is not None:
+        low = ("~" if plan.method == "estimate" else "") + percent(best.win_probability)
+        proved = {True: "the best discard is proved", False: "the brackets overlap: the best discard is not proved",
+                  None: ""}[plan.separated]
+        why = f"; the exact optimum stopped: {plan.stopped}" if plan.stopped else ""
+        return Text(f"P(win) over {plan.turns} draws: {low} – {percent(best.upper)} (the optimum lies between; "
+                    f"{proved}{why})", style="bold")
+    return None
+
+
 def estimate_note(plan: Any) -> Text:
-    return Text(f"ESTIMATE, not exact: the exact plan passed its state limit; {plan.games} sampled walls "
+    return Text(f"ESTIMATE, not exact: the exact plans passed their limits; {plan.games} sampled walls "
                 "per discard (the same walls for each)", style="bold")
 
 
@@ -258,6 +280,9 @@ def plan_view(plan, rules: RuleSet) -> list[Any]:
         advice = f"use そら now and take {rules.tiles.name(best.sora.take)}" if best.sora.use_now \
             else "keep そら for now (using it is worth no more yet)"
         out.append(Text(f"そら before the next draw: {advice}"))
+    headline = plan_headline(plan)
+    if headline is not None:
+        out.append(headline)
     out.append(Text(f"P(win) class: {plan.policy_class['win_probability']}"))
     out.append(Text(f"E[score] class: {plan.policy_class['expected_score']}"))
     if plan.games is not None:

@@ -38,7 +38,7 @@ SOLVING: dict[str, tuple[Callable[..., Any], tuple[str, ...]]] = {
     "h": (jobs.h, ("hand", "seen")),
     "analyze": (jobs.analyze, ("hand", "seen", "favourite", "discard", "waiting_room", "max_exchanges")),
     "plan": (jobs.plan, ("hand", "seen", "favourite", "waiting_room", "turns", "objective", "detour",
-                         "estimate", "max_states")),
+                         "nearest", "estimate", "max_states", "seconds")),
 }
 
 

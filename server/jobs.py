@@ -29,6 +29,7 @@ from solver.serialize import (
 MAX_PARAM = 1000  # characters: a hand in any notation is far shorter
 MAX_EXCHANGES = 500
 MAX_GAMES = 100_000  # sampled walls per discard for an estimate past the exact frontier
+MAX_SECONDS = 60  # the optimum's time budget a request may ask for
 MAX_TURNS = 30  # draws left in one game at most (the planner stops earlier at its state limit)
 _CACHED = 4  # Evaluators kept per process (one per rule set and date asked for)
 
@@ -134,24 +135,28 @@ def analyze(params: Mapping[str, str]) -> dict[str, Any]:
 
 
 def plan(params: Mapping[str, str]) -> dict[str, Any]:
-    """`mj plan --json`: P(win) and E[score] per discard over the draws left (solver/planning)."""
+    """`mj plan --json`: P(win) and E[score] per discard over the draws left (solver/planning): the optimum, bounds
+    past the budget; `detour` or `nearest` for a named class."""
     from solver.planning.recursion import STATE_LIMIT
+    from solver.planning.request import SECONDS
     from solver.serialize_plan import plan_dict
 
     ev = evaluator(params)
     turns = _whole(params.get("turns") or "3", "turns", 1, MAX_TURNS)
     detour = params.get("detour")
-    detour = _whole(detour, "detour", 0, MAX_TURNS) if detour else None  # none: the class "nearest"
+    detour = _whole(detour, "detour", 0, MAX_TURNS) if detour else None  # none: the optimum (or nearest)
+    nearest = (params.get("nearest") or "") in ("1", "true", "on")
     objective = params.get("objective") or "win"
     if objective not in ("win", "score"):
         raise MjError(f"objective must be win or score, not '{objective[:20]}'")
     games = params.get("estimate")
     games = _whole(games, "estimate", 2, MAX_GAMES) if games else None
     max_states = _whole(params.get("max_states") or str(STATE_LIMIT), "max_states", 1, STATE_LIMIT)
-    result = ev.plan(_hand_text(params), turns, objective, params.get("seen", ""),
-                     params.get("waiting_room", ""), _tile(ev, params.get("favourite")), detour,
-                     estimate=games, max_states=max_states)
-    return plan_dict(result, ev.rules)
+    seconds = _whole(params.get("seconds") or str(int(SECONDS)), "seconds", 1, MAX_SECONDS)
+    request = ev.plan_request_of(_hand_text(params), turns, objective, params.get("seen", ""),
+                                 params.get("waiting_room", ""), _tile(ev, params.get("favourite")), detour,
+                                 estimate=games, max_states=max_states, nearest=nearest, seconds=seconds)
+    return plan_dict(ev.plan_request(request), ev.rules)
 
 
 def _whole(text: str, name: str, low: int, high: int) -> int:

@@ -1,7 +1,9 @@
 """The planner's JSON shape (mj plan --json, mj analyze --turns N --json), beside solver/serialize.py.
 
-Values are the exact Fractions of the API written as floats (within one unit in the last place);
-past the exact frontier (`method` "estimate"), sample means with their 95 % intervals.
+Values are the exact Fractions of the API written as floats (within one unit in the last place). `method`:
+"optimal" (win_probability = upper = the optimum), "bounds" (win_probability: a real policy's exact value,
+upper: proved at least the optimum; `separated`: the best discard is proved), "estimate" (sample means with their
+95 % intervals, and the upper bound), "class" (exact within the named class asked for).
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ def tile_id(kind: int | None, rules: RuleSet) -> str | None:
 
 def discard_dict(row: DiscardPlan, rules: RuleSet) -> dict[str, Any]:
     out = {"tile": tile_id(row.tile, rules), "win_probability": number(row.win_probability),
-           "expected_score": number(row.expected_score)}
+           "upper": number(row.upper), "expected_score": number(row.expected_score)}
     if row.win_interval is not None:  # an estimate: its 95 % intervals beside the sample means
         out["win_probability_interval"] = list(row.win_interval)
         out["expected_score_interval"] = list(row.score_interval)
@@ -33,7 +35,7 @@ def plan_dict(plan: Plan, rules: RuleSet) -> dict[str, Any]:
     best = plan.recommended
     sora = None if best.sora is None else {"use_now": best.sora.use_now, "take": tile_id(best.sora.take, rules)}
     return {"turns": plan.turns, "model": MODEL, "method": plan.method, "games": plan.games,
-            "policy_class": plan.policy_class,
+            "separated": plan.separated, "stopped": plan.stopped, "policy_class": plan.policy_class,
             "discards": [discard_dict(row, rules) for row in plan.discards],
             "recommended": {**discard_dict(best, rules), "objective": plan.objective, "win_now": plan.complete,
                             "sora": sora}}

@@ -24,8 +24,10 @@ def test_cli_plan_json_keys_and_values(ev):
     result = CliRunner().invoke(app, ["plan", EXAMPLE, "--turns", "1", "--json"])
     assert result.exit_code == 0, result.stderr
     data = json.loads(result.stdout)
-    assert set(data) == {"turns", "model", "method", "games", "policy_class", "discards", "recommended"}
-    assert all(set(d) == {"tile", "win_probability", "expected_score"} for d in data["discards"])
+    assert set(data) == {"turns", "model", "method", "games", "separated", "stopped", "policy_class", "discards",
+                         "recommended"}
+    assert all(set(d) == {"tile", "win_probability", "upper", "expected_score"} for d in data["discards"])
+    assert data["method"] == "optimal" and all(d["upper"] == d["win_probability"] for d in data["discards"])
     exact = ev.plan(EXAMPLE, turns=1)
     assert data["discards"][0]["win_probability"] == float(exact.discards[0].win_probability)
     assert data["recommended"]["tile"] == data["discards"][0]["tile"] in ("sayoko", "nao")  # tied at 11/149
@@ -39,7 +41,7 @@ def test_cli_plan_bad_input_exits_2(args):
 
 
 def test_cli_estimate_is_labelled_and_the_limit_is_an_error():
-    args = ["plan", EXAMPLE, "--turns", "6", "--max-states", "50"]
+    args = ["plan", EXAMPLE, "--turns", "6", "--max-states", "50", "--nearest"]
     stopped = CliRunner().invoke(app, args)
     assert stopped.exit_code == 2 and "--estimate" in stopped.output and "Traceback" not in stopped.output
     got = json.loads(CliRunner().invoke(app, args + ["--estimate", "200", "--json"]).output)
@@ -48,11 +50,22 @@ def test_cli_estimate_is_labelled_and_the_limit_is_an_error():
         low, high = row["win_probability_interval"]
         assert 0 <= low <= row["win_probability"] <= high <= 1
     exact = json.loads(CliRunner().invoke(app, ["plan", EXAMPLE, "--turns", "1", "--json"]).output)
-    assert exact["method"] == "exact" and exact["games"] is None and "win_probability_interval" not in exact["discards"][0]
+    assert exact["method"] == "optimal" and exact["games"] is None and "win_probability_interval" not in exact["discards"][0]
+
+
+def test_cli_bounds_past_the_budget_bracket_the_optimum():
+    """Past the state limit the default answers a bracket per discard: lower <= upper, labelled, and the plain
+    output says where the optimum lies."""
+    args = ["plan", EXAMPLE, "--turns", "3", "--max-states", "50"]
+    got = json.loads(CliRunner().invoke(app, args + ["--json"]).output)
+    assert got["method"] == "bounds" and got["policy_class"]["win_probability"].startswith("bounds: lower")
+    assert all(d["win_probability"] <= d["upper"] for d in got["discards"]) and isinstance(got["separated"], bool)
+    text = CliRunner().invoke(app, args)
+    assert text.exit_code == 0 and "(the optimum lies between" in text.stdout
 
 
 def test_analyze_turns_takes_the_plan_options_and_labels_an_estimate():
-    args = ["analyze", EXAMPLE, "--turns", "6", "--max-states", "50"]
+    args = ["analyze", EXAMPLE, "--turns", "6", "--max-states", "50", "--nearest"]
     stopped = CliRunner().invoke(app, args)
     assert stopped.exit_code == 2 and "--estimate" in stopped.output and "Traceback" not in stopped.output
     text = CliRunner().invoke(app, args + ["--estimate", "100"])
@@ -60,5 +73,5 @@ def test_analyze_turns_takes_the_plan_options_and_labels_an_estimate():
     got = json.loads(CliRunner().invoke(app, args + ["--estimate", "100", "--json"]).output)["plan"]
     assert got["method"] == "estimate" and got["games"] == 100
     classes = [json.loads(CliRunner().invoke(app, ["analyze", EXAMPLE, "--turns", "2", "--json", *more]).output)
-               ["plan"]["policy_class"]["win_probability"] for more in ([], ["--detour", "1"])]
-    assert classes[0].startswith("nearest") and not classes[1].startswith("nearest")
+               ["plan"]["policy_class"]["win_probability"] for more in ([], ["--nearest"], ["--detour", "1", "--seconds", "120"])]
+    assert classes[0] == "all play" and classes[1].startswith("nearest") and not classes[2].startswith("nearest")

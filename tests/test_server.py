@@ -110,15 +110,24 @@ def test_plan_route_matches_cli_json(client):
 
 def test_plan_route_estimate_matches_cli_json(client):
     """Past a small state limit the route gives the CLI's labelled estimate (same seed, same bytes)."""
-    params = {"hand": SEED_HAND, "turns": "6", "max_states": "50", "estimate": "100"}
+    params = {"hand": SEED_HAND, "turns": "6", "max_states": "50", "estimate": "100", "nearest": "1"}
     response = client.get("/api/plan", params=params)
     assert response.status_code == 200
     assert response.json()["method"] == "estimate"
-    assert response.json() == cli_json("plan", SEED_HAND, "--turns", "6", "--max-states", "50", "--estimate", "100")
+    assert response.json() == cli_json("plan", SEED_HAND, "--turns", "6", "--max-states", "50", "--estimate", "100",
+                                       "--nearest")
+
+
+def test_plan_route_bounds_match_cli_json(client):
+    """Past a small state limit the default (the optimum) answers the CLI's bracket: lower <= upper per discard."""
+    params = {"hand": SEED_HAND, "turns": "3", "max_states": "50"}
+    got = client.get("/api/plan", params=params).json()
+    assert got["method"] == "bounds" and all(d["win_probability"] <= d["upper"] for d in got["discards"])
+    assert got == cli_json("plan", SEED_HAND, "--turns", "3", "--max-states", "50")
 
 
 @pytest.mark.parametrize("params", [{"turns": "0"}, {"turns": "x"}, {"turns": "99"}, {"objective": "fast"},
-                                    {"detour": "-1"}, {"estimate": "1"}, {"max_states": "0"},
+                                    {"detour": "-1"}, {"estimate": "1"}, {"max_states": "0"}, {"seconds": "0"},
                                     {"max_states": "10000000"}])
 def test_plan_route_bad_parameters(client, params):
     response = client.get("/api/plan", params={"hand": SEED_HAND, **params})

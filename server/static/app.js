@@ -297,7 +297,7 @@ function drawScore(s) {
   box.replaceChildren(el("p", { class: "hint", text: title }), table([["unit"], ["points", "num"], ["why"]], rows));
 }
 
-const PLAN_STATES = 20000, PLAN_GAMES = 2000;
+const PLAN_STATES = 20000, PLAN_GAMES = 2000, PLAN_SECONDS = 3;
 
 async function plan() {
   const out = $("plan-result"), problem = $("plan-error");
@@ -305,17 +305,19 @@ async function plan() {
   out.replaceChildren(el("p", { class: "hint", text: "planning…" }));
   const { discard, ...rest } = situation();  // a call tile is no part of a plan
   try {
-    // exact up to PLAN_STATES memoised states (seconds), then a labelled estimate, not a long wait
+    // the optimum up to PLAN_STATES memoised states or PLAN_SECONDS, then bounds per discard (the class
+    // nearest below, a proved upper bound above), past that a labelled estimate: not a long wait
     const p = await api("plan", { hand: $("hand-text").value, turns: $("turns").value,
                                   objective: $("objective").value, max_states: PLAN_STATES,
-                                  estimate: PLAN_GAMES, ...rest });
+                                  seconds: PLAN_SECONDS, estimate: PLAN_GAMES, ...rest });
     const name = (id) => (id === null ? "(next draw)" : idols.get(id)?.name ?? id);
     const pct = (x) => (100 * x).toFixed(2) + " %";
     const shown = (value, interval, format) => (value === null ? "" : !interval ? String(format(value))
       : el("span", {}, `≈ ${format(value)}`,
            el("span", { class: "interval", text: `${format(interval[0])} – ${format(interval[1])}` })));
     const rows = p.discards.map((d) => el("tr", {}, cell(name(d.tile)),
-      cell(shown(d.win_probability, d.win_probability_interval, pct), "num"),
+      cell(d.upper !== null && d.upper !== d.win_probability && !d.win_probability_interval
+        ? `${pct(d.win_probability)} – ${pct(d.upper)}` : shown(d.win_probability, d.win_probability_interval, pct), "num"),
       cell(shown(d.expected_score, d.expected_score_interval, Math.round), "num")));
     const best = p.recommended;
     const sora = best.sora ? (best.sora.use_now ? `; use そら now and take ${name(best.sora.take)}` : "; keep そら") : "";
@@ -323,6 +325,10 @@ async function plan() {
     const estimate = p.method === "estimate"
       ? [el("p", { class: "estimate", text: `Estimate, not exact: past the exact frontier, ${p.games} sampled walls per discard (95 % intervals).` })]
       : [];
+    if (p.method !== "optimal" && p.method !== "class" && best.upper !== null && best.win_probability !== null) {
+      estimate.push(el("p", { class: "estimate", text: `P(win) over ${p.turns} draws: ${pct(best.win_probability)} – ` +
+        `${pct(best.upper)} (the optimum lies between; ${p.separated ? "the best discard is proved" : "the brackets overlap"}).` }));
+    }
     out.replaceChildren(
       el("p", { text: `With ${p.turns} draws left: discard ${name(best.tile)}${sora}.` }), ...estimate,
       table([["discard"], ["P(win)", "num"], ["E[score]", "num"]], rows),

@@ -10,17 +10,18 @@ draws can show on the needed kinds (win_upper).
 
 from __future__ import annotations
 
+import time
 from fractions import Fraction
 from itertools import combinations_with_replacement
 from math import comb
 
-from solver.planning.targets import TooLarge
+from solver.planning.targets import OutOfTime, TooLarge
 
 UPPER_STATES = 300_000  # distinct draw patterns before the bound gives up (then: 1)
 
 
 def win_upper(targets, hand: tuple[int, ...], wall: tuple[int, ...], room: tuple[int, ...], W: int, t: int,
-              limit: int = UPPER_STATES) -> Fraction:
+              limit: int = UPPER_STATES, deadline: float | None = None) -> Fraction:
     """P(some target's missing tiles, less the room's copies, all lie in the next t draws) over `targets`
     (count tuples over the positions of `wall`), `hand` and `room` over the same positions. TooLarge past
     `limit` distinct draw patterns.
@@ -52,6 +53,8 @@ def win_upper(targets, hand: tuple[int, ...], wall: tuple[int, ...], room: tuple
                     patterns.add(pattern)
                     if len(patterns) > limit:
                         raise TooLarge(f"the upper bound passed {limit} draw patterns")
+                    if deadline is not None and not len(patterns) & 4095 and time.monotonic() > deadline:
+                        raise OutOfTime("the upper bound passed its time budget")
     total = 0
     for pattern in patterns:
         ways = comb(rest, t - len(pattern))

@@ -85,44 +85,82 @@ def plan(rules: RuleSet, request: PlanRequest, progress: Progress | None = None)
             if limits.estimate is None:
                 raise
             return estimate_plan(rules, request, progress)
-    stopped = None
+    single = replace(request, both=False)  # the other objective after it, never at its expense (with_other)
+    stopped, listed = None, None
     try:
-        found = exact_plan(rules, request, progress, deadline)
+        listed = prepare(rules, request.position, turns=request.turns, objectives=(request.objective,),
+                         play="optimal", state_limit=limits.max_states, deadline=deadline)
+        found = exact_plan(rules, single, progress, deadline, listed)
         if found.policy_class[label_of(request.objective)] == "all play":
             rows = [replace(r, upper=r.win_probability) for r in found.discards]
-            return replace(found, discards=tuple(rows), method="optimal", separated=True)
+            best = replace(found, discards=tuple(rows), method="optimal", separated=True)
+            return with_other(rules, request, best, progress) if request.both else best
         lower = found  # every win listed, but a named class (a drawn そら discarded at once): a real policy
     except TooLarge as exc:
         stopped = str(exc)
         lower = None
     if lower is None:
-        nearest = replace(request, play="nearest", detour=None)
-        near_deadline = None if limits.seconds is None else time.monotonic() + limits.seconds
+        nearest = replace(single, play="nearest", detour=None)
         try:
-            lower = exact_plan(rules, nearest, progress, near_deadline)
+            lower = exact_plan(rules, nearest, progress, fresh(limits))
         except TooLarge:
             if limits.estimate is None:
-                raise TooLarge(f"{stopped}; the class nearest passed its limits too; raise --max-states or the "
-                               "time budget, lower --turns, or ask for an estimate past it (--estimate GAMES)")
+                raise TooLarge(f"{stopped}; the class nearest passed its limits too; raise --max-states or "
+                               "--seconds, lower --turns, or ask for an estimate past it (--estimate GAMES)")
             lower = estimate_plan(rules, nearest, progress)
-    return bracket(rules, request, lower, stopped)
+    result = bracket(request, lower, stopped, listed)
+    return with_other(rules, request, result, progress) if request.both else result
+
+
+def fresh(limits: Limits) -> float | None:
+    return None if limits.seconds is None else time.monotonic() + limits.seconds
+
+
+def with_other(rules: RuleSet, request: PlanRequest, result: Plan, progress: Progress | None) -> Plan:
+    """The other objective's numbers beside the chosen one's: all play within the limits (a fresh time budget),
+    else the class nearest, else none (each labelled in policy_class)."""
+    other = "score" if request.objective == "win" else "win"
+    asked = replace(request, objective=other, both=False)
+    try:
+        found = exact_plan(rules, replace(asked, play="optimal"), progress, fresh(request.limits))
+    except TooLarge as exc:
+        try:
+            found = exact_plan(rules, replace(asked, play="nearest"), progress, fresh(request.limits))
+        except TooLarge:
+            labels = dict(result.policy_class, **{label_of(other): f"not computed: {exc}"})
+            return replace(result, policy_class=labels)
+    field = label_of(other)
+    values = {r.tile: getattr(r, field) for r in found.discards}
+    optimal_win = other == "win" and found.policy_class[field] == "all play"
+    rows = tuple(replace(r, **{field: values[r.tile]}, **({"upper": values[r.tile]} if optimal_win else {}))
+                 for r in result.discards)
+    labels = dict(result.policy_class, **{field: found.policy_class[field]})
+    return replace(result, discards=rows, policy_class=labels, states=result.states + found.states)
+
+
+def computed_of(request: PlanRequest) -> tuple[str, ...]:
+    return OBJECTIVES if request.both else (request.objective,)
 
 
 def label_of(objective: str) -> str:
     return "win_probability" if objective == "win" else "expected_score"
 
 
-def bracket(rules: RuleSet, request: PlanRequest, lower: Plan, stopped: str | None) -> Plan:
+def bracket(request: PlanRequest, lower: Plan, stopped: str | None, listed: Prepared | None) -> Plan:
     """The lower plan's rows with a proved upper bound of the optimal P(win) each (bounds.py)."""
     from solver.planning.bounds import separated, win_upper
 
     position = request.position
     note = UPPER
     try:
-        prep = prepare(rules, position, turns=request.turns, objectives=(), play="optimal")
+        if listed is None:
+            raise TooLarge(stopped or "the complete hands within reach were not listed")
+        prep = listed
         relevant = prep.targets.relevant
-        targets = list(prep.targets.counts)
+        targets = [tuple(t[k] for k in relevant) for t in prep.targets.counts]
         fetch = prep.sora is not None
+        seconds = request.limits.seconds
+        deadline = None if seconds is None else time.monotonic() + seconds
         uppers = {}
         for row in lower.discards:
             kept = position.hand if row.tile is None else position.hand.remove(row.tile)
@@ -130,9 +168,9 @@ def bracket(rules: RuleSet, request: PlanRequest, lower: Plan, stopped: str | No
             room = list(prep.room_r) if fetch else [0] * len(relevant)
             if fetch and row.tile is not None and row.tile in relevant:
                 room[relevant.index(row.tile)] += 1  # the discard lies in the waiting room
-            uppers[row.tile] = win_upper([tuple(t[k] for k in relevant) for t in targets], hand, prep.wall_r,
-                                         tuple(room), prep.W0, request.turns)
-    except TooLarge as exc:  # too many complete hands within reach to list, or too many states: only 1 is proved
+            uppers[row.tile] = win_upper(targets, hand, prep.wall_r, tuple(room), prep.W0, request.turns,
+                                         deadline=deadline)
+    except TooLarge as exc:  # too many complete hands within reach to list, or too many patterns: only 1 is proved
         uppers = {row.tile: Fraction(1) for row in lower.discards}
         note = f"1 (the relaxation was not computed: {exc})"
     rows = tuple(replace(r, upper=uppers[r.tile]) for r in lower.discards)
@@ -145,12 +183,13 @@ def bracket(rules: RuleSet, request: PlanRequest, lower: Plan, stopped: str | No
     return replace(lower, discards=rows, policy_class=labels, method=method, separated=gap, stopped=stopped)
 
 
-def exact_plan(rules: RuleSet, request: PlanRequest, progress: Progress | None, deadline: float | None) -> Plan:
+def exact_plan(rules: RuleSet, request: PlanRequest, progress: Progress | None, deadline: float | None,
+               prep: Prepared | None = None) -> Plan:
     """Exact values within the class the request's play names (the optimum under "all play" labels)."""
     objective, turns, position = request.objective, request.turns, request.position
-    computed = OBJECTIVES if request.both else (objective,)
-    prep = prepare(rules, position, turns=turns, objectives=computed, play=request.play, detour=request.detour,
-                   state_limit=request.limits.max_states, deadline=deadline)
+    if prep is None:
+        prep = prepare(rules, position, turns=turns, objectives=computed_of(request), play=request.play,
+                       detour=request.detour, state_limit=request.limits.max_states, deadline=deadline)
     choices, roots = root_states(prep, rules, position)
     rows = exact_rows(prep, objective, choices, roots, turns, progress)
     return finish(prep, rules, request, choices, rows, prep.labels, None)

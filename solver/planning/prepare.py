@@ -94,7 +94,7 @@ def prepare(rules: RuleSet, position: Position, *, turns: int, objectives: tuple
     elif play == "nearest":
         detour = None
     budget = need if h0 is None else min(need, h0 + (detour or 0))  # "nearest": the targets at h
-    targets = enumerate_targets(rules, hand, out_of_wall, budget, favourite)
+    targets = enumerate_targets(rules, hand, out_of_wall, budget, favourite, deadline=deadline)
     live_sora = fetch and wall[sora] > 0
     sora_note = "; drawn そら discarded at once" if live_sora else ""
     if fetch and detour is None:  # the recursion narrows play only where no fetch can follow

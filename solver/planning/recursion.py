@@ -20,13 +20,9 @@ from functools import lru_cache
 
 from solver.core.errors import MjError
 from solver.planning.reach import Reach
-from solver.planning.targets import NoWinScore, TooLarge
+from solver.planning.targets import NoWinScore, OutOfTime, TooLarge
 
 STATE_LIMIT = 500_000  # memoised states before the search stops (TooLarge), never a silent cut
-
-
-class OutOfTime(TooLarge):
-    """The exact search passed its time budget (a TooLarge: the same answers past it)."""
 
 
 @lru_cache(maxsize=4096)  # a few hundred (W, t) pairs a plan, asked for at every state

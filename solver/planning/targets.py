@@ -9,6 +9,7 @@ tsumo score of each target is the maximum over all of its decompositions (D1), w
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -23,6 +24,10 @@ class TooLarge(MjError):
     """The exact computation would pass its budget; the message says which and how to narrow it."""
 
     code = "ERR_PLAN_TOO_LARGE"
+
+
+class OutOfTime(TooLarge):
+    """An exact step passed its time budget (a TooLarge: the same answers past it)."""
 
 
 @dataclass(frozen=True)
@@ -40,7 +45,7 @@ def called_points(rules: RuleSet, called: tuple[int, ...], *, won: bool, favouri
 
 
 def enumerate_targets(rules: RuleSet, hand: Hand, seen: tuple[int, ...], budget: int,
-                      favourite: int | None = None, limit: int = TARGET_LIMIT) -> Targets:
+                      favourite: int | None = None, limit: int = TARGET_LIMIT, deadline: float | None = None) -> Targets:
     """Every complete hand at most `budget` draws from `hand` (called units fixed), with its tsumo score.
 
     Depth-first over unit multisets in index order (a unit may repeat while copies allow), pruned
@@ -58,7 +63,13 @@ def enumerate_targets(rules: RuleSet, hand: Hand, seen: tuple[int, ...], budget:
     found: dict[tuple[int, ...], int] = {}
     bonus = rules.favourite_bonus
 
+    nodes = [0]
+
     def dfs(start: int, remaining: int, cost: int, free: int, points: int, fav: bool) -> None:
+        nodes[0] += 1
+        if deadline is not None and not nodes[0] & 4095 and time.monotonic() > deadline:
+            raise OutOfTime(f"listing the complete hands within {budget} exchanges passed the time budget "
+                            f"({len(found)} listed)")
         if remaining == 0:
             key = tuple(counts)
             total = base + points + (bonus if fav or fav_called else 0)
