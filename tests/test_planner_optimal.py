@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from oracle_optimal import explicit_value, real_win_value
-from synthetic import BASE_SETTINGS, deals, games
+from synthetic import BASE_SETTINGS, deals, games, seen_counts
 
 from solver import Evaluator, MjError
 
@@ -72,16 +72,60 @@ def test_all_play_equals_explicit_copies(data):
     deal = data.draw(deals(game, size=size, max_called=0))
     param = data.draw(st.sampled_from(["2019-12", "hitori-jong-2.1"]))
     ev = game.evaluator(param)
+    seen = data.draw(st.one_of(st.just((0,) * game.K), seen_counts(game, deal)))  # last live copies (issue 22)
     turns = data.draw(st.integers(1, 3))
     try:
-        p = ev.plan(deal.hand, turns=turns, detour=turns)
+        p = ev.plan(deal.hand, turns=turns, seen=[f"k{k}" for k, n in enumerate(seen) for _ in range(n)],
+                    seconds=None)
     except MjError:
         return
+    assert p.method in ("optimal", "bounds")
     for objective, col, label in (("win", "win_probability", "win_probability"),
                                   ("score", "expected_score", "expected_score")):
-        want = explicit(game, deal, param, turns=turns, objective=objective)
+        want = explicit(game, deal, param, turns=turns, objective=objective, seen=seen)
         got = {r.tile: getattr(r, col) for r in p.discards}
         if p.policy_class[label] == "all play":
             assert got == want, objective
         else:
             assert all(got[k] <= want[k] for k in want), objective
+
+
+# --- each reduction against the same search without it ---------------------------------------------
+
+@BASE_SETTINGS
+@given(st.data())
+def test_reductions_change_no_value(data):
+    """The optimum's reductions (kinds no target within reach holds merged, interchangeable kinds sorted in the
+    key, the one-draw wait table, junk discarded first) against the same search with each switched off, on
+    small games with seen tiles: the same Fractions."""
+    from solver.planning.recursion import Search
+
+    game = data.draw(games(min_kinds=4, max_kinds=6, max_units=7, max_unit_size=3, hand_sizes=(3, 4), sora=False))
+    deal = data.draw(deals(game, size=game.hand_size, max_called=0))
+    seen = data.draw(seen_counts(game, deal))
+    ev = game.evaluator("2019-12")
+    turns = data.draw(st.integers(1, 3))
+    names = [f"k{k}" for k, n in enumerate(seen) for _ in range(n)]
+    try:
+        fast = {r.tile: r.win_probability for r in ev.plan(deal.hand, turns=turns, seen=names, both=False,
+                                                           seconds=None).discards}
+    except MjError:
+        return
+    for name in ("canonical", "last_discard", "junk"):
+        with pytest.MonkeyPatch.context() as patch:
+            if name == "canonical":
+                patch.setattr(Search, "canonical", lambda self, hand, wall, alive: ((hand, wall), (hand, wall)))
+            elif name == "last_discard":
+                patch.setattr(Search, "last_discard", lambda self, hand, wall: max(
+                    self.v12(hand[:i] + (hand[i] - 1,) + hand[i + 1:], wall, (), 0, 1, self.sparse)
+                    for i, n in enumerate(hand) if n))
+            else:
+                original = Search.discard_options
+
+                def every_discard(self, hand, wall, room, t, alive, exact=False, original=original):
+                    alive, _ = original(self, hand, wall, room, t, alive, exact)
+                    return alive, [i for i, n in enumerate(hand) if n]
+                patch.setattr(Search, "discard_options", every_discard)
+            slow = {r.tile: r.win_probability for r in ev.plan(deal.hand, turns=turns, seen=names, both=False,
+                                                               seconds=None).discards}
+            assert slow == fast, name

@@ -1,0 +1,112 @@
+"""The bracket past the optimum's budget (issue 22, solver/planning/bounds.py): the upper bound against an
+independent count of the perfect-information relaxation over explicit tile copies, and lower <= optimum <= upper."""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from oracle import best_score
+from oracle_optimal import explicit_value
+from oracle_planner import nearest_value
+from synthetic import BASE_SETTINGS, deals, games, random_real_hands, seen_counts
+
+from solver import Evaluator, MjError
+from solver.planning import plan as plan_module
+from solver.planning.targets import TooLarge
+
+
+def relaxation(game, rules, hand13, hand12, seen, turns) -> Fraction:
+    """P(the 12 tiles kept and the next `turns` draws hold a complete hand): every t-subset of the wall's physical
+    copies (not the 13-tile hand's, not seen; the discard is out of play), every sub-multiset of hand + draws of
+    the hand's size tried with the oracle's scorer."""
+    K = game.K
+    wall = [k for k in range(K) for _ in range(3 - hand13[k] - seen[k])]
+    size = rules["hand_size"]
+    complete_cache: dict = {}
+
+    def holds_complete(pool) -> bool:
+        key = tuple(pool)
+        if key not in complete_cache:
+            ranges = [range(n + 1) for n in pool]
+            complete_cache[key] = any(
+                sum(c) == size and best_score(list(game.units), list(c), [], won=True, ron_tile=None, favourite=None,
+                                              rules=rules, sora=game.sora) is not None
+                for c in itertools.product(*ranges))
+        return complete_cache[key]
+
+    hits = total = 0
+    for draws in itertools.combinations(range(len(wall)), turns):
+        pool = list(hand12)
+        for i in draws:
+            pool[wall[i]] += 1
+        total += 1
+        hits += holds_complete(pool)
+    return Fraction(hits, total)
+
+
+def forced_bounds(monkeypatch):
+    """The optimum's exact search stops at once (as past its budget): the plan answers its bracket."""
+    original = plan_module.exact_plan
+
+    def exact_plan(rules, request, progress, deadline, prep=None):
+        if request.play == "optimal" and request.objective == "win":
+            raise TooLarge("forced past the budget (test)")
+        return original(rules, request, progress, deadline, prep)
+    monkeypatch.setattr(plan_module, "exact_plan", exact_plan)
+
+
+@BASE_SETTINGS
+@given(st.data())
+def test_bracket_holds_the_optimum(data):
+    """Past the budget: lower = the class nearest's exact value (its literal oracle), upper = the relaxation
+    counted over explicit copies, and lower <= the explicit-copy optimum <= upper on every row."""
+    game = data.draw(games(min_kinds=4, max_kinds=5, max_units=6, max_unit_size=3, hand_sizes=(3, 4), sora=False))
+    deal = data.draw(deals(game, size=game.hand_size, max_called=0))
+    seen = data.draw(st.one_of(st.just((0,) * game.K), seen_counts(game, deal)))
+    ev = game.evaluator("2019-12")
+    rules = game.oracle_rules("2019-12")
+    turns = data.draw(st.integers(1, 3))
+    names = [f"k{k}" for k, n in enumerate(seen) for _ in range(n)]
+    with pytest.MonkeyPatch.context() as patch:
+        forced_bounds(patch)
+        try:
+            p = ev.plan(deal.hand, turns=turns, seen=names, both=False, seconds=None)
+        except MjError:
+            return
+    assert p.method == "bounds" and p.stopped == "forced past the budget (test)"
+    best = explicit_value(list(game.units), list(deal.concealed), seen=list(seen), turns=turns, objective="win",
+                          rules=rules, sora=game.sora)
+    near = nearest_value(list(game.units), list(deal.concealed), [], seen=list(seen), turns=turns, objective="win",
+                         rules=rules, sora=game.sora)
+    for row in p.discards:
+        kept = list(deal.concealed)
+        kept[row.tile] -= 1
+        assert row.win_probability == near[row.tile]
+        assert row.upper == relaxation(game, rules, deal.concealed, kept, seen, turns)
+        assert row.win_probability <= best[row.tile] <= row.upper
+    gap = p.discards[0].win_probability >= max((r.upper for r in p.discards[1:]), default=0)
+    assert p.separated == gap
+
+
+def test_lower_below_upper_on_real_positions():
+    """Real hands (both rule sets, seen tiles, a called unit now and then) past a small state limit: every row's
+    lower bound lies below its upper bound, and the recommended row is the best lower bound."""
+    checked = 0
+    for name in ("2019-12", "hitori-jong-2.1"):
+        ev = Evaluator(name)
+        for hand, seen in random_real_hands(ev, 6, seed=22):
+            names = [ev.tiles.name(k) for k, n in enumerate(seen) for _ in range(n)]
+            try:
+                p = ev.plan(hand, turns=3, seen=names, both=False, max_states=200)
+            except MjError:
+                continue
+            assert p.method in ("optimal", "bounds")
+            for row in p.discards:
+                assert row.upper is not None and row.win_probability <= row.upper <= 1
+            assert p.recommended.win_probability == max(r.win_probability for r in p.discards)
+            checked += 1
+    assert checked >= 6
