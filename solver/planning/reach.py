@@ -6,13 +6,65 @@ which states of equal value meet. A mixin of recursion.Search, whose attributes 
 from __future__ import annotations
 
 
+class Costed(list):
+    """Targets within reach of one state, with each one's cost from that state's hand (`costs`) and its dense
+    counts (`denses`), so that a child's list follows from the parent's without recounting (Reach.after_draw,
+    Reach.after_discard). Only where no waiting room is in play: a fetch or a discard into the room changes
+    what is available."""
+
+    __slots__ = ("costs", "denses")
+
+    def __init__(self, targets, costs, denses):
+        super().__init__(targets)
+        self.costs, self.denses = costs, denses
+
+
 class Reach:
     def reachable(self, hand, wall, room, t, alive):
         """Targets still within reach: cost <= draws (+ fetches) left, each missing tile still available;
         under "nearest", only those of them at the lowest cost."""
         if self.nearest and not (self.sora is not None and room and hand[self.sora]):
             return self.nearest_within_reach(hand, wall, t, alive)
-        return self.within_reach(hand, wall, room, t, alive)
+        if isinstance(alive, Costed) and not room:  # costs and liveness known: only the cap is new
+            if all(c <= t for c in alive.costs):
+                return alive
+            keep = [j for j, c in enumerate(alive.costs) if c <= t]
+            return Costed([alive[j] for j in keep], [alive.costs[j] for j in keep], [alive.denses[j] for j in keep])
+        if room or self.nearest:
+            return self.within_reach(hand, wall, room, t, alive)
+        found = self.costs(hand, wall, alive, t)
+        dense = self.dense_by_id
+        return Costed([x for _, x in found], [c for c, _ in found], [dense[id(x)] for _, x in found])
+
+    def after_draw(self, alive, hand, i, t):
+        """The parent's Costed list after a draw of relevant kind i, capped at t draws left: a target needing i
+        is one nearer; its liveness is unchanged (one copy fewer live, one fewer needed)."""
+        held, targets, costs, denses = hand[i], [], [], []
+        for x, c, d in zip(alive, alive.costs, alive.denses):
+            if d[i] > held:
+                c -= 1
+            if c <= t:
+                targets.append(x)
+                costs.append(c)
+                denses.append(d)
+        return Costed(targets, costs, denses)
+
+    def after_discard(self, alive, hand, wall, x, t):
+        """The Costed list of a 13-tile state after discarding position x (t draws left): a target holding at
+        least as many x as the hand is one further, and needs one more live copy of x."""
+        if x >= self.nr:  # no target holds it
+            return self.reachable(hand, wall, (), t, alive)
+        held, live, targets, costs, denses = hand[x], wall[x], [], [], []
+        for y, c, d in zip(alive, alive.costs, alive.denses):
+            if d[x] >= held:
+                if d[x] - held + 1 > live:
+                    continue  # the discard was the last live copy it needed (issue 22's case)
+                c += 1
+            if c <= t:
+                targets.append(y)
+                costs.append(c)
+                denses.append(d)
+        return Costed(targets, costs, denses)
 
     def nearest_within_reach(self, hand, wall, t, alive):
         """within_reach without a waiting room, then only the targets at the lowest cost."""
@@ -111,18 +163,16 @@ class Reach:
     def interchangeable(self, alive, positions: int):
         """(per-position flag: some target within reach holds it; classes of positions with equal columns;
         (position, count) for the positions every target holds the same number of; per position the
-        most and the least any target holds)."""
-        columns: dict[int, list[tuple[int, int]]] = {}
-        for j, target in enumerate(alive):
-            for i, c in target:
-                columns.setdefault(i, []).append((j, c))
-        flags = tuple(i in columns for i in range(positions))
+        most and the least any target holds), from the targets' dense columns."""
+        denses = alive.denses if isinstance(alive, Costed) else [self.dense_by_id[id(x)] for x in alive]
+        nr = self.nr
+        columns = list(zip(*denses)) if denses else [()] * nr
+        most = tuple(max(column, default=0) for column in columns) + (0,) * (positions - nr)
+        least = tuple(min(column, default=0) for column in columns) + (0,) * (positions - nr)
+        flags = tuple(m > 0 for m in most)
         classes: dict[tuple, list[int]] = {}
-        for i, column in columns.items():
-            classes.setdefault(tuple(column), []).append(i)
-        constant = [(i, column[0][1]) for i, column in columns.items()
-                    if len(column) == len(alive) and all(c == column[0][1] for _, c in column)]
-        most = tuple(max((c for _, c in columns.get(i, ())), default=0) for i in range(positions))
-        least = tuple(min(c for _, c in columns[i]) if i in columns and len(columns[i]) == len(alive) else 0
-                      for i in range(positions))
+        for i, column in enumerate(columns):
+            if most[i]:
+                classes.setdefault(column, []).append(i)
+        constant = [(i, most[i]) for i in range(nr) if most[i] and least[i] == most[i]]
         return flags, [members for members in classes.values() if len(members) > 1], constant, most, least

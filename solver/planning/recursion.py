@@ -19,7 +19,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 from solver.core.errors import MjError
-from solver.planning.reach import Reach
+from solver.planning.reach import Costed, Reach
 from solver.planning.targets import NoWinScore, OutOfTime, TooLarge
 
 STATE_LIMIT = 500_000  # memoised states before the search stops (TooLarge), never a silent cut
@@ -65,6 +65,7 @@ class Search(Reach):
                         (i, self.sparse_of[t], targets[t]))
         self.nowin, self.sora = nowin, sora_pos
         self.nowin_of: dict[tuple[int, ...], int] = {}  # hand -> its score without a win
+        self.wait_sets: dict[tuple[int, ...], list] = {}  # 13 relevant tiles -> discard_waits
         self.memo: dict[tuple, int] = {}
         # Raw state -> value, checked before the targets within reach are filtered: a state's value
         # depends on the state alone (the parent's targets only narrow the filter), so a repeat
@@ -199,8 +200,13 @@ class Search(Reach):
                 h[i] += 1
                 w = list(wall)
                 w[i] -= 1
-                total += n * self.v13(tuple(h), tuple(w), room, W - 1, t - 1,
-                                      alive if most is None else self.needing(alive, i, hand[i]))
+                if most is not None:
+                    child = self.needing(alive, i, hand[i])
+                elif isinstance(alive, Costed) and not room:
+                    child = self.after_draw(alive, hand, i, t - 1)
+                else:
+                    child = alive
+                total += n * self.v13(tuple(h), tuple(w), room, W - 1, t - 1, child)
         if W > live:  # a tile of no relevant kind: discarded at once
             total += (W - live) * self.v12(hand, wall, room, W - 1, t - 1, alive)
         return total
@@ -254,7 +260,22 @@ class Search(Reach):
             return 0  # two tiles no target holds: no single discard leaves a wait
         if extra:
             return self.last_draw(hand[:nr] + (0,) * (len(hand) - nr), wall)
-        return max((live for _, live in self.live_waits(hand, wall)), default=0)
+        key = hand[:nr]
+        waits = self.wait_sets.get(key)
+        if waits is None:
+            waits = self.wait_sets[key] = self.discard_waits(key)
+        return max((sum(wall[i] for i in kinds) for kinds in waits), default=0)
+
+    def discard_waits(self, hand) -> list[tuple[int, ...]]:
+        """The kinds completing the hand after each discard that leaves a wait, one tuple per distinct set, none
+        inside another (a set inside another never counts more live copies)."""
+        completing, found = self.completing, set()
+        for x, n in enumerate(hand):
+            if n:
+                kinds = frozenset(i for i, _, _ in completing.get(hand[:x] + (n - 1,) + hand[x + 1:], ()))
+                if kinds:
+                    found.add(kinds)
+        return [tuple(k) for k in found if not any(k < other for other in found)]
 
     def live_waits(self, hand, wall):
         """(discard x, live copies of the tiles completing the hand after it) for each relevant tile held."""
@@ -265,6 +286,8 @@ class Search(Reach):
 
     def discard_value(self, hand, wall, room, W, t, alive, i) -> int:
         h, r = self.discarded(hand, room, i)
+        if isinstance(alive, Costed) and not room:
+            alive = self.after_discard(alive, hand, wall, i, t)
         return self.v12(h, wall, r, W, t, alive)
 
     def discard_options(self, hand, wall, room, t, alive, exact=False):
