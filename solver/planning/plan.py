@@ -12,10 +12,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
+from solver.core.hand import Hand
 from solver.core.rules import RuleSet
 from solver.planning.prepare import (NEAREST, Prepared, acceptance, class_labels, distance,  # noqa: F401 (API)
                                      prepare, wall_counts)
-from solver.planning.recursion import check_probability
+from solver.planning.recursion import STATE_LIMIT, check_probability
 from solver.planning.request import MAX_GAMES, OBJECTIVES, Limits, PlanRequest, Position  # noqa: F401 (API)
 from solver.planning.targets import TooLarge
 
@@ -71,11 +72,17 @@ class Plan:
         return self.discards[0]
 
 
-def plan(rules: RuleSet, request: PlanRequest, progress: Progress | None = None) -> Plan:
+def plan(rules: RuleSet, request: PlanRequest | Hand, progress: Progress | None = None, **legacy) -> Plan:
     """The plan the request asks for (solver/planning/request.py). "optimal": the exact optimum if it finishes
     within the limits (method "optimal"), else per discard a real policy's value below and a proved upper bound
     above (method "bounds"), or past every exact search the estimate asked for (method "estimate"). A class
-    ("nearest", "detour"): exact within it (method "class"), past the limits its estimate or TooLarge."""
+    ("nearest", "detour"): exact within it (method "class"), past the limits its estimate or TooLarge.
+
+    The keyword form of before the request (`plan(rules, hand, turns=..., detour=..., state_limit=...)`) is
+    kept for callers written against it (game/players/planner.py): it means what it meant, the class nearest
+    unless a detour is given, no clock (the state limit alone stops it, so answers are reproducible)."""
+    if not isinstance(request, PlanRequest):
+        request = legacy_request(request, **legacy)
     limits = request.limits
     deadline = None if limits.seconds is None else time.monotonic() + limits.seconds
     if request.play != "optimal":
@@ -136,6 +143,15 @@ def with_other(rules: RuleSet, request: PlanRequest, result: Plan, progress: Pro
                  for r in result.discards)
     labels = dict(result.policy_class, **{field: found.policy_class[field]})
     return replace(result, discards=rows, policy_class=labels, states=result.states + found.states)
+
+
+def legacy_request(hand: Hand, *, turns: int, objective: str = "win", seen: tuple[int, ...] = (),
+                   waiting_room: tuple[int, ...] = (), favourite: int | None = None, detour: int | None = None,
+                   state_limit: int = STATE_LIMIT, both: bool = True, estimate: int | None = None,
+                   seed: int = 0) -> PlanRequest:
+    return PlanRequest(Position(hand, tuple(seen), tuple(waiting_room), favourite), turns, objective,
+                       "nearest" if detour is None else "detour", detour, both,
+                       Limits(state_limit, None, estimate, seed))
 
 
 def computed_of(request: PlanRequest) -> tuple[str, ...]:

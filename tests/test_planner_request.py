@@ -1,0 +1,57 @@
+"""The planner's typed request (solver/planning/request.py, issue 20/22): validation, the API's keywords and
+the request give one plan, and the keyword form of plan() before the request still means the class nearest
+(game/players/planner.py calls it)."""
+
+from __future__ import annotations
+
+import pytest
+
+from solver import Evaluator, MjError
+from solver.planning.plan import plan
+from solver.planning.request import Limits, PlanRequest, Position
+
+EXAMPLE = "真 雪歩 あずさ 可奈 歩 未来 まつり 美也 紗代子 海美 奈緒 美奈子 星梨花"
+
+
+@pytest.fixture(scope="module")
+def ev() -> Evaluator:
+    return Evaluator("2019-12")
+
+
+def rows(p):
+    return [(r.tile, r.win_probability, r.expected_score, r.upper) for r in p.discards]
+
+
+def test_keywords_and_request_give_one_plan(ev):
+    request = ev.plan_request_of(EXAMPLE, 2, seen="春香 春香", both=False)
+    assert request == PlanRequest(Position(ev.hand(EXAMPLE), ev.seen("春香 春香")), 2, both=False)
+    assert request.play == "optimal" and request.limits == Limits()
+    assert rows(ev.plan_request(request)) == rows(ev.plan(EXAMPLE, 2, seen="春香 春香", both=False))
+    assert ev.plan_request_of(EXAMPLE, 2, nearest=True).play == "nearest"
+    assert ev.plan_request_of(EXAMPLE, 2, detour=1).play == "detour"
+
+
+@pytest.mark.parametrize("kwargs", [dict(objective="money"), dict(play="greedy"), dict(play="detour"),
+                                    dict(detour=1), dict(play="detour", detour=-1)])
+def test_bad_requests_are_mj_errors(ev, kwargs):
+    with pytest.raises(MjError):
+        PlanRequest(Position(ev.hand(EXAMPLE)), 2, **kwargs)
+
+
+@pytest.mark.parametrize("kwargs", [dict(max_states=0), dict(seconds=0), dict(estimate=1)])
+def test_bad_limits_are_mj_errors(kwargs):
+    with pytest.raises(MjError):
+        Limits(**kwargs)
+
+
+def test_detour_and_nearest_together_are_refused(ev):
+    with pytest.raises(MjError, match="nearest"):
+        ev.plan(EXAMPLE, 2, detour=1, nearest=True)
+
+
+def test_keyword_form_before_the_request_is_the_class_nearest(ev):
+    old = plan(ev.rules, ev.hand(EXAMPLE), turns=3, objective="win", seen=(), waiting_room=(), favourite=None,
+               both=False, state_limit=100_000)
+    new = ev.plan(EXAMPLE, 3, both=False, nearest=True, seconds=None)
+    assert old.method == new.method == "class" and rows(old) == rows(new)
+    assert old.policy_class["win_probability"].startswith("nearest")
