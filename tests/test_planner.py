@@ -171,7 +171,7 @@ def test_real_hand_two_turns_against_the_full_tree(ev):
 def test_memo_reductions_change_no_value(ev, hand, turns, detour, monkeypatch):
     """The memo's shortcuts (interchangeable kinds sorted, the one-draw wait table) against the same
     recursion with them switched off: every discard's P(win) is the same Fraction."""
-    fast = planner_rows(ev.plan(hand, turns=turns, detour=detour, both=False))
+    fast = planner_rows(ev.plan(hand, turns=turns, detour=detour, both=False, seconds=None))
     monkeypatch.setattr(Search, "interchangeable", lambda self, alive, n: (
         tuple(any(i == k for t in alive for k, _ in t) for i in range(n)), [], [],
         tuple(max((c for t in alive for k, c in t if k == i), default=0) for i in range(n)),
@@ -179,7 +179,7 @@ def test_memo_reductions_change_no_value(ev, hand, turns, detour, monkeypatch):
     monkeypatch.setattr(Search, "last_discard", lambda self, hand, wall: max(
         self.v12(hand[:i] + (hand[i] - 1,) + hand[i + 1:], wall, (), 0, 1, self.sparse)
         for i, n in enumerate(hand) if n))
-    assert planner_rows(ev.plan(hand, turns=turns, detour=detour, both=False)) == fast
+    assert planner_rows(ev.plan(hand, turns=turns, detour=detour, both=False, seconds=None)) == fast
 
 
 def test_monotone_in_turns(ev):

@@ -153,6 +153,8 @@ class Search(Reach):
             return got
         if not alive:  # no complete hand within reach: P(win) = 0; the score class keeps the hand
             value = self.nowin_score(hand) * falling(W, t)
+        elif t == 2 and self.win and not room and not self.nearest and isinstance(alive, Costed):
+            value = self.two_draws(hand, wall, W, alive)
         else:
             value = self.draw(hand, wall, room, W, t, alive)
             for pos in self.fetches(hand, room):
@@ -172,6 +174,43 @@ class Search(Reach):
             if self.tick:
                 self.tick(self.visited)
         return value
+
+    def two_draws(self, hand, wall, W, alive) -> int:
+        """P(win) of a 12-tile hand with two draws left, scaled by W (W-1), from its targets within reach alone
+        (docs section 8, "Two draws in closed form"). After a draw of k the best discard x leaves the waits
+        {i: hand + k - x + i is a target}: a target one tile away (missing b) gives x = k, wait b (or wins when
+        k = b); one two tiles away (missing a and b, holding all the hand but s) gives, after a draw of a,
+        x = s and wait b. Any other discard leaves no wait (worth 0 with one draw left)."""
+        nr = self.nr
+        held = [i for i, n in enumerate(hand) if n]
+        wins: set[int] = set()  # kinds whose draw completes the hand
+        by_draw: dict[int, dict[int, set[int]]] = {}  # k -> x -> waits after drawing k and discarding x
+        for target, cost, dense in zip(alive, alive.costs, alive.denses):
+            if cost == 1:
+                wins.update(i for i, c in target if c > hand[i])
+                continue
+            missing = [i for i, c in target for _ in range(c - hand[i]) if c > hand[i]]
+            spare = next(i for i in held if (dense[i] if i < nr else 0) < hand[i])
+            a, b = missing
+            by_draw.setdefault(a, {}).setdefault(spare, set()).add(b)
+            by_draw.setdefault(b, {}).setdefault(spare, set()).add(a)
+        ready = sum(wall[i] for i in wins)  # discarding the drawn tile keeps these waits
+        total = (W - sum(wall[:nr])) * ready  # a draw of no relevant kind
+        for k in range(nr):
+            n = wall[k]
+            if not n:
+                continue
+            if k in wins:
+                total += n * (W - 1)
+                continue
+            best = ready  # (k is no wait here: its one fewer live copy changes nothing)
+            for x, waits in by_draw.get(k, {}).items():
+                got = sum(wall[i] for i in waits) - (k in waits)
+                if x == k:
+                    got = sum(wall[i] for i in waits | wins) - (k in waits)
+                best = max(best, got)
+            total += n * best
+        return total
 
     def fetches(self, hand, room) -> list[int]:
         if not room or self.sora is None or not hand[self.sora]:
