@@ -56,9 +56,13 @@ def enumerate_targets(rules: RuleSet, hand: Hand, seen: tuple[int, ...], budget:
     size = rules.hand_size - sum(rules.units[u].size for u in hand.called)
     base, fav_called = called_points(rules, hand.called, won=True, favourite=favourite)
     sora = rules.tiles.sora
+    # a unit with more members the hand lacks than the budget, or one whose copies are gone, is never placed
     units = [(u.members, rules.points(u.size, won=True, has_favourite=favourite in u.members),
-              favourite in u.members, sum(1 for k in u.members if held[k] == 0))
-             for u in rules.units if sora not in u.members]
+              favourite in u.members, outside, len(u.members))
+             for u in rules.units if sora not in u.members
+             for outside in [sum(1 for k in u.members if held[k] == 0)]
+             if outside <= budget and all(cap[k] > 0 for k in u.members)]
+    n_units = len(units)
     counts = [0] * len(held)
     found: dict[tuple[int, ...], int] = {}
     bonus = rules.favourite_bonus
@@ -79,9 +83,9 @@ def enumerate_targets(rules: RuleSet, hand: Hand, seen: tuple[int, ...], budget:
                                    "lower --detour or --turns")
                 found[key] = total
             return
-        for j in range(start, len(units)):
-            members, pts, has_fav, outside = units[j]
-            if len(members) > remaining or cost + outside > budget:
+        for j in range(start, n_units):
+            members, pts, has_fav, outside, n = units[j]
+            if n > remaining or cost + outside > budget:
                 continue
             extra, used, fits = 0, 0, True
             for k in members:
@@ -92,7 +96,7 @@ def enumerate_targets(rules: RuleSet, hand: Hand, seen: tuple[int, ...], budget:
                     extra += 1
                 else:
                     used += 1
-            rest = remaining - len(members)
+            rest = remaining - n
             if fits and cost + extra + max(0, rest - (free - used)) <= budget:
                 dfs(j, rest, cost + extra, free - used, points + pts, fav or has_fav)
             for k in members:
