@@ -1,0 +1,108 @@
+"""The planner's values that need no recursion (docs/formulation.md section 8): one draw left, two draws left
+(P(win), from the targets within reach), and a ready hand under "nearest". A mixin of recursion.Search, whose
+attributes (nr, completing, win, nowin_score, wait_sets) it reads."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+
+@lru_cache(maxsize=4096)  # a few hundred (W, t) pairs a plan, asked for at every state
+def falling(n: int, t: int) -> int:
+    out = 1
+    for i in range(t):
+        out *= n - i
+    return out
+
+
+class ClosedForms:
+    def last_draw(self, hand, wall) -> int:
+        """P(win) with one draw left, scaled by W: the live draws that complete the hand (no recursion)."""
+        if any(hand[self.nr:]):
+            return 0  # junk held: no draw completes the hand
+        return sum(wall[i] for i, _, _ in self.completing.get(hand[:self.nr], ()))
+
+    def ready_value(self, hand, wall, W, t, alive) -> int | None:
+        """Scaled value of a ready hand (a live draw completes a target in play) under "nearest": every
+        other draw is discarded at once, so the first winning tile decides; won with one of the w live
+        winning tiles in falling(W, t) - falling(W - w, t) ordered draw sequences (None: not ready)."""
+        if any(hand[self.nr:]):
+            return None
+        waits = [(i, score) for i, target, score in self.completing.get(hand[:self.nr], ()) if target in alive]
+        live = sum(wall[i] for i, _ in waits)
+        if not live:
+            return None
+        lose = falling(W - live, t)
+        wins = falling(W, t) - lose
+        if self.win:
+            return wins
+        # E[score]: by the position of the first winning tile, the winning sequences are a multiple of w,
+        # shared by the winning kinds as their live copies w_k
+        scored = sum(wall[i] * score for i, score in waits)
+        return wins // live * scored + lose * self.nowin_score(hand)
+
+    def two_draws(self, hand, wall, W, alive) -> int:
+        """P(win) of a 12-tile hand with two draws left, scaled by W (W-1), from its targets within reach alone
+        (docs section 8, "Two draws in closed form"). After a draw of k the best discard x leaves the waits
+        {i: hand + k - x + i is a target}: a target one tile away (missing b) gives x = k, wait b (or wins when
+        k = b); one two tiles away (missing a and b, holding all the hand but s) gives, after a draw of a,
+        x = s and wait b. Any other discard leaves no wait (worth 0 with one draw left)."""
+        nr = self.nr
+        held = [i for i, n in enumerate(hand) if n]
+        wins: set[int] = set()  # kinds whose draw completes the hand
+        by_draw: dict[int, dict[int, set[int]]] = {}  # k -> x -> waits after drawing k and discarding x
+        for target, cost, dense in zip(alive, alive.costs, alive.denses):
+            if cost == 1:
+                wins.update(i for i, c in target if c > hand[i])
+                continue
+            missing = [i for i, c in target for _ in range(c - hand[i]) if c > hand[i]]
+            spare = next(i for i in held if (dense[i] if i < nr else 0) < hand[i])
+            a, b = missing
+            by_draw.setdefault(a, {}).setdefault(spare, set()).add(b)
+            by_draw.setdefault(b, {}).setdefault(spare, set()).add(a)
+        ready = sum(wall[i] for i in wins)  # discarding the drawn tile keeps these waits
+        total = (W - sum(wall[:nr])) * ready  # a draw of no relevant kind
+        for k in range(nr):
+            n = wall[k]
+            if not n:
+                continue
+            if k in wins:
+                total += n * (W - 1)
+                continue
+            best = ready  # (k is no wait here: its one fewer live copy changes nothing)
+            for x, waits in by_draw.get(k, {}).items():
+                got = sum(wall[i] for i in waits) - (k in waits)
+                if x == k:
+                    got = sum(wall[i] for i in waits | wins) - (k in waits)
+                best = max(best, got)
+            total += n * best
+        return total
+
+    def last_discard(self, hand, wall) -> int:
+        """P(win) of the best discard with one draw left, scaled by W, from the wait table alone.
+
+        Every discard is tried: one that leaves no wait is worth 0 and one that leaves a wait has the
+        lowest h there is (1), so this is the class's value as well as the all-play value.
+        """
+        nr = self.nr
+        extra = sum(hand[nr:])
+        if extra > 1:
+            return 0  # two tiles no target holds: no single discard leaves a wait
+        if extra:
+            return self.last_draw(hand[:nr] + (0,) * (len(hand) - nr), wall)
+        key = hand[:nr]
+        waits = self.wait_sets.get(key)
+        if waits is None:
+            waits = self.wait_sets[key] = self.discard_waits(key)
+        return max((sum(wall[i] for i in kinds) for kinds in waits), default=0)
+
+    def discard_waits(self, hand) -> list[tuple[int, ...]]:
+        """The kinds completing the hand after each discard that leaves a wait, one tuple per distinct set, none
+        inside another (a set inside another never counts more live copies)."""
+        completing, found = self.completing, set()
+        for x, n in enumerate(hand):
+            if n:
+                kinds = frozenset(i for i, _, _ in completing.get(hand[:x] + (n - 1,) + hand[x + 1:], ()))
+                if kinds:
+                    found.add(kinds)
+        return [tuple(k) for k in found if not any(k < other for other in found)]
