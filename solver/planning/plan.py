@@ -112,8 +112,9 @@ def plan(rules: RuleSet, request: PlanRequest | Hand, progress: Progress | None 
             lower = exact_plan(rules, nearest, progress, fresh(limits))
         except TooLarge:
             if limits.estimate is None:
-                raise TooLarge(f"{stopped}; the class nearest passed its limits too; raise --max-states or "
-                               "--seconds, lower --turns, or ask for an estimate past it (--estimate GAMES)")
+                first = (stopped or "").split(";")[0]
+                raise TooLarge(f"{first}, and so did the class nearest; raise --max-states or --seconds, lower "
+                               "--turns, or ask for an estimate past it (--estimate GAMES)")
             lower = estimate_plan(rules, nearest, progress)
     result = bracket(request, lower, stopped, listed)
     return with_other(rules, request, result, progress) if request.both else result
