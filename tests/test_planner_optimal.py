@@ -96,7 +96,7 @@ def test_all_play_equals_explicit_copies(data):
 @given(st.data())
 def test_reductions_change_no_value(data):
     """The optimum's reductions (kinds no target within reach holds merged, interchangeable kinds sorted in the
-    key, the one-draw wait table, junk discarded first, two draws in closed form) against the same search with each switched off, on
+    key, the one-draw wait table, junk discarded first, two draws in closed form, one discard per swap) against the same search with each switched off, on
     small games with seen tiles: the same Fractions."""
     from solver.planning.recursion import Search
 
@@ -111,10 +111,12 @@ def test_reductions_change_no_value(data):
                                                            seconds=None).discards}
     except MjError:
         return
-    for name in ("canonical", "last_discard", "junk", "two_draws"):
+    for name in ("canonical", "last_discard", "junk", "two_draws", "one_per_swap"):
         with pytest.MonkeyPatch.context() as patch:
             if name == "canonical":
                 patch.setattr(Search, "canonical", lambda self, hand, wall, alive: ((hand, wall), (hand, wall)))
+            elif name == "one_per_swap":
+                patch.setattr(Search, "one_per_swap", staticmethod(lambda hand, wall, candidates, classes: candidates))
             elif name == "two_draws":
                 patch.setattr(Search, "two_draws", lambda self, hand, wall, W, alive: self.draw(hand, wall, (), W, 2,
                                                                                                  alive))

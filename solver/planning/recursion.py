@@ -171,7 +171,12 @@ class Search(Reach, ClosedForms):
                 w[i] -= 1
                 if most is not None:
                     child = self.needing(alive, i, hand[i])
-                elif isinstance(alive, Costed) and not room:
+                elif isinstance(alive, Costed) and not room and (t > 2 or not self.win):
+                    h, w = tuple(h), tuple(w)
+                    got = self.seen13.get((h, w, (), t - 1, W - 1, ()))  # the child's raw key (v13)
+                    if got is not None:
+                        total += n * got
+                        continue
                     child = self.after_draw(alive, hand, i, t - 1)
                 else:
                     child = alive
@@ -226,7 +231,10 @@ class Search(Reach, ClosedForms):
 
     def discard_value(self, hand, wall, room, W, t, alive, i) -> int:
         h, r = self.discarded(hand, room, i)
-        if isinstance(alive, Costed) and not room:
+        if isinstance(alive, Costed) and not room and (t > 1 or not self.win):  # (one draw left: no list needed)
+            got = self.seen12.get((h, wall, (), t, W, ()))  # the child's raw key (v12), before its list is made
+            if got is not None:
+                return got
             alive = self.after_discard(alive, hand, wall, i, t)
         return self.v12(h, wall, r, W, t, alive)
 
@@ -248,7 +256,25 @@ class Search(Reach, ClosedForms):
             return alive, keeping or candidates
         if self.slack is not None:
             candidates = self.near(hand, candidates, alive)
+        elif self.win and group[1]:
+            candidates = self.one_per_swap(hand, wall, candidates, group[1])
         return alive, candidates
+
+    @staticmethod
+    def one_per_swap(hand, wall, candidates, classes) -> list[int]:
+        """P(win): of two interchangeable kinds held alike with equal live counts, one discard stands for both
+        (swapping them maps one child to the other and fixes every target within reach, docs section 8)."""
+        of = {i: c for c, members in enumerate(classes) for i in members}
+        kept, seen = [], set()
+        for i in candidates:
+            c = of.get(i)
+            if c is not None:
+                key = (c, hand[i], wall[i] if i < len(wall) else 0)
+                if key in seen:
+                    continue
+                seen.add(key)
+            kept.append(i)
+        return kept
 
     def choose(self, hand, wall, room, W, t) -> int:
         """The class's best discard (a position) of a 13-tile hand with t draws left: the policy played."""
