@@ -137,8 +137,9 @@ def test_plan_past_the_frontier_shows_a_labelled_estimate(chromium, url):
     test is quick): every number is marked ≈ with its interval, a bold line says it is not exact."""
     page = chromium.new_page(viewport={"width": 360, "height": 740})
     page.set_default_timeout(WAIT_MS)
-    page.route("**/api/plan?*", lambda route: route.continue_(
-        url=route.request.url.replace("max_states=20000", "max_states=50").replace("estimate=2000", "estimate=200")))
+    page.route("**/api/plan?*", lambda route: route.continue_(  # the class nearest, past its limit: the estimate
+        url=route.request.url.replace("max_states=20000", "max_states=50").replace("estimate=2000", "estimate=200")
+        + "&nearest=1"))
     page.goto(f"{url}?{urlencode({'hand': ' '.join(SEED_STEP_1)})}")
     page.wait_for_function(ANSWERED)
     page.fill("#turns", "6")
@@ -149,6 +150,24 @@ def test_plan_past_the_frontier_shows_a_labelled_estimate(chromium, url):
     assert page.inner_text("#plan-result .estimate").startswith("Estimate, not exact")
     widths = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
     assert widths[0] <= widths[1] == 360
+    page.close()
+
+
+def test_plan_past_the_budget_shows_a_bracket(chromium, url):
+    """Past the optimum's state limit (lowered through the request) each P(win) is a bracket "lower – upper"
+    and a line says the optimum lies between."""
+    page = chromium.new_page(viewport={"width": 360, "height": 740})
+    page.set_default_timeout(WAIT_MS)
+    page.route("**/api/plan?*", lambda route: route.continue_(
+        url=route.request.url.replace("max_states=20000", "max_states=50")))
+    page.goto(f"{url}?{urlencode({'hand': ' '.join(SEED_STEP_1)})}")
+    page.wait_for_function(ANSWERED)
+    page.fill("#turns", "3")
+    page.click("#plan")
+    page.wait_for_selector("#plan-result table")
+    first = page.locator("#plan-result tbody tr").first.inner_text().split("\t")
+    assert " – " in first[1] and not first[1].startswith("≈")
+    assert "the optimum lies between" in page.inner_text("#plan-result .estimate")
     page.close()
 
 
