@@ -66,6 +66,7 @@ def certificate(ev, result, rules: str) -> dict:
         "checks": result.checks,
         "proof_checks": result.proof_checks,
         "certificates": result.certificates,
+        "survivors_by_size": {str(k): v for k, v in result.survivors.items()},
         "timeline": [{"seconds": s, "goal": g, "outcome": o} for s, g, o in result.timeline],
         "stopped": result.stopped or None,
         "seconds": round(result.seconds, 2),

@@ -77,6 +77,7 @@ class MaxH:
     certificates: int  # distinct completed targets that certified a drop
     seconds: float
     stopped: str = ""  # why it stopped short of a proof, with how far it got
+    survivors: dict = field(default_factory=dict)  # last goal's search: size -> prefixes kept (K <= N - goal)
     timeline: list = field(default_factory=list)  # (seconds, goal, outcome) per goal
 
 
@@ -163,6 +164,7 @@ class _Search:
         self.real = max(0, game.hand_size - game.copies * len(game.dead))
         self.completions: dict[tuple[int, ...], bool] = {}
         self.checks = 0
+        self.survivors: dict[int, int] = {}
         self.lower = 0
 
     def certified(self, counts: list[int], limit: int) -> bool:
@@ -183,10 +185,12 @@ class _Search:
         return True
 
     def survivor(self, goal: int) -> tuple[Optional[tuple[int, ...]], int, int]:
-        """(a multiset of r0 real tiles with K <= N - goal or None, checks, drops); _Stop at the deadline."""
+        """(a multiset of r0 real tiles with K <= N - goal or None, checks, drops); _Stop at the deadline.
+        self.survivors[size] counts the prefixes kept, for the record."""
         game, order, limit = self.game, self.order, game_limit(self.game, goal)
         counts = [0] * game.kinds
         stats = [0, 0]  # checks, drops
+        kept = self.survivors = {}
         top = [0]
 
         def tick() -> None:
@@ -214,6 +218,7 @@ class _Search:
                         stats[1] += 1
                         counts[k] -= 1
                         continue
+                kept[size + 1] = kept.get(size + 1, 0) + 1
                 if rec(i, size + 1):
                     return True
                 counts[k] -= 1
@@ -263,7 +268,8 @@ def max_h(ev, *, time_budget: float | None = None, progress: Callable[[Progress]
 
     def answer(proved: bool, stopped: str = "") -> MaxH:
         return MaxH(lower, proved, lower if proved else None, witness, tuple(target), run.real, run.checks,
-                    goal_checks, len(run.completions), time.monotonic() - start, stopped, timeline)
+                    goal_checks, len(run.completions), time.monotonic() - start, stopped=stopped, timeline=timeline,
+                    survivors=dict(sorted(run.survivors.items())))
 
     while lower < game.hand_size:
         goal = lower + 1
