@@ -117,7 +117,7 @@ def test_cli_json_and_certificate_file(tmp_path):
     cert = json.loads(res.stdout)
     assert json.loads(out.read_text(encoding="utf-8")) == cert
     assert cert["rules"] == "hitori-jong-2.1" and cert["proved"] is False and cert["upper"] is None
-    assert len(cert["witness"]) == 13 and cert["witness_h"] == cert["max_h"]
+    assert len(cert["witness"]) == 13 and cert["witness_h"] == cert["witness_h_cpsat"] == cert["max_h"]
     ev = Evaluator("hitori-jong-2.1")
     assert ev.h(" ".join(cert["witness"])).h == cert["max_h"]
     assert {"method", "seconds", "stopped"} <= set(cert)

@@ -297,3 +297,11 @@ def _first_multiset(order: list[int], size: int, kinds: int, copies: int) -> tup
         take = min(copies, size)
         counts[k], size = take, size - take
     return tuple(counts)
+
+
+def check_witness(ev, counts: tuple[int, ...]) -> tuple[int, int]:
+    """The witness's h twice, independently: the ordinary search and the CP-SAT distance model (OPTIMAL)."""
+    from solver.core.distance import exchange_distance
+
+    hand = Hand(tuple(counts), ())
+    return ev.h(hand).h, exchange_distance(ev.distance_model, hand).h
