@@ -119,4 +119,4 @@ def max_h_command(rules: RulesOpt = DEFAULT_RULES, json_: JsonOpt = False, time_
             typer.echo(f"witness (h = {cert['witness_h']}): {' '.join(cert['witness'])}")
             if result.proved:
                 typer.echo(f"no hand has h = {cert['max_h'] + 1}: {cert['proof_checks']:,} prefixes measured, "
-                           f"each dropped one certified by a complete target")
+                           f"every one dropped certified by a complete target")
