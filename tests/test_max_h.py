@@ -82,7 +82,7 @@ def test_completion_respects_copies_and_size():
 
 
 def test_a_search_that_overstates_is_caught(monkeypatch):
-    from solver.core.fast import search_for
+    from solver.core.search.fast import search_for
 
     game_units = ((0, 1), (2, 3), (0, 1, 2, 3), (4,))
     from synthetic import Game as SynGame

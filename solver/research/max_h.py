@@ -153,10 +153,10 @@ def kind_order(game: Game) -> list[int]:
 
 
 class _Search:
-    """One rule set's searches; `search` is the ordinary exact search (solver.core.fast.search_for)."""
+    """One rule set's searches; `search` is the ordinary exact search (solver.core.search.fast.search_for)."""
 
     def __init__(self, ev, game: Game, deadline: float | None, report: Callable[[Progress], None], start: float):
-        from solver.core.fast import search_for
+        from solver.core.search.fast import search_for
 
         self.ev, self.game, self.deadline, self.report, self.start = ev, game, deadline, report, start
         self.search = search_for(ev.rules)
