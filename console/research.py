@@ -15,10 +15,11 @@ from console.common import JsonOpt, RulesOpt, errors, evaluator
 from solver.core.rules import DEFAULT_RULES
 
 research_app = typer.Typer(no_args_is_help=True, add_completion=False, rich_markup_mode=None,
-                           help="Questions about a rule set as a whole (proved, with a certificate).")
+                           help="Questions about a rule set as a whole (proved, with a certificate). "
+                                "Example: mj research max-h --rules 2019-12")
 
 BudgetOpt = Annotated[Optional[float], typer.Option(
-    "--time-budget", min=1.0, help="Stop after this many seconds and say how far the proof got.")]
+    "--time-budget", min=1.0, help="Stop after this many seconds (default: an hour) and say how far the proof got.")]
 OutOpt = Annotated[Optional[str], typer.Option("--out", "-o", help="Write the certificate (JSON) to this file.")]
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress lines on stderr.")]
 
@@ -89,9 +90,12 @@ def _open_out(path: Optional[str]):
 
 
 @research_app.command("max-h")
-def max_h_command(rules: RulesOpt = DEFAULT_RULES, json_: JsonOpt = False, time_budget: BudgetOpt = None,
+def max_h_command(rules: RulesOpt = DEFAULT_RULES, json_: JsonOpt = False, time_budget: BudgetOpt = 3600.0,
                   out: OutOpt = None, quiet: QuietOpt = False) -> None:
-    """The largest h over all hands (no calls, nothing seen), proved by an exhaustive search."""
+    """The largest h over all hands (no calls, nothing seen), proved by an exhaustive search (docs/max-h.md).
+
+    Example: mj research max-h --rules hitori-jong-2.1 --out max-h.json
+    """
     from solver.research.max_h import max_h
     from solver.serialize import dumps
 
