@@ -11,7 +11,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from console.common import JsonOpt, RulesOpt, errors, evaluator
+from console.common import AsOfOpt, CatalogueOpt, JsonOpt, RulesOpt, errors, evaluator
 from solver.core.rules import DEFAULT_RULES
 
 research_app = typer.Typer(no_args_is_help=True, add_completion=False, rich_markup_mode=None,
@@ -91,7 +91,8 @@ def _open_out(path: Optional[str]):
 
 @research_app.command("max-h")
 def max_h_command(rules: RulesOpt = DEFAULT_RULES, json_: JsonOpt = False, time_budget: BudgetOpt = 3600.0,
-                  out: OutOpt = None, quiet: QuietOpt = False) -> None:
+                  out: OutOpt = None, quiet: QuietOpt = False, catalogue: CatalogueOpt = None,
+                  as_of: AsOfOpt = None) -> None:
     """The largest h over all hands (no calls, nothing seen), proved by an exhaustive search (docs/max-h.md).
 
     Example: mj research max-h --rules hitori-jong-2.1 --out max-h.json
@@ -100,7 +101,7 @@ def max_h_command(rules: RulesOpt = DEFAULT_RULES, json_: JsonOpt = False, time_
     from solver.serialize import dumps
 
     with errors():
-        ev = evaluator(rules, None, None)
+        ev = evaluator(rules, catalogue, as_of)
         handle = _open_out(out)  # before the search: a bad path costs no compute
         report = _progress(quiet)
         started = time.monotonic()
