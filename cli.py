@@ -12,6 +12,7 @@ import typer
 from console import batch, game, hand, plan, serve
 from console.catalogue import catalogue_app
 from console.params import take_plain_values_as_is
+from console.research import research_app
 
 take_plain_values_as_is()  # text parameters without pydantic: start-up time (console/params.py)
 
@@ -21,6 +22,7 @@ for command in (hand.units, hand.score, hand.h, hand.analyze, plan.plan, hand.ex
                 batch.check, batch.generate, game.play, game.replay):
     app.command()(command)
 app.add_typer(catalogue_app, name="catalogue")
+app.add_typer(research_app, name="research")
 
 
 def main(argv: Optional[list[str]] = None) -> None:  # console script entry point (argv: for tests)

@@ -1,0 +1,307 @@
+"""The largest exchange distance h over all hands of a rule set, proved by exhaustive search (docs/max-h.md).
+
+h(H) = N - K(H), K(H) = max over complete targets T of |H ∩ T| (multisets). The method rests on:
+
+- K is monotone: a sub-multiset P of H has K(P) <= K(H), since |P ∩ T| <= |H ∩ T| for every T;
+- tiles of kinds in no unit (そら outside wildcard mode) are never kept, so a hand with h >= g holds at
+  least r0 = N - 3 x (kinds in no unit) real tiles, and any r0 of them form a multiset R with K(R) <= N - g;
+- so "some hand has h >= g" iff "some multiset R of r0 real tiles (<= 3 a kind) has K(R) <= N - g".
+
+The search enumerates such multisets in one canonical order (kinds in a fixed order, each multiset once,
+grown one tile at a time) and drops a prefix P as soon as K(P) > N - g: by monotonicity every multiset
+grown from it has K > N - g too. Each drop is certified here by an explicit target (the search's units,
+completed to N tiles, checked for size and copies), so the ordinary search only proposes them. A multiset
+of r0 tiles that survives, padded with dead tiles, is a hand with h >= g (checked by the ordinary h).
+Goals rise from a first witness until one goal's search finishes with no survivor: that proves the maximum.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Callable, Optional
+
+from solver.core.errors import MjError
+from solver.core.hand import COPIES, Hand
+
+COMPLETION_NODES = 200_000  # per completion search of a certificate (a failure is an error, never a silent prune)
+PROGRESS_EVERY = 50_000  # checks between progress reports and time checks
+
+
+@dataclass(frozen=True)
+class Game:
+    """What the question depends on: kinds, units (sorted member tuples) and the hand size."""
+
+    kinds: int
+    units: tuple[tuple[int, ...], ...]
+    hand_size: int
+    copies: int = COPIES
+
+    @property
+    def dead(self) -> tuple[int, ...]:
+        """Kinds in no unit (そら): never kept by any target."""
+        live = {k for u in self.units for k in u}
+        return tuple(k for k in range(self.kinds) if k not in live)
+
+    @classmethod
+    def of(cls, rules) -> "Game":
+        if rules.sora_mode == "wildcard":
+            raise MjError(f"rule set {rules.name}: そら is a wildcard there; max-h handles そら in no unit only")
+        return cls(len(rules.tiles), tuple(tuple(u.members) for u in rules.units), rules.hand_size)
+
+
+@dataclass
+class Progress:
+    """Where the method stands, for a progress line."""
+
+    goal: int  # the search looks for a hand with h >= goal
+    lower: int  # the largest h of a hand found so far (the witness's)
+    checks: int  # prefixes measured in this goal's search
+    dropped: int  # of them dropped (K above N - goal, certified)
+    done: float  # share of the first-level branches finished, 0..1
+    seconds: float
+
+
+@dataclass
+class MaxH:
+    """The answer: proved=True only when the search at goal max_h + 1 finished with no survivor."""
+
+    max_h: int  # the largest h found (the witness's); the maximum itself when proved
+    proved: bool
+    upper: Optional[int]  # a proven upper bound (== max_h when proved); None when the last search did not finish
+    witness: tuple[int, ...]  # per-kind counts of a hand with h = max_h (checked by the ordinary h)
+    witness_target: tuple[int, ...]  # unit indices of one of its best targets
+    real_tiles: int  # r0: real tiles every hand holds at least
+    checks: int  # prefixes measured in all goals' searches
+    proof_checks: int  # of them in the last goal's search (the proof when proved)
+    certificates: int  # distinct completed targets that certified a drop
+    seconds: float
+    stopped: str = ""  # why it stopped short of a proof, with how far it got
+    survivors: dict = field(default_factory=dict)  # last goal's search: size -> prefixes kept (K <= N - goal)
+    timeline: list = field(default_factory=list)  # (seconds, goal, outcome) per goal
+
+
+class _Stop(Exception):
+    pass
+
+
+# --------------------------------------------------------------------------------------------------
+# Complete targets
+# --------------------------------------------------------------------------------------------------
+
+def target_counts(game: Game, units) -> tuple[int, ...]:
+    counts = [0] * game.kinds
+    for j in units:
+        for k in game.units[j]:
+            counts[k] += 1
+    return tuple(counts)
+
+
+def complete(game: Game, partial: tuple[int, ...], nodes: int = COMPLETION_NODES) -> Optional[tuple[int, ...]]:
+    """Units (indices, a sorted multiset) of total size N - len(partial) that fit beside `partial`
+    (at most `copies` of a kind in all), or None when none is found within `nodes` steps."""
+    used = list(target_counts(game, partial))
+    if any(n > game.copies for n in used):
+        return None
+    room = game.hand_size - sum(len(game.units[j]) for j in partial)
+    if room < 0:
+        return None
+    # larger units first: few of them fill the room
+    order = sorted(range(len(game.units)), key=lambda j: -len(game.units[j]))
+    chosen: list[int] = []
+    budget = [nodes]
+
+    def fits(j: int) -> bool:
+        return all(used[k] < game.copies for k in game.units[j])
+
+    def rec(start: int, left: int) -> bool:
+        if left == 0:
+            return True
+        budget[0] -= 1
+        if budget[0] < 0:
+            return False
+        for pos in range(start, len(order)):
+            j = order[pos]
+            if len(game.units[j]) <= left and fits(j):
+                for k in game.units[j]:
+                    used[k] += 1
+                chosen.append(j)
+                if rec(pos, left - len(game.units[j])):
+                    return True
+                chosen.pop()
+                for k in game.units[j]:
+                    used[k] -= 1
+        return False
+
+    return tuple(sorted(partial + tuple(chosen))) if rec(0, room) else None
+
+# --------------------------------------------------------------------------------------------------
+# The exhaustive search
+# --------------------------------------------------------------------------------------------------
+
+def kind_order(game: Game) -> list[int]:
+    """Real kinds, those in the fewest small units first: hands that keep little hold them, so witnesses
+    come early (the set of multisets searched does not depend on the order)."""
+    small = [0] * game.kinds
+    member = [0] * game.kinds
+    for unit in game.units:
+        for k in unit:
+            member[k] += 1
+            small[k] += len(unit) <= 2
+    dead = set(game.dead)
+    return sorted((k for k in range(game.kinds) if k not in dead), key=lambda k: (small[k], member[k], k))
+
+
+class _Search:
+    """One rule set's searches; `search` is the ordinary exact search (solver.core.search.fast.search_for)."""
+
+    def __init__(self, ev, game: Game, deadline: float | None, report: Callable[[Progress], None], start: float):
+        from solver.core.search.fast import search_for
+
+        self.ev, self.game, self.deadline, self.report, self.start = ev, game, deadline, report, start
+        self.search = search_for(ev.rules)
+        self.order = kind_order(game)
+        self.real = max(0, game.hand_size - game.copies * len(game.dead))
+        self.completions: dict[tuple[int, ...], bool] = {}
+        self.checks = 0
+        self.survivors: dict[int, int] = {}
+        self.lower = 0
+
+    def certified(self, counts: list[int], limit: int) -> bool:
+        """True when K(counts) > limit, proved by a complete target this function checks itself."""
+        leaf = self.search.best_leaf(Hand(tuple(counts), ()))
+        if leaf is None:
+            raise MjError("no complete hand exists in this rule set: h is undefined")
+        if leaf.kept <= limit:
+            return False
+        placed = tuple(sorted(leaf.placed))
+        units_counts = target_counts(self.game, placed)
+        kept = sum(min(c, t) for c, t in zip(counts, units_counts))
+        ok = self.completions.get(placed)
+        if ok is None:
+            ok = self.completions[placed] = complete(self.game, placed) is not None
+        if kept <= limit or not ok:
+            raise AssertionError(f"the search's target {placed} does not certify its kept count {leaf.kept}")
+        return True
+
+    def survivor(self, goal: int) -> tuple[Optional[tuple[int, ...]], int, int]:
+        """(a multiset of r0 real tiles with K <= N - goal or None, checks, drops); _Stop at the deadline.
+        self.survivors[size] counts the prefixes kept, for the record."""
+        game, order, limit = self.game, self.order, game_limit(self.game, goal)
+        counts = [0] * game.kinds
+        stats = [0, 0]  # checks, drops
+        kept = self.survivors = {}
+        top = [0]
+
+        def tick() -> None:
+            self.report(Progress(goal, self.lower, stats[0], stats[1], top[0] / max(1, len(order)),
+                                 time.monotonic() - self.start))
+            if self.deadline is not None and time.monotonic() > self.deadline:
+                raise _Stop(f"goal {goal}: {top[0]} of {len(order)} first-level branches finished, "
+                            f"{stats[0]} prefixes measured")
+
+        def rec(pos: int, size: int) -> bool:
+            if size == self.real:
+                return True
+            for i in range(pos, len(order)):
+                if size == 0:
+                    top[0] = i
+                k = order[i]
+                if counts[k] == game.copies:
+                    continue
+                counts[k] += 1
+                if size + 1 > limit:
+                    stats[0] += 1
+                    if stats[0] % PROGRESS_EVERY == 0:
+                        tick()
+                    if self.certified(counts, limit):
+                        stats[1] += 1
+                        counts[k] -= 1
+                        continue
+                kept[size + 1] = kept.get(size + 1, 0) + 1
+                if rec(i, size + 1):
+                    return True
+                counts[k] -= 1
+            return False
+
+        found = rec(0, 0)
+        top[0] = len(order)
+        return (tuple(counts) if found else None), stats[0], stats[1]
+
+    def hand_of(self, real: tuple[int, ...]) -> tuple[int, ...]:
+        """The real tiles padded with dead tiles to N."""
+        counts = list(real)
+        left = self.game.hand_size - sum(counts)
+        for k in self.game.dead:
+            counts[k] = min(self.game.copies, left)
+            left -= counts[k]
+        assert left == 0
+        return tuple(counts)
+
+
+def game_limit(game: Game, goal: int) -> int:
+    """Largest kept count of a hand with h >= goal."""
+    return game.hand_size - goal
+
+
+def exact_h(ev, counts: tuple[int, ...]) -> tuple[int, tuple[int, ...]]:
+    """(h, best target's units) by the ordinary search of the evaluator (it checks the hand)."""
+    result = ev.h(Hand(tuple(counts), ()))
+    if result.h is None:
+        raise MjError("no complete hand exists in this rule set: h is undefined")
+    return result.h, result.exchange.target
+
+
+def max_h(ev, *, time_budget: float | None = None, progress: Callable[[Progress], None] | None = None) -> MaxH:
+    """The largest h over all hands of ev's rule set (no calls, nothing seen); proved unless the budget ran out."""
+    start = time.monotonic()
+    game = Game.of(ev.rules)
+    deadline = None if time_budget is None else start + time_budget
+    run = _Search(ev, game, deadline, progress or (lambda _p: None), start)
+    if run.real > len(run.order) * game.copies:
+        raise MjError("the hand cannot be filled: too few kinds")
+    witness = run.hand_of(_first_multiset(run.order, run.real, game.kinds, game.copies))
+    lower, target = exact_h(ev, witness)
+    run.lower = lower
+    timeline: list = []
+    goal_checks = 0
+
+    def answer(proved: bool, stopped: str = "") -> MaxH:
+        return MaxH(lower, proved, lower if proved else None, witness, tuple(target), run.real, run.checks,
+                    goal_checks, len(run.completions), time.monotonic() - start, stopped=stopped, timeline=timeline,
+                    survivors=dict(sorted(run.survivors.items())))
+
+    while lower < game.hand_size:
+        goal = lower + 1
+        try:
+            found, goal_checks, dropped = run.survivor(goal)
+        except _Stop as stop:
+            return answer(False, f"time budget: {stop}")
+        run.checks += goal_checks
+        if found is None:
+            timeline.append((round(time.monotonic() - start, 2), goal, f"no hand ({goal_checks} checks)"))
+            return answer(True)
+        hand = run.hand_of(found)
+        h, units = exact_h(ev, hand)
+        if h < goal:
+            raise AssertionError(f"a survivor of goal {goal} has h = {h} by the ordinary search")
+        lower, witness, target = h, hand, units
+        run.lower = lower
+        timeline.append((round(time.monotonic() - start, 2), goal, f"h = {h} ({goal_checks} checks)"))
+    return answer(True)  # h = N: nothing can be larger
+
+
+def _first_multiset(order: list[int], size: int, kinds: int, copies: int) -> tuple[int, ...]:
+    counts = [0] * kinds
+    for k in order:
+        take = min(copies, size)
+        counts[k], size = take, size - take
+    return tuple(counts)
+
+
+def check_witness(ev, counts: tuple[int, ...]) -> tuple[int, int]:
+    """The witness's h twice, independently: the ordinary search and the CP-SAT distance model (OPTIMAL)."""
+    from solver.core.distance import exchange_distance
+
+    hand = Hand(tuple(counts), ())
+    return ev.h(hand).h, exchange_distance(ev.distance_model, hand).h

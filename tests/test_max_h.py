@@ -1,0 +1,131 @@
+"""The largest h (solver.research.max_h, `mj research max-h`): the method against a brute force over
+every hand of small synthetic games, the certificate check, the budget, and the command's JSON."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from itertools import combinations_with_replacement
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+import cli
+from oracle import complete_targets
+from solver import Evaluator, Hand
+from solver.core.errors import MjError
+from solver.research.max_h import Game, complete, max_h, target_counts
+from synthetic import BASE_SETTINGS, COPIES, games
+
+runner = CliRunner()
+
+
+def brute_max_h(game) -> int | None:
+    """max over every hand of `hand_size` tiles (<= 3 a kind) of h, by plain enumeration of targets."""
+    targets = list(complete_targets(game.units, (), cap=[COPIES] * game.K, hand_size=game.hand_size,
+                                    sora=game.sora, sora_mode="fetch"))
+    if not targets:
+        return None
+    best = 0
+    for tiles in combinations_with_replacement(range(game.K), game.hand_size):
+        counts = [0] * game.K
+        for k in tiles:
+            counts[k] += 1
+        if max(counts) > COPIES:
+            continue
+        kept = max(sum(min(c, t) for c, t in zip(counts, target)) for target in targets)
+        best = max(best, game.hand_size - kept)
+    return best
+
+
+def oracle_h(game, counts) -> int:
+    targets = complete_targets(game.units, (), cap=[COPIES] * game.K, hand_size=game.hand_size,
+                               sora=game.sora, sora_mode="fetch")
+    return game.hand_size - max(sum(min(c, t) for c, t in zip(counts, target)) for target in targets)
+
+
+@settings(BASE_SETTINGS, max_examples=80)
+@given(game=games(min_kinds=4, max_kinds=7, max_units=9, hand_sizes=(4, 7)), mode=st.sampled_from(["2019-12", "hitori-jong-2.1"]))
+def test_method_equals_brute_force(game, mode):
+    expected = brute_max_h(game)
+    ev = game.evaluator(mode)
+    if expected is None:
+        with pytest.raises(MjError, match="no complete hand"):
+            max_h(ev)
+        return
+    result = max_h(ev)
+    assert result.proved and result.upper == result.max_h == expected
+    assert sum(result.witness) == game.hand_size and max(result.witness) <= COPIES
+    assert oracle_h(game, result.witness) == expected  # the witness by the oracle, not by the method's own search
+
+
+def test_dead_kinds_set_the_real_tiles():
+    # k0 in no unit (そら-like): every hand holds at least 7 - 3 = 4 real tiles
+    units = ((1, 2), (3, 4), (1, 2, 3), (2, 3, 4))
+    from synthetic import Game as SynGame
+    game = SynGame(5, units, 0, None, 7)
+    result = max_h(game.evaluator("2019-12"))
+    assert result.real_tiles == 4
+    assert result.proved and result.max_h == brute_max_h(game)
+    assert result.witness[0] == 3  # three dead tiles: the hand keeps as little as its real part allows
+
+
+def test_completion_respects_copies_and_size():
+    game = Game(4, ((0, 1), (2,), (0, 1, 2)), 7)
+    units = complete(game, (0, 0))
+    assert units is not None and sum(len(game.units[j]) for j in units) == 7
+    assert max(target_counts(game, units)) <= COPIES
+    assert complete(game, (1, 1, 1, 1)) is None  # a fourth copy of k2
+    assert complete(Game(3, ((0, 1),), 7), ()) is None  # duets never make 7
+
+
+def test_a_search_that_overstates_is_caught(monkeypatch):
+    from solver.core.search.fast import search_for
+
+    game_units = ((0, 1), (2, 3), (0, 1, 2, 3), (4,))
+    from synthetic import Game as SynGame
+    ev = SynGame(5, game_units, None, 4, 6).evaluator("2019-12")
+    search = search_for(ev.rules)
+    real = search.best_leaf
+
+    def lying(hand, *args, **kwargs):
+        leaf = real(hand, *args, **kwargs)
+        if leaf is None or sum(hand.concealed) == 6:  # whole hands (the ordinary h) told the truth
+            return leaf
+        return dataclasses.replace(leaf, kept=leaf.kept + 2)
+
+    monkeypatch.setattr(search, "best_leaf", lying)
+    with pytest.raises(AssertionError, match="does not certify"):
+        max_h(ev)
+
+
+def test_budget_stops_without_a_claim():
+    ev = Evaluator("2019-12")
+    result = max_h(ev, time_budget=1.0)
+    assert not result.proved and result.upper is None
+    assert result.stopped.startswith("time budget")
+    assert ev.h(Hand(result.witness, ())).h == result.max_h
+
+
+def test_cli_json_and_certificate_file(tmp_path):
+    out = tmp_path / "cert.json"
+    res = runner.invoke(cli.app, ["research", "max-h", "--rules", "hitori-jong-2.1", "--json", "--time-budget", "1",
+                                  "--quiet", "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    cert = json.loads(res.stdout)
+    assert json.loads(out.read_text(encoding="utf-8")) == cert
+    assert cert["rules"] == "hitori-jong-2.1" and cert["proved"] is False and cert["upper"] is None
+    assert len(cert["witness"]) == 13 and cert["witness_h"] == cert["witness_h_cpsat"] == cert["max_h"]
+    ev = Evaluator("hitori-jong-2.1")
+    assert ev.h(" ".join(cert["witness"])).h == cert["max_h"]
+    assert {"method", "seconds", "stopped"} <= set(cert)
+
+
+def test_cli_refuses_a_wildcard_rule_set_and_bad_files():
+    res = runner.invoke(cli.app, ["research", "max-h", "--rules", "2019-10"])
+    assert res.exit_code == 2 and res.stderr.startswith("error: ") and "Traceback" not in res.output
+    res = runner.invoke(cli.app, ["research", "max-h", "--time-budget", "1", "--quiet", "--out", "/nonexistent/x.json"])
+    assert res.exit_code == 2 and res.stderr.startswith("error: cannot write")
+
