@@ -18,6 +18,13 @@ from functools import lru_cache
 from oracle import best_score
 
 
+def take(counts, k, n):
+    """counts with n more (or fewer) of kind k."""
+    out = list(counts)
+    out[k] += n
+    return tuple(out)
+
+
 def explicit_value(units, concealed, *, seen, turns, objective, rules, sora=None, favourite=None):
     """{discard kind (None for a 12-tile hand): best value}, wall of physical copies (no called units, no fetch)."""
     K = len(concealed)
@@ -28,11 +35,6 @@ def explicit_value(units, concealed, *, seen, turns, objective, rules, sora=None
     @lru_cache(maxsize=None)
     def score(hand, won):
         return best_score(units, list(hand), [], won=won, ron_tile=None, favourite=favourite, rules=rules, sora=sora)
-
-    def take(hand, k, n):
-        out = list(hand)
-        out[k] += n
-        return tuple(out)
 
     @lru_cache(maxsize=None)
     def v12(hand, wall, t):
@@ -131,11 +133,6 @@ def real_win_value(units, concealed, *, seen, turns, roots=None):
     wall0 = tuple(3 - concealed[k] - seen[k] for k in range(K))
     complete = lru_cache(maxsize=None)(lambda hand: is_split(units, hand))
     waits = lru_cache(maxsize=None)(lambda hand: frozenset(split_waits(units, hand)))
-
-    def take(t, k, n):
-        out = list(t)
-        out[k] += n
-        return tuple(out)
 
     @lru_cache(maxsize=None)
     def v12(hand, wall, t):
