@@ -346,7 +346,7 @@ def assert_complete_prefix(path: Path, source: list[bytes], total: int) -> None:
 @pytest.mark.parametrize("how", ["library", "cli"])
 def test_killed_run_keeps_complete_lines(tmp_path, how):
     """A run killed midway (library loop or `mj check --output`) leaves only complete lines, in order."""
-    source = lines_of(RIGHT) * 50
+    source = lines_of(RIGHT) * 2000  # long enough that the kill lands mid-run
     claims, out = tmp_path / "claims.jsonl", tmp_path / "out.jsonl"
     claims.write_bytes(b"".join(source))
     command = ([sys.executable, "-c", KILL_SCRIPT, str(claims), str(out)] if how == "library" else

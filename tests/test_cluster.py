@@ -115,7 +115,7 @@ def test_cli_cluster_option_and_resume(client, tmp_path):
 
 def test_sigkilled_cluster_run_resumed_is_the_uninterrupted_file(client, tmp_path):
     claims, out, ref = tmp_path / "claims.jsonl", tmp_path / "out.jsonl", tmp_path / "ref.jsonl"
-    claims.write_text("\n".join(random_claims(150, seed=6)) + "\n", encoding="utf-8")
+    claims.write_text("\n".join(random_claims(10_000, seed=6)) + "\n", encoding="utf-8")  # the kill lands mid-run
     address = client.scheduler.address
     proc = subprocess.Popen([sys.executable, str(ROOT / "cli.py"), "check", str(claims), "--cluster", address,
                              "--output", str(out)], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)

@@ -28,7 +28,7 @@ def start_check(claims: Path, out: Path, *extra: str, mark: str = "") -> subproc
 
 @pytest.mark.parametrize("sig, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
 def test_a_stopped_run_says_what_it_wrote_and_resume_completes_it(tmp_path, sig, code):
-    lines = random_claims(150, seed=sig)
+    lines = random_claims(10_000, seed=sig)  # about 1.5 s of work: the stop lands well before its end
     claims, out, ref = tmp_path / "claims.jsonl", tmp_path / "out.jsonl", tmp_path / "ref.jsonl"
     claims.write_text("\n".join(lines) + "\n", encoding="utf-8")
     proc = start_check(claims, out, "--workers", "2")
