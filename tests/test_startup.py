@@ -7,6 +7,7 @@ import difflib
 import subprocess
 import sys
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
@@ -16,9 +17,28 @@ from solver import Evaluator
 from solver.core.errors import close_matches
 
 IMPORTS = ("import sys, cli\n"
+           "code = 0\n"
            "try:\n    cli.main(sys.argv[1:])\n"
            "except SystemExit as exc:\n    code = exc.code\n"
            "print(sorted(m for m in ('pydantic', 'ortools', 'networkx', 'rich') if m in sys.modules), code)")
+HEAVY = ("ortools", "networkx", "pandas")
+THIRTEEN = "春香 千早 美希 雪歩 やよい 真 伊織 貴音 律子 あずさ 亜美 真美 響"  # a win: 765 ALL STARS
+TWELVE = "春香 千早 美希 雪歩 やよい 真 伊織 貴音 律子 あずさ 亜美 真美"
+SEED = "真 雪歩 あずさ 可奈 歩 未来 まつり 美也 紗代子 海美 奈緒 美奈子 星梨花"  # seed 000, h = 1
+ORDINARY = [
+    ("h", THIRTEEN), ("h", SEED, "--json"), ("h", TWELVE, "--rules", "2019-10"),
+    ("analyze", THIRTEEN), ("analyze", SEED, "--json"), ("analyze", TWELVE), ("analyze", SEED, "--favorite", "可奈"),
+    ("analyze", TWELVE, "--discard", "響", "--json"),
+    ("analyze", "そら そら そら 春香 千早 美希 雪歩 やよい 真 伊織 律子 あずさ 亜美", "--rules", "hitori-jong-2.1"),
+    ("score", TWELVE, "--no-win"), ("score", THIRTEEN, "--tsumo"), ("score", THIRTEEN, "--ron", "響", "--json"),
+    ("score", THIRTEEN, "--no-win", "--favorite", "春香"),
+    ("score", "[静香 百合子 昴] 真 雪歩 あずさ 可奈 歩 可奈 志保 詩花 エレナ 美也", "--ron", "美也", "--favorite", "可奈"),
+    ("units", SEED),
+]
+HEAVY_LOADED = ("import sys, cli\n"
+                "try:\n    cli.main(sys.argv[1:])\n"
+                "except SystemExit as exc:\n    assert not exc.code, exc.code\n"
+                f"print(sorted(m for m in {HEAVY!r} if m in sys.modules))")
 
 
 def loaded(*args: str) -> str:
@@ -29,6 +49,15 @@ def loaded(*args: str) -> str:
 def test_bad_tile_loads_neither_pydantic_nor_the_solver():
     assert loaded("h", "春香 XYZ") == "[] 2"
     assert loaded("h", "春香 千早", "--seen", "XYZ", "--json") == "[] 2"
+
+
+@pytest.mark.parametrize("args", ORDINARY, ids=lambda a: " ".join(a)[:40])
+def test_ordinary_hands_load_no_solver_library(args):
+    """The searches answer ordinary hands: OR-Tools (and pandas, which it pulls in) and networkx load only where a
+    CP-SAT model is built or a graph is needed (issue 20; bench/bench_fast.py measures the start-up)."""
+    result = subprocess.run([sys.executable, "-c", HEAVY_LOADED, *args], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert result.stdout.strip().splitlines()[-1] == "[]", result.stdout[-500:]
 
 
 def test_plain_values_still_parse():

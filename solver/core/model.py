@@ -34,14 +34,26 @@ class DistanceModel:
     Per hand only variable bounds and right-hand sides change, so nothing is rebuilt.
     """
 
+    _BUILT_ON_USE = frozenset({"model", "x", "k", "s", "cap_ct", "real", "size_ct"})
+
     def __init__(self, rules: RuleSet):
         self.rules = rules
+        self.wildcard = rules.sora_mode == "wildcard" and rules.tiles.sora is not None
+        self.copies = COPIES
+
+    def __getattr__(self, name: str) -> Any:
+        # the model is built on first use: the searches answer most hands, and OR-Tools loads only here
+        if name not in DistanceModel._BUILT_ON_USE or "model" in self.__dict__:
+            raise AttributeError(name)
+        self._build()
+        return self.__dict__[name]
+
+    def _build(self) -> None:
+        rules = self.rules
         self.model = model = new_model()
         kinds = len(rules.tiles)
         sora = rules.tiles.sora
-        self.wildcard = rules.sora_mode == "wildcard" and sora is not None
         # x[u] = copies of unit u in the target's concealed part (with そら standing in: up to 3 more)
-        self.copies = COPIES
         self.x = [model.new_int_var(0, self._unit_copies(), f"x_{u.id}") for u in rules.units]
         self.k: dict[int, Any] = {}  # k[i] = tiles of kind i kept from the hand
         self.s: dict[int, Any] = {}  # s[i] = そら tiles standing in for kind i (wildcard)

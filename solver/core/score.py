@@ -1,8 +1,10 @@
 """Best score: is the hand complete, and its highest-scoring decomposition (RULES.md section 4).
 
-The hand's idol-unit graph (networkx) splits the problem: units that share no kind cannot
-interact, so each connected component is an independent CP-SAT model, and a kind held but in no
-candidate unit proves at once that the tiles do not split (won) or stay over (not won).
+The hand's idol-unit graph splits the problem: units that share no kind cannot interact, so each
+connected component is solved on its own, and a kind held but in no candidate unit proves at once
+that the tiles do not split (won) or stay over (not won). Each component is solved by the exhaustive
+search of decompose.py; the CP-SAT model (model.build_score_model) is the reference it is tested
+against (SEARCH = False), and loads OR-Tools only then.
 """
 
 from __future__ import annotations
@@ -10,12 +12,13 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 
-from solver.core import cpsat
+from solver.core.decompose import Decomposer, Step
 from solver.core.errors import HAND_SIZE, UNDEFINED_SCORE, MjError
 from solver.core.hand import COPIES, Hand, Situation, check_hand, check_situation
-from solver.core.model import build_score_model
 from solver.core.results import ScoredUnit, ScoreResult
 from solver.core.rules import RuleSet
+
+SEARCH = True  # each component by exhaustive search (False: by the CP-SAT model, the reference; for tests)
 
 
 def candidate_units(rules: RuleSet, counts: Counter, soras: int) -> list[int]:
@@ -24,22 +27,63 @@ def candidate_units(rules: RuleSet, counts: Counter, soras: int) -> list[int]:
 
 
 def components(rules: RuleSet, units: list[int], counts: Counter, soras: int) -> list[tuple[list[int], Counter]]:
-    """Connected components of the bipartite graph kinds - candidate units (そら joins everything)."""
-    import networkx as nx  # lazy: its import costs ~0.4 s, and only scoring needs it
+    """Connected components of the bipartite graph kinds - candidate units (そら joins everything),
+    by union-find; in the order of each component's first kind held (then unit)."""
+    parent: dict[tuple[str, int], tuple[str, int]] = {}
 
-    graph = nx.Graph()
-    graph.add_nodes_from(("k", k) for k in counts)
+    def root(node: tuple[str, int]) -> tuple[str, int]:
+        parent.setdefault(node, node)
+        while parent[node] != node:
+            parent[node] = parent[parent[node]]
+            node = parent[node]
+        return node
+
+    for k in counts:
+        root(("k", k))
     for u in units:
-        graph.add_edges_from((("u", u), ("k", k)) for k in rules.units[u].members)
+        for k in rules.units[u].members:
+            parent[root(("u", u))] = root(("k", k))
     if soras:  # the そら node exists even alone, so a hand of only そら still gets judged
-        graph.add_node(("sora", 0))
-        graph.add_edges_from((("sora", 0), node) for node in list(graph.nodes))
-    parts = []
-    for nodes in nx.connected_components(graph):
-        unit_part = sorted(n[1] for n in nodes if n[0] == "u")
-        count_part = Counter({n[1]: counts[n[1]] for n in nodes if n[0] == "k" and counts[n[1]]})
-        parts.append((unit_part, count_part))
-    return parts
+        for node in list(parent) or [("sora", 0)]:
+            parent[root(node)] = root(("sora", 0))
+        root(("sora", 0))
+    parts: dict[tuple[str, int], tuple[list[int], Counter]] = {}
+    for node in list(parent):
+        unit_part, count_part = parts.setdefault(root(node), ([], Counter()))
+        if node[0] == "u":
+            unit_part.append(node[1])
+        elif node[0] == "k" and counts[node[1]]:
+            count_part[node[1]] = counts[node[1]]
+    return [(sorted(u), c) for u, c in parts.values()]
+
+
+def _solve_part(rules: RuleSet, units: list[int], counts: Counter, *, won: bool, soras: int, ron_tile: int | None,
+                favourite: int | None, bonus_open: bool, copies: int) -> tuple[list[Step], bool] | None:
+    """The best decomposition of one component: its units (unit, holds ron, stood-in kinds) and whether
+    it earns the favourite bonus; None when the tiles do not split."""
+    bonus = rules.favourite_bonus if bonus_open and favourite is not None else 0
+    if SEARCH:
+        found = Decomposer(rules, units, counts, won=won, soras=soras, ron_tile=ron_tile, favourite=favourite).best(bonus)
+        return None if found is None else (list(found[1]), found[2])
+    from solver.core import cpsat
+    from solver.core.model import build_score_model
+
+    built = build_score_model(rules, units, counts, won=won, soras=soras, ron_tile=ron_tile, favourite=favourite,
+                              bonus_open=bonus_open, copies=copies)
+    outcome = cpsat.solve(built.model)
+    if not outcome.feasible:
+        return None
+    value = outcome.value
+    sora_kinds = [k for k, var in built.s.items() for _ in range(value(var))]
+    ron_unit = next((j for j, var in built.y.items() if value(var)), None)
+    placed = []
+    for j, u in enumerate(built.units):
+        for copy in range(value(built.x[j])):
+            stood = tuple(k for k in rules.units[u].members if k in sora_kinds)
+            for k in stood:  # any assignment of そら to member slots of its kind is equivalent
+                sora_kinds.remove(k)
+            placed.append((u, j == ron_unit and copy == 0, stood))
+    return placed, built.bonus is not None and bool(value(built.bonus))
 
 
 def best_score(hand: Hand, rules: RuleSet, situation: Situation, copies: int = COPIES) -> ScoreResult:
@@ -85,26 +129,18 @@ def best_score(hand: Hand, rules: RuleSet, situation: Situation, copies: int = C
             leftover += sorted(part_counts.elements())
             continue
         holds_ron = ron_tile is not None and ron_tile in part_counts
-        built = build_score_model(rules, part_units, part_counts, won=won, soras=soras,
-                                  ron_tile=ron_tile if holds_ron else None, favourite=fav,
-                                  bonus_open=not bonus_fixed, copies=copies)
-        outcome = cpsat.solve(built.model)
-        if not outcome.feasible:
+        steps = _solve_part(rules, part_units, part_counts, won=won, soras=soras,
+                            ron_tile=ron_tile if holds_ron else None, favourite=fav, bonus_open=not bonus_fixed,
+                            copies=copies)
+        if steps is None:
             return ScoreResult(False, False, None, reason="the tiles do not split exactly into units")
-        value = outcome.value
-        sora_kinds = [k for k, var in built.s.items() for _ in range(value(var))]
-        ron_unit = next((j for j, var in built.y.items() if value(var)), None)
-        for j, u in enumerate(built.units):
+        placed, earned = steps
+        for u, holds, stood in placed:
             d = rules.units[u]
-            for copy in range(value(built.x[j])):
-                holds = j == ron_unit and copy == 0
-                stood = tuple(k for k in d.members if k in sora_kinds)
-                for k in stood:  # any assignment of そら to member slots of its kind is equivalent
-                    sora_kinds.remove(k)
-                scored.append(ScoredUnit(u, rules.points(d.size, won=won, holds_ron=holds,
-                                                         has_favourite=fav in d.members), holds_ron=holds,
-                                         sora_for=stood))
-        if built.bonus is not None and value(built.bonus):
+            scored.append(ScoredUnit(u, rules.points(d.size, won=won, holds_ron=holds,
+                                                     has_favourite=fav in d.members), holds_ron=holds,
+                                     sora_for=stood))
+        if earned:
             bonus = rules.favourite_bonus
         if not won:
             used = Counter(k for su in scored if not su.called for k in rules.units[su.unit].members
