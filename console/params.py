@@ -1,10 +1,12 @@
-"""Start-up time of the CLI: text and flag parameters taken as they are, without pydantic.
+"""Start-up time of the CLI, and one way to read numbers: parameters taken without pydantic.
 
 typer 0.29 coerces every parameter through a pydantic TypeAdapter, and importing pydantic is about a
 third of a bad-input error's whole process (measured with `python -X importtime`). A command-line
 value of a `str` or `list[str]` parameter is text already and a flag's is a bool, so those (most
-of ours) keep it as it is; anything else (bounded ints, enums, non-text values) goes through typer's own coercion. This
-leans on typer internals, so it is guarded: if they move, typer's own path runs unchanged.
+of ours) keep it as it is. An `int` or `float` one is read by solver/core/numbers.py, within the option's
+min and max: ASCII digits only, exactly as the server reads its query parameters. Anything else (enums,
+non-text values) goes through typer's own coercion. This leans on typer internals, so it is guarded:
+if they move, typer's own path runs unchanged.
 """
 
 from __future__ import annotations
@@ -36,12 +38,29 @@ def take_plain_values_as_is() -> None:
             texts = self.annotation == list[str] and isinstance(value, (list, tuple))
             if texts and all(isinstance(v, str) for v in value):
                 return list(value)
+            if self.annotation in (int, float) and isinstance(value, str):
+                from typer._click.exceptions import BadParameter
+
+                from solver.core.errors import MjError
+                from solver.core.numbers import decimal, whole
+
+                info = self.descriptor.parameter_info
+                try:
+                    read = whole if self.annotation is int else decimal
+                    return read(value, "", info.min, info.max)
+                except MjError as exc:
+                    raise BadParameter(str(exc), ctx=ctx, param=param) from None
+            if type(value) is self.annotation:  # a default
+                return value
             return typer_build(self.descriptor)._coerce_value(value, param=param, ctx=ctx)
 
     def build(descriptor: Any) -> Any:
         info = descriptor.parameter_info
         plain = descriptor.annotation in _PLAIN and descriptor.file_annotation is None and all(
             getattr(info, name, None) is None for name in ("parser", "click_type", "min", "max"))
+        number = descriptor.annotation in (int, float) and descriptor.file_annotation is None and all(
+            getattr(info, name, None) is None for name in ("parser", "click_type"))
+        plain = plain or (number and not getattr(info, "clamp", False))
         if not plain:
             return typer_build(descriptor)
         return PlainParam(parameter_info=info, annotation=descriptor.annotation, descriptor=descriptor)

@@ -15,6 +15,7 @@ from typing import Any, Mapping
 from solver.api import Evaluator, open_catalogue
 from solver.core.errors import MjError
 from solver.core.hand import check_hand
+from solver.core.numbers import decimal, whole
 from solver.core.rules import DEFAULT_RULES, parse_date
 from solver.serialize import (
     analysis_payload,
@@ -125,7 +126,7 @@ def h(params: Mapping[str, str]) -> dict[str, Any]:
 
 def analyze(params: Mapping[str, str]) -> dict[str, Any]:
     ev = evaluator(params)
-    limit = _whole(params.get("max_exchanges") or "20", "max_exchanges", 1, MAX_EXCHANGES)
+    limit = whole(params.get("max_exchanges") or "20", "max_exchanges", 1, MAX_EXCHANGES)
     parsed = ev.hand(_hand_text(params))
     favourite = _tile(ev, params.get("favourite"))
     room = params.get("waiting_room")
@@ -142,24 +143,19 @@ def plan(params: Mapping[str, str]) -> dict[str, Any]:
     from solver.serialize_plan import plan_dict
 
     ev = evaluator(params)
-    turns = _whole(params.get("turns") or "3", "turns", 1, MAX_TURNS)
+    turns = whole(params.get("turns") or "3", "turns", 1, MAX_TURNS)
     detour = params.get("detour")
-    detour = _whole(detour, "detour", 0, MAX_TURNS) if detour else None  # none: the optimum (or nearest)
+    detour = whole(detour, "detour", 0, MAX_TURNS) if detour else None  # none: the optimum (or nearest)
     nearest = (params.get("nearest") or "") in ("1", "true", "on")
     objective = params.get("objective") or "win"
     if objective not in ("win", "score"):
         raise MjError(f"objective must be win or score, not '{objective[:20]}'")
     games = params.get("estimate")
-    games = _whole(games, "estimate", 2, MAX_GAMES) if games else None
-    max_states = _whole(params.get("max_states") or str(STATE_LIMIT), "max_states", 1, STATE_LIMIT)
-    seconds = _whole(params.get("seconds") or str(int(SECONDS)), "seconds", 1, MAX_SECONDS)
+    games = whole(games, "estimate", 2, MAX_GAMES) if games else None
+    max_states = whole(params.get("max_states") or str(STATE_LIMIT), "max_states", 1, STATE_LIMIT)
+    seconds = decimal(params.get("seconds") or str(SECONDS), "seconds", 0.01, MAX_SECONDS)
     request = ev.plan_request_of(_hand_text(params), turns, objective, params.get("seen", ""),
                                  params.get("waiting_room", ""), _tile(ev, params.get("favourite")), detour,
                                  estimate=games, max_states=max_states, nearest=nearest, seconds=seconds)
     return plan_dict(ev.plan_request(request), ev.rules)
 
-
-def _whole(text: str, name: str, low: int, high: int) -> int:
-    if not text.isdigit() or not low <= int(text) <= high:
-        raise MjError(f"{name} must be a whole number from {low} to {high}, not '{text[:20]}'")
-    return int(text)

@@ -67,7 +67,7 @@ def test_plain_values_still_parse():
     assert result.exit_code == 0 and '"h": 1' in result.stdout
     # a bounded int still goes through typer's own coercion, with its one-line error
     result = runner.invoke(cli.app, ["analyze", "春香", "--max-exchanges", "0"])
-    assert result.exit_code == 2 and "greater than or equal to 1" in result.output
+    assert result.exit_code == 2 and "must be a whole number of at least 1, not 0" in result.output
 
 
 @settings(max_examples=300, deadline=None, derandomize=True)

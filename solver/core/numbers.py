@@ -1,0 +1,55 @@
+"""Numbers typed by people, read one way for the CLI and the server alike: ASCII digits only.
+
+Python's int() and str.isdigit() take other scripts' digits (int("٣") == 3, "²".isdigit() but int("²")
+fails), spaces, signs and underscores; a parameter here is plain digits (and for a decimal one point),
+within its bounds, and anything else is one MjError line naming the parameter.
+"""
+
+from __future__ import annotations
+
+import re
+
+from solver.core.errors import MjError, safe_text
+
+_WHOLE = re.compile(r"[0-9]+", re.ASCII)
+_DECIMAL = re.compile(r"[0-9]+(\.[0-9]+)?|\.[0-9]+", re.ASCII)
+DIGITS = 18  # read at most this many (past every bound we use, far from int()'s 4,300-digit limit)
+
+
+def _range(low: float | None, high: float | None) -> str:
+    if low is not None and high is not None:
+        return f" from {low:g} to {high:g}"
+    if low is not None:
+        return f" of at least {low:g}"
+    return f" of at most {high:g}" if high is not None else ""
+
+
+def _check(value: float, text: str, name: str, kind: str, low: float | None, high: float | None) -> None:
+    if (low is not None and value < low) or (high is not None and value > high):
+        raise MjError(f"{name}must be {kind}{_range(low, high)}, not {text}")
+
+
+def whole(text: str, name: str, low: int | None = None, high: int | None = None) -> int:
+    """A whole number of ASCII digits within [low, high]; `name` starts the message ("": it starts at "must")."""
+    name = f"{name} " if name else ""
+    if not isinstance(text, str) or not _WHOLE.fullmatch(text):
+        raise MjError(f"{name}must be a whole number{_range(low, high)} (digits 0-9), not '{safe_text(str(text), 20)}'")
+    if len(text.lstrip("0")) > DIGITS:
+        raise MjError(f"{name}must be a whole number{_range(low, high) or f' of at most {DIGITS} digits'}, "
+                      f"not {safe_text(text, 20)} (too large)")
+    value = int(text)
+    _check(value, text, name, "a whole number", low, high)
+    return value
+
+
+def decimal(text: str, name: str, low: float | None = None, high: float | None = None) -> float:
+    """A decimal number of ASCII digits (one point at most; no sign, exponent, nan or inf) within [low, high]."""
+    name = f"{name} " if name else ""
+    if not isinstance(text, str) or not _DECIMAL.fullmatch(text):
+        raise MjError(f"{name}must be a number{_range(low, high)} (digits 0-9 and a point), "
+                      f"not '{safe_text(str(text), 20)}'")
+    if len(text) > 2 * DIGITS:
+        raise MjError(f"{name}must be a number{_range(low, high)}, not {safe_text(text, 20)} (too many digits)")
+    value = float(text)
+    _check(value, text, name, "a number", low, high)
+    return value
