@@ -23,6 +23,11 @@ console = Console(highlight=False, soft_wrap=True)
 UNREACHABLE = "no complete hand can be reached (every target needs tiles that are not left)"
 
 
+def h_cell(h: int | None) -> str:
+    """h as a cell reads it: a number, or "unreachable" (no complete hand can be reached), never None."""
+    return "unreachable" if h is None else str(h)
+
+
 def tiles_text(kinds: Iterable[int], rules: RuleSet, sep: str = " ") -> Text:
     text = Text()
     for n, kind in enumerate(kinds):
@@ -126,7 +131,7 @@ def analysis_view(analysis, hand, rules: RuleSet, plan=None) -> list[Any]:
     for row in analysis.discards:
         accept = Text(" ").join([Text.assemble(tiles_text([a.tile], rules), f"×{a.live}") for a in row.accept])
         extra = plan_cells(planned[row.tile]) if row.tile in planned else ()
-        table.add_row(tiles_text([row.tile], rules) if row.tile >= 0 else "-", str(row.h), str(row.live), accept,
+        table.add_row(tiles_text([row.tile], rules) if row.tile >= 0 else "-", h_cell(row.h), str(row.live), accept,
                       *extra)
     out.append(table)
     if plan:
@@ -143,18 +148,18 @@ def analysis_view(analysis, hand, rules: RuleSet, plan=None) -> list[Any]:
             table.add_column(column)
         for w in analysis.waits:
             table.add_row(tiles_text([w.tile], rules), str(w.live) + (" (dead)" if w.live == 0 else ""),
-                          str(w.tsumo), "no win" if w.ron is None else str(w.ron))
+                          "no win" if w.tsumo is None else str(w.tsumo), "no win" if w.ron is None else str(w.ron))
         out.append(table)
     if analysis.call_tile is not None:
         ron = analysis.ron_on_call_tile
         if ron is not None:
             out.append(Text(f"Ron on it: {ron.ron} points" if ron.ron is not None
                             else "It completes the hand, but a ron on it is not a win (D2)"))
-        table = Table(title=f"Calls on {rules.tiles.name(analysis.call_tile)} (h now {analysis.h})")
+        table = Table(title=f"Calls on {rules.tiles.name(analysis.call_tile)} (h now {h_cell(analysis.h)})")
         for column in ("unit", "discard", "h after", "verdict"):
             table.add_column(column)
         for c in analysis.calls:
-            table.add_row(unit_label(c.unit, rules), tiles_text([c.discard], rules), str(c.h),
+            table.add_row(unit_label(c.unit, rules), tiles_text([c.discard], rules), h_cell(c.h),
                           "lowers h" if c.lowers else "mistake: does not lower h")
         if not analysis.calls:
             table.add_row("(no unit of 3+ members can take it)", "", "", "")
@@ -162,8 +167,8 @@ def analysis_view(analysis, hand, rules: RuleSet, plan=None) -> list[Any]:
     if analysis.sora is not None:
         s = analysis.sora
         best = s.options[0] if s.options else None
-        verdict = (f"use そら now: take {rules.tiles.name(best.take)} (h {s.h_now} → {best.h})" if s.use_now
-                   else f"keep そら: no tile in the waiting room lowers h (now {s.h_now})")
+        verdict = (f"use そら now: take {rules.tiles.name(best.take)} (h {h_cell(s.h_now)} → {h_cell(best.h)})"
+                   if s.use_now else f"keep そら: no tile in the waiting room lowers h (now {h_cell(s.h_now)})")
         out.append(Text(verdict))
     for note in analysis.notes:
         out.append(Text(f"note: {note}", style="italic"))
@@ -261,7 +266,7 @@ def plan_view(plan, rules: RuleSet) -> list[Any]:
     """The readable report of `mj plan`: one row per discard, best first for the objective."""
     out: list[Any] = []
     objective = "P(win)" if plan.objective == "win" else "E[score]"
-    out.append(Text.assemble(("h = ", "bold"), (str(plan.h), "bold"),
+    out.append(Text.assemble(("h = ", "bold"), (h_cell(plan.h), "bold"),
                              f"   {plan.turns} draws left   {plan.wall} unseen tiles   sorted by {objective}"))
     if plan.complete:
         out.append(Text(f"The hand is complete: tsumo now scores {plan.tsumo}."))
@@ -271,7 +276,7 @@ def plan_view(plan, rules: RuleSet) -> list[Any]:
     for row in plan.discards:
         win, score = plan_cells(row)
         table.add_row(tiles_text([row.tile], rules) if row.tile is not None else "-", win, score,
-                      "-" if row.h is None else str(row.h), "-" if row.live is None else str(row.live))
+                      h_cell(row.h), "-" if row.live is None else str(row.live))
     out.append(table)
     best = plan.recommended
     if best.tile is not None:
