@@ -127,16 +127,54 @@ def _check_fields(where: str, entry: Any, schema: dict[str, type], required: Ite
     return ok
 
 
+MAX_FILE_BYTES = 1 << 20  # a catalogue file: the built-in three hold 45 KB together
+MAX_NESTING = 16  # arrays and inline tables inside each other (ours: 2); tomllib recurses on each level
+
+
+def _nesting(text: str) -> int:
+    """The deepest nesting of [ and { in a TOML text, outside strings and comments (a plain scan: no recursion)."""
+    depth = deepest = i = 0
+    n = len(text)
+    while i < n:
+        c = text[i]
+        if c == "#":
+            i = text.find("\n", i)
+            i = n if i < 0 else i
+        elif c in "\"'":
+            quote = text[i:i + 3] if text[i:i + 3] in ('"""', "'''") else c
+            i += len(quote)
+            while i < n and not text.startswith(quote, i):
+                i += 2 if text[i] == "\\" and c == '"' else 1
+            i += len(quote) - 1
+        elif c in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif c in "]}":
+            depth -= 1
+        i += 1
+    return deepest
+
+
 def _read_toml(path: Path) -> dict[str, Any]:
+    """A catalogue file, read with a size and a nesting limit (a huge, endless or deeply nested file is one
+    problem line, not a hang or a RecursionError)."""
     try:
         with open(path, "rb") as handle:
-            return tomllib.load(handle)
+            data = handle.read(MAX_FILE_BYTES + 1)
+        if len(data) > MAX_FILE_BYTES:
+            raise CatalogueError([f"{path}: larger than {MAX_FILE_BYTES // 1024} KB; not a catalogue file"])
+        text = data.decode("utf-8")
+        if _nesting(text) > MAX_NESTING:
+            raise CatalogueError([f"{path}: nested more than {MAX_NESTING} levels deep; not a catalogue file"])
+        return tomllib.loads(text)
     except FileNotFoundError:
         raise CatalogueError([f"{path}: no such file"]) from None
     except tomllib.TOMLDecodeError as exc:
         raise CatalogueError([f"{path}: not valid TOML ({exc})"]) from None
     except UnicodeDecodeError as exc:  # a binary file, or another encoding: TOML is UTF-8
         raise CatalogueError([f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})"]) from None
+    except RecursionError:  # the scan above missed a way to nest (a fallback: never a traceback)
+        raise CatalogueError([f"{path}: nested too deeply; not a catalogue file"]) from None
     except OSError as exc:
         raise CatalogueError([f"{path}: cannot read ({exc.strerror})"]) from None
 

@@ -92,13 +92,15 @@ def check(
 
 def generate(
     kind: Annotated[str, typer.Argument(help="waits, exchanges, discard or traps (docs/generation.md).")],
-    count: Annotated[int, typer.Option("--count", "-n", min=0, help="How many positions.")] = 10,
+    count: Annotated[int, typer.Option("--count", "-n", min=0, max=1_000_000, help="How many positions.")] = 10,
     seed: Annotated[int, typer.Option("--seed", help="Same seed, same file (on any executor).")] = 0,
     rules: RulesOpt = DEFAULT_RULES,
     difficulty: Annotated[Optional[str], typer.Option(
         "--difficulty", help="easy, medium, hard, any, or bounds on features such as 'waits>=3,depth>=1'.")] = None,
     output: OutputOpt = None, workers: WorkersOpt = ALL_CORES, cluster: ClusterOpt = None,
     resume: ResumeOpt = False, force: ForceOpt = False,
+    attempts: Annotated[int, typer.Option("--attempts", min=1, max=100_000, help=(
+        "Give up on a position after this many tries (then say how many were found) [default: 1000]"))] = 1000,
 ) -> None:
     """Positions with proven answers, one JSON line each in the claims format of mj check (stdout or --output).
 
@@ -107,4 +109,4 @@ def generate(
     from solver.generation.run import GenerateRun
 
     run_batch(lambda: GenerateRun(kind, count, seed, rules, difficulty, output, workers, cluster, resume, force,
-                                  stdout=sys.stdout), show_generate)
+                                  stdout=sys.stdout, attempts=attempts), show_generate)

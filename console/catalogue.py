@@ -79,7 +79,8 @@ def catalogue_check(files: Annotated[list[str], typer.Argument(help="Catalogue T
     with errors():
         missing = [path for path in files if not os.path.isfile(path)]
         if missing:
-            raise MjError(f"no such catalogue file: {missing[0]}")
+            what = "not a regular file" if os.path.exists(missing[0]) else "no such catalogue file"
+            raise MjError(f"{what}: {missing[0]}")
     report = {path: check_file(path) for path in files}
     if json_:
         emit_json({"files": [{"file": f, "problems": p, "ok": not p} for f, p in report.items()]})

@@ -17,6 +17,7 @@ from solver.core.errors import HAND_SIZE, MjError, shown
 from solver.core.hand import COPIES, Hand, Situation, check_hand, check_situation
 from solver.core.notation import hand_from_list, parse_hand, parse_tiles
 from solver.core.results import ScoreResult
+from solver.core.rules import RuleSet
 from solver.core.score import best_score
 from solver.core.search.shortcut import shortcut_distance
 
@@ -98,12 +99,12 @@ def evaluator(rules: str) -> Evaluator:
     return _EVALUATORS[rules]
 
 
-def validate_rules(rules: str) -> None:
-    """Raise MjError (unknown rule set) before a run starts, without building any model."""
+def validate_rules(rules: str) -> RuleSet:
+    """The rule set, or MjError (unknown rule set) before a run starts, without building any model."""
     from solver.api import open_catalogue
     from solver.core.rules import build_rules
 
-    build_rules(open_catalogue(), rules)
+    return build_rules(open_catalogue(), rules)
 
 
 # --- reading a claim -------------------------------------------------------------------------------

@@ -16,12 +16,16 @@ _DECIMAL = re.compile(r"[0-9]+(\.[0-9]+)?|\.[0-9]+", re.ASCII)
 DIGITS = 18  # read at most this many (past every bound we use, far from int()'s 4,300-digit limit)
 
 
+def _shown(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else f"{value:g}"
+
+
 def _range(low: float | None, high: float | None) -> str:
     if low is not None and high is not None:
-        return f" from {low:g} to {high:g}"
+        return f" from {_shown(low)} to {_shown(high)}"
     if low is not None:
-        return f" of at least {low:g}"
-    return f" of at most {high:g}" if high is not None else ""
+        return f" of at least {_shown(low)}"
+    return f" of at most {_shown(high)}" if high is not None else ""
 
 
 def _check(value: float, text: str, name: str, kind: str, low: float | None, high: float | None) -> None:

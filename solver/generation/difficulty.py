@@ -39,7 +39,9 @@ LEVELS: dict[str, dict[str, dict[str, tuple[int | None, int | None]]]] = {
     "traps": {"easy": {}, "medium": {}, "hard": {"depth": (1, None)}},
 }
 
-_BOUND = re.compile(r"^\s*([a-z_]+)\s*(>=|<=|=)\s*(\d+)\s*$")
+_BOUND = re.compile(r"^\s*([a-z_]+)\s*(>=|<=|=)\s*([0-9]+)\s*$", re.ASCII)
+DIGITS = 9  # a bound of more digits passes every feature's maximum (and int()'s limits stay far)
+REPLACED_MOST = 3  # exchanges and discard positions: a complete hand with 1 to 3 tiles replaced (kinds.perturbed)
 
 
 @dataclass(frozen=True)
@@ -79,7 +81,11 @@ def parse_difficulty(kind: str, text: str | None) -> Difficulty:
         if not match:
             raise MjError(f"bad difficulty '{text}': give {', '.join(['any', *levels])} or bounds like "
                           f"'{FEATURES[kind][0]}>=2' on {', '.join(FEATURES[kind])}", BAD_DIFFICULTY)
-        name, op, value = match.group(1), match.group(2), int(match.group(3))
+        name, op, digits = match.group(1), match.group(2), match.group(3).lstrip("0") or "0"
+        if len(digits) > DIGITS:
+            raise MjError(f"impossible difficulty '{text[:60]}': {name} {op} {digits[:12]}… passes every maximum "
+                          f"(see docs/generation.md)", BAD_DIFFICULTY)
+        value = int(digits)
         if name not in FEATURES[kind]:
             raise MjError(f"bad difficulty '{text}': {kind} has features {', '.join(FEATURES[kind])}, not '{name}'",
                           BAD_DIFFICULTY)
@@ -89,6 +95,38 @@ def parse_difficulty(kind: str, text: str | None) -> Difficulty:
         if op in ("<=", "="):
             bounds[name][1] = value if most is None else min(most, value)
     return Difficulty(text, tuple((f, lo, hi) for f, (lo, hi) in sorted(bounds.items())))
+
+
+def proved_most(kind: str, rules: RuleSet) -> dict[str, int]:
+    """The largest value each feature can take in a position of `kind`, each for a reason that holds for every
+    hand (features not here have no such bound). K kinds of tile, N tiles in a hand, units of s members at least:
+    waits, hidden, dead, decoys, in_kinds, out_kinds: kinds of tile, at most K; hidden and dead count waits;
+    depth: units of the construction broken, at most the units in a hand, N // s;
+    discards: kinds held, at most N; accept and margin: live copies, at most 3 K;
+    h: replacing the (at most 3) replaced tiles back completes the hand, so h <= 3 for exchanges and discard;
+    for traps, h <= N (a target differs from the hand in at most its N slots)."""
+    kinds, size = len(rules.tiles), rules.hand_size
+    smallest = min((u.size for u in rules.units), default=1)
+    most = {"waits": kinds, "hidden": kinds, "dead": kinds, "decoys": kinds, "in_kinds": kinds, "out_kinds": kinds,
+            "depth": size // max(1, smallest), "discards": size, "accept": 3 * kinds, "margin": 3 * kinds,
+            "h": REPLACED_MOST if kind in ("exchanges", "discard") else size}
+    return {name: value for name, value in most.items() if name in FEATURES[kind]}
+
+
+def check_possible(kind: str, level: Difficulty, rules: RuleSet) -> None:
+    """Refuse at once a difficulty no position can meet: bounds that contradict each other or pass a proved
+    maximum (proved_most), rather than trying forever."""
+    most = proved_most(kind, rules)
+    for name, least, top in level.bounds:
+        if least is not None and top is not None and least > top:
+            raise MjError(f"impossible difficulty '{level.label}': {name} >= {least} and {name} <= {top} "
+                          "contradict each other", BAD_DIFFICULTY)
+        if top is not None and name == "h" and kind in ("exchanges", "discard") and top < 1:
+            raise MjError(f"impossible difficulty '{level.label}': h >= 1 in {kind} positions (a complete hand "
+                          "has nothing to exchange or discard)", BAD_DIFFICULTY)
+        if least is not None and name in most and least > most[name]:
+            raise MjError(f"impossible difficulty '{level.label}': {name} is at most {most[name]} in {kind} "
+                          f"positions under {rules.name} (docs/generation.md), not {least}", BAD_DIFFICULTY)
 
 
 # --- how deep a wait hides ------------------------------------------------------------------------

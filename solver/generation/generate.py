@@ -14,13 +14,14 @@ from typing import Any, Callable
 
 from solver.api import Evaluator
 from solver.core.errors import MjError
-from solver.generation.difficulty import Difficulty, parse_difficulty
+from solver.generation.difficulty import Difficulty, check_possible, parse_difficulty
 from solver.generation.kinds import build_discard, build_exchanges, build_waits
 from solver.generation.traps import TRAPS, labels
 
 BAD_KIND = "ERR_BAD_KIND"
 TOO_FEW = "ERR_TOO_FEW"
 ATTEMPTS_PER_POSITION = 1000  # attempts are cheap; the rarest trap is kept about once in 60 attempts
+MAX_COUNT = 1_000_000  # positions in one run (a bigger file is many runs with other seeds)
 
 Builder = Callable[[random.Random, Evaluator, Difficulty], "dict[str, Any] | None"]
 KINDS: dict[str, Builder | None] = {"discard": build_discard, "exchanges": build_exchanges, "traps": None,
@@ -30,8 +31,8 @@ KINDS: dict[str, Builder | None] = {"discard": build_discard, "exchanges": build
 def check_kind(kind: str, count: int = 0) -> None:
     if kind not in KINDS:
         raise MjError(f"unknown kind '{kind}' (known: {', '.join(KINDS)})", BAD_KIND)
-    if count < 0:
-        raise MjError("count must be 0 or more")
+    if not 0 <= count <= MAX_COUNT:
+        raise MjError(f"count must be a whole number from 0 to {MAX_COUNT}, not {count}")
 
 
 def position_id(kind: str, seed: int, index: int) -> str:
@@ -71,6 +72,7 @@ def generate(kind: str, count: int, seed: int = 0, rules: str = "2019-12", diffi
     check_kind(kind, count)
     level = parse_difficulty(kind, difficulty)
     ev = evaluator or Evaluator(rules)
+    check_possible(kind, level, ev.rules)
     attempts = ATTEMPTS_PER_POSITION if attempts is None else attempts
     for index in range(start, count):
         found = build_position(kind, index, seed, level, ev, attempts)

@@ -12,7 +12,7 @@ from solver.api import Evaluator
 from solver.core.hand import COPIES, Hand, Situation
 from solver.core.score import best_score
 from solver.generation.construct import Built, complete_hand, random_favourite, replace_tiles
-from solver.generation.difficulty import Difficulty, wait_depth
+from solver.generation.difficulty import REPLACED_MOST, Difficulty, wait_depth
 from solver.generation.prove import fourth_copy_decoys, prove_discard, prove_exchanges, prove_waits
 from solver.generation.shapes import discard_json, exchanges_json, position, waits_json
 
@@ -108,7 +108,11 @@ def perturbed(rng: random.Random, ev: Evaluator, level: Difficulty) -> Hand | No
     if built is None:
         return None
     least, most = level.wants("h")
-    n = rng.randint(max(1, least or 1), min(3, most or 2))
+    low = max(1, least or 1)
+    high = min(REPLACED_MOST, most if most is not None else max(2, low))  # h <= tiles replaced
+    if low > high:
+        return None
+    n = rng.randint(low, high)
     return replace_tiles(rng, ev.rules, built.hand, n)
 
 

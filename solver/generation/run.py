@@ -22,7 +22,7 @@ from solver.batch.output import check_meta, holds_output, read_meta, write_line,
 from solver.batch.signals import held, stopped_text
 from solver.checking.context import validate_rules
 from solver.core.errors import MjError, shown
-from solver.generation.difficulty import parse_difficulty
+from solver.generation.difficulty import check_possible, parse_difficulty
 from solver.generation.generate import ATTEMPTS_PER_POSITION, check_kind, generate_chunk, position_id, too_few
 
 
@@ -53,7 +53,7 @@ class GenerateRun:
                  stdout: IO[str] | None = None, attempts: int = ATTEMPTS_PER_POSITION):
         check_kind(kind, count)
         self.level = parse_difficulty(kind, difficulty)
-        validate_rules(rules)
+        check_possible(kind, self.level, validate_rules(rules))
         if (resume or force) and not output:
             raise MjError("--resume and --force apply to --output FILE; give one")
         self.kind, self.count, self.seed, self.output, self.workers = kind, count, seed, output, workers
