@@ -3,6 +3,7 @@ the library, render) and is registered here by one line."""
 
 from __future__ import annotations
 
+import errno
 import os
 import sys
 from typing import Optional
@@ -13,6 +14,7 @@ from console import batch, game, hand, plan, serve
 from console.catalogue import catalogue_app
 from console.params import take_plain_values_as_is
 from console.research import research_app
+from solver.core.errors import error_line
 
 take_plain_values_as_is()  # text parameters without pydantic: start-up time (console/params.py)
 
@@ -34,8 +36,15 @@ def main(argv: Optional[list[str]] = None) -> None:  # console script entry poin
     except KeyboardInterrupt as exc:
         typer.echo("interrupted", err=True)
         sys.exit(getattr(exc, "exit_code", 130))
-    except BrokenPipeError:  # the reader of stdout went away (| head): stop quietly
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except BrokenPipeError:  # the reader of stdout went away (| head): say so in one line, stop
+        _drop_stdout()
+        typer.echo("error: the output was closed before the command finished (broken pipe)", err=True)
+        sys.exit(1)
+    except OSError as exc:  # a write (or read) the system refused: disk full, read-only, I/O error
+        _drop_stdout()
+        writing = exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EROFS, errno.EIO)
+        where = f"{exc.filename}: " if exc.filename else "cannot write the output: " if writing else ""
+        typer.echo(error_line(f"{where}{exc.strerror or exc}"), err=True)
         sys.exit(1)
     except Exception as exc:
         # typer's usage errors (bad option value, missing argument): one line too, exit 2. Its click is
@@ -48,6 +57,15 @@ def main(argv: Optional[list[str]] = None) -> None:  # console script entry poin
         typer.echo(f"error: {' '.join(exc.format_message().split())} (see mj --help)", err=True)
         sys.exit(2)
     sys.exit(code if isinstance(code, int) else 0)
+
+
+
+def _drop_stdout() -> None:
+    """Point stdout at /dev/null: what it still buffers cannot fail again at exit (no 'Exception ignored')."""
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError):  # stdout without a descriptor (tests): nothing buffered below Python
+        pass
 
 
 if __name__ == "__main__":
