@@ -13,6 +13,7 @@ import typer
 from console import batch, game, hand, plan, serve
 from console.catalogue import catalogue_app
 from console.params import take_plain_values_as_is
+from console.common import broken_pipe, drop_stdout
 from console.research import research_app
 from solver.core.errors import error_line
 
@@ -37,11 +38,9 @@ def main(argv: Optional[list[str]] = None) -> None:  # console script entry poin
         typer.echo("interrupted", err=True)
         sys.exit(getattr(exc, "exit_code", 130))
     except BrokenPipeError:  # the reader of stdout went away (| head): say so in one line, stop
-        _drop_stdout()
-        typer.echo("error: the output was closed before the command finished (broken pipe)", err=True)
-        sys.exit(1)
+        broken_pipe()
     except OSError as exc:  # a write (or read) the system refused: disk full, read-only, I/O error
-        _drop_stdout()
+        drop_stdout()
         writing = exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EROFS, errno.EIO)
         where = f"{exc.filename}: " if exc.filename else "cannot write the output: " if writing else ""
         typer.echo(error_line(f"{where}{exc.strerror or exc}"), err=True)
@@ -58,14 +57,6 @@ def main(argv: Optional[list[str]] = None) -> None:  # console script entry poin
         sys.exit(2)
     sys.exit(code if isinstance(code, int) else 0)
 
-
-
-def _drop_stdout() -> None:
-    """Point stdout at /dev/null: what it still buffers cannot fail again at exit (no 'Exception ignored')."""
-    try:
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-    except (OSError, ValueError):  # stdout without a descriptor (tests): nothing buffered below Python
-        pass
 
 
 if __name__ == "__main__":

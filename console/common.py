@@ -4,7 +4,7 @@ around each answer: one error line for a domain error, the evaluator, JSON or a 
 from __future__ import annotations
 
 from contextlib import contextmanager
-from typing import Annotated, Any, Iterator, Optional
+from typing import Annotated, Any, Iterator, NoReturn, Optional
 
 import typer
 
@@ -50,6 +50,29 @@ def errors() -> Iterator[None]:
         prefix = "bad catalogue: " if isinstance(exc, CatalogueError) else ""
         typer.echo(error_line(prefix + str(exc)), err=True)  # one line, escaped and bounded, whatever the input held
         raise typer.Exit(2) from None
+    except BrokenPipeError:  # here, before typer's own handler would exit 1 without a word
+        broken_pipe()
+
+
+BROKEN_PIPE = "error: the output was closed before the command finished (broken pipe)"
+
+
+def broken_pipe() -> NoReturn:
+    """The reader of stdout went away (| head): one line on stderr, exit 1."""
+    drop_stdout()
+    typer.echo(BROKEN_PIPE, err=True)
+    raise SystemExit(1)
+
+
+def drop_stdout() -> None:
+    """Point stdout at /dev/null: what it still buffers cannot fail again at exit (no 'Exception ignored')."""
+    import os
+    import sys
+
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError):  # stdout without a descriptor (tests): nothing buffered below Python
+        pass
 
 
 def evaluator(rules: str, catalogue: Optional[list[str]], as_of: Optional[str]) -> Evaluator:
