@@ -152,3 +152,27 @@ def test_a_closed_pipe_is_one_line():
                           stdout=write, stderr=subprocess.PIPE, text=True, timeout=LIMIT, cwd=ROOT)
     os.close(write)
     assert done.returncode == 1 and "broken pipe" in done.stderr and done.stderr.count("\n") == 1, done.stderr
+
+
+def test_plan_shows_progress_on_a_terminal():
+    """On a terminal (stderr a pty) the long plan draws its progress bar; off a terminal it prints none."""
+    import pty
+
+    master, slave = pty.openpty()
+    try:
+        done = subprocess.run([sys.executable, str(ROOT / "cli.py"), "plan", THREE_SORA, "-n", "3", "--seconds", "2"],
+                              stdout=subprocess.PIPE, stderr=slave, timeout=LIMIT, cwd=ROOT)
+        os.close(slave)
+        seen = b""
+        while True:
+            try:
+                chunk = os.read(master, 65536)
+            except OSError:  # the pty's other end is closed: everything is read
+                break
+            if not chunk:
+                break
+            seen += chunk
+    finally:
+        os.close(master)
+    assert done.returncode in (0, 2)
+    assert b"planning" in seen and b"states" in seen, seen[-500:]

@@ -68,6 +68,7 @@ class Search(Reach, ClosedForms):
         self.state_limit, self.tick = state_limit, tick
         self.deadline: float | None = None  # time.monotonic() past which the search stops (OutOfTime)
         self.visited = 0
+        self.steps = 0  # costly steps below the counted states (new no-win scores, new post-draw states)
         self.slack = slack  # None: every discard; else only those within `slack` of the lowest distance
         # The class "nearest": only the targets at the lowest cost stay in play (a drawn tile is kept only
         # when it lowers h), so a ready hand keeps its wait and is valued in closed form.
@@ -85,8 +86,16 @@ class Search(Reach, ClosedForms):
             return 0
         got = self.nowin_of.get(hand)
         if got is None:
+            self.on_clock()
             got = self.nowin_of[hand] = self.nowin.score(self.full(hand))
         return got
+
+    def on_clock(self) -> None:
+        """The budget checked below the counted states too: one 12-tile state may hold thousands of costly
+        steps (post-draw states, no-win scores), so the clock is read every 64 of them."""
+        self.steps += 1
+        if self.deadline is not None and not self.steps & 63 and time.monotonic() > self.deadline:
+            raise OutOfTime(f"the exact plan passed its time budget at {self.visited} states")
 
     # --- the recursion ------------------------------------------------------------------------------
     def v12(self, hand, wall, room, W, t, alive) -> int:
@@ -202,6 +211,7 @@ class Search(Reach, ClosedForms):
         raw = (hand, wall, room, t, W, self.in_play(alive))
         got = self.seen13.get(raw)
         if got is None:
+            self.on_clock()
             got = self.seen13[raw] = self.v13_filtered(hand, wall, room, W, t, alive)
         return got
 
