@@ -50,12 +50,15 @@ def run_batch(open_run: Callable[[], Any], show: Callable[[Any], int]) -> None:
 
 def show_generate(run: Any) -> int:
     """Positions go to the output as they are made; stderr says only what is not in it."""
+    from console.render import count_bar
     from solver.batch.signals import Stopped
 
     results = run.positions()
     try:
-        for _ in results:
-            pass
+        with count_bar(f"{run.kind} positions", run.count, run.start, quiet=not run.output and sys.stdout.isatty()) \
+                as advance:
+            for _ in results:
+                advance(run.start + run.written)
     except Stopped as exc:
         results.close()
         print(run.stopped_text(), file=sys.stderr, flush=True)

@@ -154,14 +154,14 @@ def test_a_closed_pipe_is_one_line():
     assert done.returncode == 1 and "broken pipe" in done.stderr and done.stderr.count("\n") == 1, done.stderr
 
 
-def test_plan_shows_progress_on_a_terminal():
-    """On a terminal (stderr a pty) the long plan draws its progress bar; off a terminal it prints none."""
+def on_terminal(*args: str) -> tuple[subprocess.CompletedProcess, bytes]:
+    """`mj ARGS` with stderr on a pseudo-terminal: (the process, what the terminal showed)."""
     import pty
 
     master, slave = pty.openpty()
     try:
-        done = subprocess.run([sys.executable, str(ROOT / "cli.py"), "plan", THREE_SORA, "-n", "3", "--seconds", "2"],
-                              stdout=subprocess.PIPE, stderr=slave, timeout=LIMIT, cwd=ROOT)
+        done = subprocess.run([sys.executable, str(ROOT / "cli.py"), *args], stdout=subprocess.PIPE, stderr=slave,
+                              timeout=LIMIT, cwd=ROOT)
         os.close(slave)
         seen = b""
         while True:
@@ -174,5 +174,19 @@ def test_plan_shows_progress_on_a_terminal():
             seen += chunk
     finally:
         os.close(master)
+    return done, seen
+
+
+def test_plan_shows_progress_on_a_terminal():
+    """On a terminal (stderr a pty) the long plan draws its progress bar."""
+    done, seen = on_terminal("plan", THREE_SORA, "-n", "3", "--seconds", "2")
     assert done.returncode in (0, 2)
     assert b"planning" in seen and b"states" in seen, seen[-500:]
+
+
+def test_generate_shows_progress_on_a_terminal(tmp_path):
+    done, seen = on_terminal("generate", "waits", "-n", "4", "--workers", "1", "-o", str(tmp_path / "w.jsonl"))
+    assert done.returncode == 0
+    assert b"waits positions" in seen and b"4/4" in seen, seen[-500:]
+    plain = mj("generate", "waits", "-n", "2", "--workers", "1", "-o", str(tmp_path / "v.jsonl"))
+    assert plain.stderr == ""  # off a terminal: no bar
