@@ -23,7 +23,7 @@ def review(log: Annotated[str, typer.Argument(help="A game log written by mj pla
     """Grade every decision of a seat: per discard P(win) and E[score] of the chosen and the best action (solo
     model, opponents not modelled), the loss, h kept or lost; missed wins, calls and そら by h.
 
-    Example: mj play --seed 3 --log game.jsonl && mj review game.jsonl --seat 1
+    Example: mj review game.jsonl --seat 1   (a log written by mj play --log game.jsonl)
     """
     with errors():
         from console.game import read_log
@@ -64,34 +64,28 @@ def _pct(value) -> str:
     return "—" if value is None else f"{100 * value:.1f}%"
 
 
-def _what(action: dict) -> str:
-    """Short, for a table cell: 打 X, WIN X, call UNIT, そら → X, pass."""
-    kind = action["type"]
-    if kind == "dahai":
-        return f"打 {action['pai']}"
-    if kind == "hora":
-        return f"WIN {action['pai']}"
-    if kind == "chi":
-        return f"call {action['unit']}"
-    if kind == "sora":
-        return f"そら → {action['pai']}"
-    return "pass"
+def _value(option: dict) -> str:
+    """P(win) and, where known, E[score] of the same play."""
+    score = option["expected_score"]
+    return _pct(option["win_probability"]) + ("" if score is None else f" · {score:,.0f}")
 
 
 def _show(review: dict) -> None:
     from rich.table import Table
 
+    from console.game_view import describe
     from console.render import console
 
     table = Table(title=f"seat {review['seat']} ({review['name']}): {len(review['decisions'])} decisions")
-    for column in ("#", "type", "chosen", "best", "P(win) chosen", "P(win) best", "loss", "h", "method"):
+    for column in ("#", "type", "chosen", "best", "P(win) · E[score]", "the best's", "loss", "h", "method"):
         table.add_column(column, justify="right" if column in ("#", "loss", "h") else "left")
     for d in review["decisions"]:
         chosen, best = d["chosen"], d["best"]
         mark = "" if d["match"] else ("missed win" if d["missed_win"] else "≠")
         h = f"{'—' if chosen['h'] is None else chosen['h']}" + (f" (+{d['h_lost']})" if d["h_lost"] else "")
-        table.add_row(str(d["index"]), d["type"], _what(chosen["action"]), "=" if d["match"] else _what(best["action"]),
-                      _pct(chosen["win_probability"]), _pct(best["win_probability"]),
+        best_cell = "=" if d["match"] else describe(best["action"], short=True)
+        table.add_row(str(d["index"]), d["type"], describe(chosen["action"], short=True), best_cell,
+                      _value(chosen), _value(best),
                       _pct(d["loss"]) + (f" {mark}" if mark else ""), h, d["method"])
     console.print(table)
     s = review["summary"]

@@ -7,7 +7,7 @@ what is known of it exactly:
 - P(win) and E[score] over the draws the seat had left (the planner, solo model): the optimum where the plan
   finishes within the budget (method "optimal"), else the exact value of the class nearest, a real policy and so a
   lower bound of the optimum, with a proved upper bound (method "bounds"); past both, h and live only (method "h").
-A win (tsumo or ron) is P(win) 1. Calls and そら are graded by h (method "h"): the planner does not model a call.
+A win (tsumo or ron) is P(win) 1. A call is the P(win) of the hand after it; そら is graded by h (method "h").
 """
 
 from __future__ import annotations
@@ -31,6 +31,10 @@ class Option:
     expected_score: float | None = None  # same policy as win_probability; None: not computed
     h: int | None = None  # after the action (0: a win); None: no complete hand within reach
     live: int | None = None  # live copies of the kinds that lower h after it
+
+    def h_key(self) -> tuple:
+        """Better first by h alone: a win, then the least h, then the most live acceptance."""
+        return (self.action["type"] != "hora", 99 if self.h is None else self.h, -(self.live or 0))
 
     def key(self) -> tuple:
         """Better first under sort: P(win), its upper bound, then h and live acceptance."""
@@ -120,7 +124,7 @@ def _f(value: Fraction | None) -> float | None:
 def _decide(index: int, kind: str, turns: int, options: list[Option], chosen: Option, method: str,
             note: str = "") -> Decision:
     """Best option, match, losses: P(win) where the method has it, h always."""
-    ranked = sorted(options, key=Option.key)
+    ranked = sorted(options, key=Option.key if method != "h" else Option.h_key)
     best = ranked[0]
     if method == "h":
         tied = [o for o in options if (o.h, o.live) == (best.h, best.live)]
@@ -187,41 +191,57 @@ def _chosen(task: dict, options: list[Option]) -> Option:
 
 
 def _claim(ev, task: dict, seconds: float, max_states: int) -> Decision:
-    """Ron, a call or a pass: a ron is P(win) 1 against the hand's P(win) if it passes; calls by h."""
+    """Ron, a call or a pass. A ron is P(win) 1; passing is the P(win) of the 12 tiles as they stand; a call is
+    the P(win) of the 13 tiles after it (the unit locked, the called tile out of the waiting room) with the draws
+    the caller has left then. Where one of them has no P(win) within the budget, all are graded by h."""
     from solver.analysis.turn import acceptance, call_options
 
     hand = _hand(task)
     seen = tuple(task["seen"])
     dm = ev.distance_model
-    h_pass, accept = acceptance(dm, hand, seen)
-    pass_option = Option({"type": "none"}, None, None, None, h_pass, sum(a.live for a in accept))
-    ron = next((a for a in task["options"] if a["type"] == "hora"), None)
-    method, note = "h", "calls graded by h and live acceptance (the planner does not model calls)"
-    if ron is not None:
-        made, why = _plan(ev, task, hand, seconds, max_states)
-        if made is not None and made.method in ("optimal", "bounds"):
-            row = made.recommended
-            pass_option = Option({"type": "none"}, _f(row.win_probability), _f(row.upper),
-                                 _f(row.expected_score), h_pass, pass_option.live)
-            method, note = made.method, "ron against passing (the P(win) of the hand as it stands)"
-        else:
-            note = why
     tile = ev.tile(task["options"][0]["pai"])
-    calls = {}
-    for option in call_options(dm, hand, tile, seen):  # best discard after each call: its h
-        name = ev.rules.units[option.unit].name
-        if name not in calls or (option.h if option.h is not None else 99) < (calls[name] if calls[name] is not None else 99):
-            calls[name] = option.h
-    options = []
+    h_pass, accept = acceptance(dm, hand, seen)
+    best_h: dict[str, int | None] = {}
+    for option in call_options(dm, hand, tile, seen):  # sorted by h: the first per unit is its best discard
+        best_h.setdefault(ev.rules.units[option.unit].name, option.h)
+    options, methods, why = [], set(), ""
     for action in task["options"]:
         if action["type"] == "hora":
-            option = _win_option(ev, task, action, hand, "ron")
-        elif action["type"] == "chi":
-            option = Option(action, None, None, None, calls.get(action["unit"]), None)
+            options.append(_win_option(ev, task, action, hand, "ron"))
+            continue
+        if action["type"] == "chi":
+            after, position = _called(ev, task, action, hand, tile)
+            h, live = best_h.get(action["unit"]), None
         else:
-            option = pass_option
-        options.append(option)
+            after, position, h, live = hand, task, h_pass, sum(a.live for a in accept)
+        made, note = _plan(ev, position, after, seconds, max_states)
+        if made is None or made.method not in ("optimal", "bounds"):
+            methods.add("h")
+            why = why or note
+            options.append(Option(action, h=h, live=live))
+            continue
+        methods.add(made.method)
+        row = made.recommended
+        options.append(Option(action, _f(row.win_probability), _f(row.upper), _f(row.expected_score), h, live))
+    method = "h" if "h" in methods else "bounds" if "bounds" in methods else "optimal"
+    if method == "h":
+        options = [o if o.action["type"] == "hora" else Option(o.action, h=o.h, live=o.live) for o in options]
+    note = why if method == "h" else "ron 100 %; a pass: the 12 tiles as they stand; a call: its best discard after"
     return _decide(task["index"], "claim", task["turns"], options, _chosen(task, options), method, note)
+
+
+def _called(ev, task: dict, action: dict, hand: Hand, tile: int) -> tuple[Hand, dict]:
+    """The 13 tiles after a call and the position the caller plans from (the called tile leaves the room)."""
+    unit = next(u.index for u in ev.rules.units if u.name == action["unit"] and tile in u.members
+                and sorted(u.members) == sorted([tile] + [ev.tile(n) for n in action["consumed"]]))
+    concealed = list(hand.concealed)
+    for name in action["consumed"]:
+        concealed[ev.tile(name)] -= 1
+    seen, room = list(task["seen"]), list(task["room"])
+    seen[tile] -= 1
+    room.remove(tile)
+    after = Hand(tuple(concealed), tuple(sorted(hand.called + (unit,))))
+    return after, {**task, "seen": seen, "room": room, "turns": task["call_turns"][action["unit"]]}
 
 
 def _sora(ev, task: dict) -> Decision:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from game import legal
 from game.grading import MODEL, grade_chunk
 from game.log import header, replay
-from game.state import GameState, Table, start_turn
+from game.state import GameState, Table, apply, start_turn
 from game.view import observe
 from solver.core.errors import MjError
 
@@ -72,7 +72,10 @@ def decision_tasks(events: list[dict], table: Table, seat: int) -> tuple[list[di
                 if chosen is None:
                     skipped += 1  # an earlier seat's claim took the tile: this seat's answer is not logged
                 else:
-                    tasks.append(_task(i, "claim", before, table, seat, offered, chosen))
+                    task = _task(i, "claim", before, table, seat, offered, chosen)
+                    task["call_turns"] = {a["unit"]: observe(apply(before, a, table), seat, table).turns_left
+                                          for a in offered if a["type"] == "chi"}  # the caller's draws after it
+                    tasks.append(task)
             if kind not in ("sora", "tsumo"):
                 continue
             before = start_turn(before)

@@ -165,3 +165,20 @@ def test_cli_bad_log_is_one_line(tmp_path):
     for path in (str(bad), str(tmp_path / "missing.jsonl")):
         code, _, err = mj("review", path)
         assert code == 2 and err.count("\n") == 1 and "Traceback" not in err, err
+
+
+def test_calls_are_graded_by_the_p_win_after_them(ev):
+    """With few draws left a call is planned like a pass: the 13 tiles after it, from the caller's position."""
+    events = game_log(ev, 5, [make_player(s) for s in ("greedy", "seed000", "random", "greedy")])
+    table = Table(ev.rules)
+    found = [t for seat in range(4) for t in decision_tasks(events, table, seat)[0]
+             if t["type"] == "claim" and any(a["type"] == "chi" for a in t["options"])]
+    assert found, "seed 5 has no call to grade"
+    task = found[0]
+    task = {**task, "turns": 2, "call_turns": {unit: 2 for unit in task["call_turns"]}}
+    decision = grade(ev, task, seconds=60, max_states=10**6)
+    assert decision.method in ("optimal", "bounds")
+    for option in decision.options:
+        assert option.win_probability is not None and 0 <= option.win_probability <= (option.win_upper or 1.0) <= 1
+        if option.action["type"] == "chi":
+            assert option.h is not None and option.live is None
