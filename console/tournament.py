@@ -51,8 +51,9 @@ def tournament(
         settings = Settings(tuple(specs), deals_for(games, len(specs)), seed, rules, calls, multiple_ron,
                             planner_budget, bot_timeout)
         if settings.games != games:
-            print(f"note: {settings.games} games: {settings.deals} deals x {len(specs)} seat rotations "
-                  "(--games rounds up to whole deals)", file=sys.stderr, flush=True)
+            deals = f"{settings.deals} deal{'s' if settings.deals > 1 else ''}"
+            print(f"note: {settings.games} games: {deals} x {len(specs)} seat rotations (--games rounds up to "
+                  "whole deals)", file=sys.stderr, flush=True)
         return TournamentRun(settings, output, jobs, cluster, resume, force)
 
     run_batch(open_run, lambda run: show_tournament(run, json_))
