@@ -26,7 +26,8 @@ def tournament(
     rules: RulesOpt = DEFAULT_RULES,
     calls: Annotated[str, typer.Option("--calls", help="Calls from any seat's discard, or only from the "
                                                        "previous seat's: any or previous.")] = "any",
-    multiple_ron: Annotated[bool, typer.Option("--multiple-ron", help="Every seat that can ron a discard wins.")] = False,
+    multiple_ron: Annotated[bool, typer.Option("--multiple-ron",
+                                               help="Every seat that can ron a discard wins.")] = False,
     planner_budget: Annotated[float, typer.Option("--planner-budget", help="Seconds a planner COM may take a "
                                                                            "decision before greedy decides.")] = 0.5,
     bot_timeout: Annotated[float, typer.Option("--bot-timeout", help="Seconds an external engine may take to "

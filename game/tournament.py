@@ -147,7 +147,8 @@ def play_games(indices: list[int], settings: Settings) -> list[dict[str, Any]]:
 def check_line(line: Any, index: int, settings: Settings) -> None:
     """MjError unless ``line`` (a parsed output line) is game ``index`` of this tournament."""
     n = len(settings.players)
-    ok = (isinstance(line, dict) and line.get("game") == index and line.get("seed") == deal_seed(settings.seed, index // n)
+    ok = (isinstance(line, dict) and line.get("game") == index
+          and line.get("seed") == deal_seed(settings.seed, index // n)
           and line.get("seats") == seating(n, index % n) and isinstance(line.get("scores"), list)
           and len(line["scores"]) == n and isinstance(line.get("winners"), list))
     if not ok:
@@ -206,7 +207,8 @@ class Tally:
         for a in range(self.n):
             for b in range(a + 1, self.n):
                 both_scored = not (self.unscored[a] or self.unscored[b])
-                score, score_ci = mean_interval([d[a] - d[b] for d in self.deal_scores]) if both_scored else (None, None)
+                score, score_ci = (mean_interval([d[a] - d[b] for d in self.deal_scores]) if both_scored
+                                   else (None, None))
                 rate, rate_ci = mean_interval([d[a] - d[b] for d in self.deal_wins])
                 rate_ci = rate_ci and (max(-1.0, rate_ci[0]), min(1.0, rate_ci[1]))  # a difference of rates
                 pairs.append({"a": names[a], "b": names[b], "deals": len(self.deal_scores),

@@ -36,7 +36,8 @@ def t_cdf_by_integration(x: float, df: int, steps: int = 20000) -> float:
 
 def wilson_by_scan(wins: int, n: int, grid: int = 200_000) -> tuple[float, float]:
     """The Wilson interval by its definition: every p with |wins/n - p| <= z sqrt(p(1-p)/n), on a grid."""
-    inside = [i / grid for i in range(grid + 1) if (wins / n - i / grid) ** 2 <= Z * Z * (i / grid) * (1 - i / grid) / n]
+    ps = [i / grid for i in range(grid + 1)]
+    inside = [p for p in ps if (wins / n - p) ** 2 <= Z * Z * p * (1 - p) / n]
     return min(inside), max(inside)
 
 
@@ -113,7 +114,8 @@ def game_line(settings: Settings, index: int, scores: list[int], winner: int | N
 def test_summary_of_known_small_results():
     settings = Settings(("A", "B"), deals=3)
     # (scores by seat, winner seat, discarder seat); in odd games seat 0 is B, seat 1 is A
-    games = [([10, 2], 0, None), ([6, 4], 0, 1), ([5, 5], None, None), ([3, 8], 1, None), ([9, 1], 0, 1), ([2, 2], None, None)]
+    games = [([10, 2], 0, None), ([6, 4], 0, 1), ([5, 5], None, None), ([3, 8], 1, None), ([9, 1], 0, 1),
+             ([2, 2], None, None)]
     tally = Tally(settings)
     for index, (scores, winner, discarder) in enumerate(games):
         tally.add(game_line(settings, index, scores, winner, discarder))
