@@ -248,3 +248,27 @@ def test_duplicates_an_external_engine_and_rounding_to_whole_deals():
     assert [p["name"] for p in summary["players"]] == ["greedy#1", bot, "greedy#2"]
     assert summary["games"] == 3 and all(p["games"] == 3 for p in summary["players"])
     assert summary["players"][1]["bot_errors"] == 0 and summary["players"][0]["mean_score_ci"] is None  # one deal
+
+
+def test_a_dask_cluster_plays_the_same_games(tmp_path):
+    distributed = pytest.importorskip("distributed", reason='Dask distributed is not installed: pip install ".[cluster]"')
+    from game.tournament_run import TournamentRun
+
+    settings = Settings(("greedy", "random"), deals=4, seed=2)
+    files = {}
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, memory_limit="600MB",
+                                       dashboard_address=None)
+    try:
+        with distributed.Client(cluster) as client:
+            for name, where in (("local", None), ("dask", client)):
+                files[name] = tmp_path / f"{name}.jsonl"
+                run = TournamentRun(settings, str(files[name]), jobs=1, cluster=where)
+                try:
+                    assert sum(len(batch) for batch in run.games()) == 8
+                    summary = run.summary()
+                finally:
+                    run.close()
+                assert summary["games"] == 8 and summary["deals"] == 4
+    finally:
+        cluster.close()
+    assert files["dask"].read_bytes() == files["local"].read_bytes()
