@@ -149,10 +149,17 @@ def check_line(line: Any, index: int, settings: Settings) -> None:
     n = len(settings.players)
     ok = (isinstance(line, dict) and line.get("game") == index
           and line.get("seed") == deal_seed(settings.seed, index // n)
-          and line.get("seats") == seating(n, index % n) and isinstance(line.get("scores"), list)
-          and len(line["scores"]) == n and isinstance(line.get("winners"), list))
+          and line.get("seats") == seating(n, index % n) and line.get("end") in ("tsumo", "ron", "draw")
+          and _ints(line.get("scores"), n, none=True) and _ints(line.get("errors"), n)
+          and _ints(line.get("winners"), None) and (line.get("from") is None or isinstance(line["from"], int)))
     if not ok:
         raise MjError(f"line {index + 1} is not game {index} of this tournament")
+
+
+def _ints(value: Any, n: int | None, none: bool = False) -> bool:
+    """A list (of n) integers (or None, where a rule set gives no score)."""
+    return (isinstance(value, list) and (n is None or len(value) == n)
+            and all((v is None and none) or (isinstance(v, int) and not isinstance(v, bool)) for v in value))
 
 
 class Tally:

@@ -223,6 +223,8 @@ def test_resume_refuses_changed_options_and_foreign_files(tmp_path):
     assert "already holds" in assert_one_error_line(*run_mj(*base))
     out.write_text('{"game": 7}\n', encoding="utf-8")
     assert "not game 0" in assert_one_error_line(*run_mj(*base, "--resume"))
+    out.write_bytes(before.replace(b'"scores":[', b'"scores":["x",', 1))  # game 0's line, but not its data
+    assert "line 1 is not game 0" in assert_one_error_line(*run_mj(*base, "--resume"))
     (tmp_path / "out.jsonl.meta").unlink()
     assert "missing" in assert_one_error_line(*run_mj(*base, "--resume"))
 
