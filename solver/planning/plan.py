@@ -130,6 +130,8 @@ def with_other(rules: RuleSet, request: PlanRequest, result: Plan, progress: Pro
     other = "score" if request.objective == "win" else "win"
     asked = replace(request, objective=other, both=False)
     try:
+        if result.method != "optimal":  # all play did not finish for the first objective: over the same states,
+            raise TooLarge(result.stopped or "all play passed the limits")  # it would not for the other either
         found = exact_plan(rules, replace(asked, play="optimal"), progress, fresh(request.limits))
     except TooLarge as exc:
         try:
