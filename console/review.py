@@ -92,7 +92,8 @@ def _show(review: dict) -> None:
     rate = "—" if s["match_rate"] is None else f"{100 * s['match_rate']:.1f}%"
     console.print(f"match {s['matches']}/{s['decisions']} ({rate}) · P(win) lost {100 * s['total_loss']:.1f} points over "
                   f"{s['graded_by_win_probability']} decisions graded by P(win) · missed wins {s['missed_wins']} · "
-                  f"h lost {s['h_lost']}" + (f" · {s['skipped']} claims not in the log" if s["skipped"] else ""),
+                  f"h lost {s['h_lost']}" + (f" · {s['skipped']} decisions not the player's (claims another seat's "
+                                             "claim overrode, the fallback COM's)" if s["skipped"] else ""),
                   markup=False, highlight=False)
     if s["worst"]:
         worst = ", ".join(f"#{review['decisions'][i]['index']}" for i in s["worst"])

@@ -5,8 +5,9 @@ The log alone rebuilds each position (game/log.py replay, no RNG); each decision
 with what the seat saw there. Tasks are graded in input order on the batch executors (solver/batch: this process,
 local workers or a Dask cluster), so a review is the same whatever the parallelism.
 
-A decision whose answer the log does not hold is skipped and counted: a claim answered by the seat while an
-earlier seat's claim took the tile (only the claim that won is logged).
+A decision that is not the seat's player's is skipped and counted: a claim answered while an earlier seat's
+claim took the tile (only the claim that won is logged), and a decision the fallback COM took after the
+player's fault (an `error` event of the seat just before it, or every one after a crash).
 """
 
 from __future__ import annotations
@@ -60,6 +61,8 @@ def decision_tasks(events: list[dict], table: Table, seat: int) -> tuple[list[di
     if not 0 <= seat < len(states[1].seats):
         raise MjError(f"--seat must be from 0 to {len(states[1].seats) - 1}, not {seat}")
     tasks, skipped = [], 0
+    crashed = next((i for i, e in enumerate(events) if e.get("type") == "error" and e.get("actor") == seat
+                    and e.get("crashed") is True), len(events))  # from there the fallback COM plays the seat
     for i in range(2, len(events)):
         event, before = events[i], states[i - 1]
         kind, mine = event.get("type"), event.get("actor") == seat
@@ -88,7 +91,21 @@ def decision_tasks(events: list[dict], table: Table, seat: int) -> tuple[list[di
                                    event if kind == "sora" else legal.NONE))
         elif kind in ("dahai", "hora") and before.phase == "discard":
             tasks.append(_task(i, "discard", before, table, seat, legal.discard_actions(before, table), event))
-    return tasks, skipped
+    by_player = [t for t in tasks if not _fallback_decided(events, t["index"], seat, crashed)]
+    return by_player, skipped + len(tasks) - len(by_player)
+
+
+def _fallback_decided(events: list[dict], i: int, seat: int, crashed: int) -> bool:
+    """Whether the fallback COM took the decision answered at event i: the seat's player had crashed, or an
+    error of the seat was logged just before (a late, garbled or illegal answer)."""
+    if i > crashed:
+        return True
+    j = i - 1
+    while j >= 0 and events[j].get("type") == "error":
+        if events[j].get("actor") == seat:
+            return True
+        j -= 1
+    return False
 
 
 def _claim_answer(events: list[dict], i: int, seat: int) -> dict | None:
