@@ -121,16 +121,17 @@ def _discard_hints(obs: Observation) -> str:
     return "\n".join(rows)
 
 
-def describe(action: dict) -> str:
-    kind = action["type"]
+def describe(action: dict, short: bool = False) -> str:
+    """An action in words; `short`: for a table cell (打 X, WIN X, call UNIT, そら → X, pass)."""
+    kind, tile = action["type"], action.get("pai")
     if kind == "dahai":
-        return f"send {action['pai']}"
+        return f"打 {tile}" if short else f"send {tile}"
     if kind == "hora":
-        return f"WIN on {action['pai']}"
+        return f"WIN {tile}" if short else f"WIN on {tile}"
     if kind == "chi":
-        return f"call {action['unit']} with {action['pai']} (giving {' '.join(action['consumed'])})"
+        return f"call {action['unit']}" + ("" if short else f" with {tile} (giving {' '.join(action['consumed'])})")
     if kind == "sora":
-        return f"use そら: take {action['pai']} from seat {action['target']}'s waiting room"
+        return f"そら → {tile}" if short else f"use そら: take {tile} from seat {action['target']}'s waiting room"
     return "pass"
 
 

@@ -7,5 +7,6 @@ console's (docs/game.md).
     view.py     what one seat sees (observations, events with hidden tiles)
     engine.py   the game loop: asks the players, logs events, scores every seat
     log.py      JSON lines in and out, replay without the RNG
+    tournament.py, tournament_run.py, stats.py   duplicate tournaments: schedule, run, intervals
     players/    the player interface and its implementations
 """

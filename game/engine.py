@@ -77,7 +77,8 @@ class Game:
             self.on_event(event, self.state)  # None until the deal (start_game)
 
     def fault(self, seat: int, fault: BotFault) -> None:
-        self.events.append({"type": "error", "actor": seat, "reason": fault.reason})
+        # crashed: the fallback COM plays the seat to the end (a review leaves its decisions out)
+        self.events.append({"type": "error", "actor": seat, "reason": fault.reason, **({"crashed": True} if fault.crashed else {})})
         if self.state is not None:
             self.state = apply(self.state, self.events[-1], self.table)
         if self.on_event is not None and self.state is not None:

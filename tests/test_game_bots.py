@@ -12,6 +12,8 @@ import pytest
 from game_checks import check_game
 from game.engine import Game, Setup
 from game.players import fallback_player, make_player
+from game.review import decision_tasks
+from game.state import Table
 from solver.api import Evaluator
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -52,6 +54,8 @@ def test_garbage_is_logged_and_the_fallback_decides(ev):
     assert reasons and all(r.startswith("garbage") for r in reasons)
     asked = sum(1 for e in record.events if e.get("actor") == 0 and e["type"] in ("dahai", "sora", "chi"))
     assert len(reasons) >= asked  # every decision of seat 0 went to the fallback
+    tasks, skipped = decision_tasks(record.events, Table(ev.rules), 0)  # a review grades none of them
+    assert tasks == [] and skipped >= asked
 
 
 def test_a_sleeping_bot_times_out(ev):
@@ -65,7 +69,10 @@ def test_a_crash_hands_the_seat_to_the_fallback_for_good(ev):
     reasons = errors(record, 1)
     assert len(reasons) == 1 and "crashed" in reasons[0]
     crash = next(i for i, e in enumerate(record.events) if e["type"] == "error")
+    assert record.events[crash].get("crashed") is True  # the log says the fallback plays the seat from here
     assert any(e.get("actor") == 1 and e["type"] == "dahai" for e in record.events[crash:])  # play went on
+    tasks, skipped = decision_tasks(record.events, Table(ev.rules), 1)
+    assert all(t["index"] < crash for t in tasks) and skipped > 0  # a review grades only the player's own
 
 
 def test_an_illegal_answer_is_refused(ev):

@@ -36,3 +36,23 @@ class Player:
 
 def win_in(actions: list[dict]) -> dict | None:
     return next((a for a in actions if a["type"] == "hora"), None)
+
+
+class Com(Player):
+    """A built-in COM: a win is always taken, a discard is `discard_kind`, every other decision `respond`."""
+
+    def act(self, observation: Observation, possible_actions: list[dict]) -> dict:
+        won = win_in(possible_actions)
+        if won is not None:
+            return won
+        if possible_actions[0]["type"] == "dahai":
+            tile = self.discard_kind(observation)
+            return {"type": "dahai", "actor": observation.seat, "pai": observation.table.names[tile]}
+        return self.respond(observation, possible_actions)
+
+    def discard_kind(self, observation: Observation) -> int:
+        raise NotImplementedError
+
+    def respond(self, observation: Observation, possible_actions: list[dict]) -> dict:
+        """そら or not, a call or a pass."""
+        raise NotImplementedError

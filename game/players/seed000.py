@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from game.players.base import Player, win_in
+from game.players.base import Com
 from game.players.simple import call_result
 from game.view import Observation
 from solver.core.exchanges import listed_exchanges
@@ -26,7 +26,7 @@ from solver.core.search.fast import ACCEPT_NODES_C, search_for
 NOTHING_SEEN: tuple[int, ...] = ()  # seed 000 ignores the waiting rooms ("これら以外の牌と河は考慮しない")
 
 
-class Seed000Player(Player):
+class Seed000Player(Com):
     name = "seed000"
 
     def h(self, obs: Observation, hand: Hand) -> int:
@@ -59,16 +59,12 @@ class Seed000Player(Player):
             return Counter(found[1] if found else ())
         return Counter(k for exchange in listed[1] for k in set(exchange.into))
 
-    def act(self, observation: Observation, possible_actions: list[dict]) -> dict:
+    def discard_kind(self, observation: Observation) -> int:
+        return self.discard(observation, observation.hand)[0]
+
+    def respond(self, observation: Observation, possible_actions: list[dict]) -> dict:
         obs = observation
-        won = win_in(possible_actions)
-        if won is not None:
-            return won
-        kind = possible_actions[0]["type"]
-        if kind == "dahai":
-            tile, _ = self.discard(obs, obs.hand)
-            return {"type": "dahai", "actor": obs.seat, "pai": obs.table.names[tile]}
-        if kind == "sora":
+        if possible_actions[0]["type"] == "sora":
             return self.sora(obs, possible_actions)
         h_now = self.h(obs, obs.hand)
         calls = []

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 
-from game.players.base import Player, win_in
+from game.players.base import Com, Player, win_in
 from game.view import Observation
 from solver.core.hand import COPIES, Hand
 from solver.core.search.fast import ACCEPT_NODES_C, search_for
@@ -55,7 +55,7 @@ def sora_result(obs: Observation, action: dict) -> tuple[Hand, tuple[int, ...]]:
     return obs.hand.remove(sora).add(take), plus(plus(obs.seen, sora), take, -1)
 
 
-class GreedyPlayer(Player):
+class GreedyPlayer(Com):
     """Least h, then most live acceptance (the analysis' recommendation, from the fast exact search)."""
 
     name = "greedy"
@@ -82,15 +82,11 @@ class GreedyPlayer(Player):
             return -1
         return live(rest, obs, seen, found[1])
 
-    def act(self, observation: Observation, possible_actions: list[dict]) -> dict:
+    def discard_kind(self, observation: Observation) -> int:
+        return self.best_discard(observation, observation.hand, observation.seen)[0]
+
+    def respond(self, observation: Observation, possible_actions: list[dict]) -> dict:
         obs = observation
-        won = win_in(possible_actions)
-        if won is not None:
-            return won
-        kind = possible_actions[0]["type"]
-        if kind == "dahai":
-            tile, _ = self.best_discard(obs, obs.hand, obs.seen)
-            return {"type": "dahai", "actor": obs.seat, "pai": obs.table.names[tile]}
         h_now = self.h(obs, obs.hand, obs.seen)
         best, best_h = {"type": "none"}, h_now
         for action in possible_actions:

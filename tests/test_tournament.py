@@ -1,0 +1,276 @@
+"""`mj tournament`: the duplicate schedule, the intervals against independent plain-Python computations, the
+summary of known results, the same bytes on any --jobs, SIGKILL then --resume, refusals and bad input."""
+
+from __future__ import annotations
+
+import json
+import math
+import signal
+import statistics
+import subprocess
+import sys
+from collections import defaultdict
+
+import pytest
+from test_check import wait_for_lines
+from test_hardening import ROOT, assert_one_error_line, run_mj
+
+from game.stats import mean_interval, t_quantile, wilson
+from game.tournament import Settings, Tally, deal_seed, player_names, seating
+
+Z = statistics.NormalDist().inv_cdf(0.975)
+RUN = ["tournament", "-p", "greedy", "-p", "seed000", "--games", "40", "--seed", "5"]  # about 2.5 s a run
+
+
+# --- oracles -------------------------------------------------------------------------------------------
+
+
+def t_cdf_by_integration(x: float, df: int, steps: int = 20000) -> float:
+    """P(T <= x), x >= 0, by Simpson's rule over Student's density (an independent computation)."""
+    front = math.exp(math.lgamma((df + 1) / 2) - math.lgamma(df / 2)) / math.sqrt(df * math.pi)
+    density = lambda t: front * (1 + t * t / df) ** (-(df + 1) / 2)  # noqa: E731
+    h = x / steps
+    total = density(0) + density(x) + sum((4 if i % 2 else 2) * density(i * h) for i in range(1, steps))
+    return 0.5 + total * h / 3
+
+
+def wilson_by_scan(wins: int, n: int, grid: int = 200_000) -> tuple[float, float]:
+    """The Wilson interval by its definition: every p with |wins/n - p| <= z sqrt(p(1-p)/n), on a grid."""
+    ps = [i / grid for i in range(grid + 1)]
+    inside = [p for p in ps if (wins / n - p) ** 2 <= Z * Z * p * (1 - p) / n]
+    return min(inside), max(inside)
+
+
+# --- the schedule ----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_each_player_sits_at_every_seat_once_per_deal(players):
+    seats = defaultdict(list)
+    for rotation in range(players):
+        order = seating(players, rotation)
+        assert sorted(order) == list(range(players))  # every player plays every game of the deal
+        for seat, player in enumerate(order):
+            seats[player].append(seat)
+    assert all(sorted(s) == list(range(players)) for s in seats.values()) and len(seats) == players
+
+
+def test_deal_seeds_differ_by_deal_and_by_tournament_seed():
+    seeds = {deal_seed(s, d) for s in range(5) for d in range(200)}
+    assert len(seeds) == 1000 and all(0 <= s < 1 << 48 for s in seeds)
+    assert deal_seed(3, 7) == deal_seed(3, 7)
+
+
+def test_the_same_spec_twice_is_numbered():
+    assert player_names(["greedy", "seed000", "greedy"]) == ["greedy#1", "seed000", "greedy#2"]
+
+
+# --- the intervals ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("df", [1, 2, 3, 7, 30, 200])
+def test_t_quantile_matches_the_integrated_density(df):
+    q = t_quantile(0.975, df)
+    assert abs(t_cdf_by_integration(q, df) - 0.975) < 1e-7
+    if df == 1:  # Cauchy: closed form
+        assert math.isclose(q, math.tan(math.pi * 0.475), rel_tol=1e-9)
+    if df == 2:  # closed form (2p - 1) / sqrt(2p(1 - p))
+        assert math.isclose(q, 0.95 / math.sqrt(2 * 0.975 * 0.025), rel_tol=1e-9)
+    assert math.isclose(t_quantile(0.025, df), -q)
+
+
+@pytest.mark.parametrize("wins, n", [(0, 1), (1, 1), (0, 10), (3, 10), (10, 10), (37, 120), (500, 1000)])
+def test_wilson_interval_matches_its_definition(wins, n):
+    lo, hi = wilson(wins, n)
+    slo, shi = wilson_by_scan(wins, n)
+    assert abs(lo - slo) < 2e-5 and abs(hi - shi) < 2e-5
+    assert wilson(0, 0) is None
+
+
+def test_mean_interval_matches_the_statistics_module():
+    values = [3.0, 7.5, -2.0, 11.0, 4.25, 0.0, 9.0]
+    mean, (lo, hi) = mean_interval(values)
+    half = (hi - lo) / 2
+    assert math.isclose(mean, statistics.mean(values)) and math.isclose((lo + hi) / 2, mean)
+    # half = q s / sqrt(n), q the 97.5 % quantile with n - 1 degrees of freedom: check q by the density
+    q = half / (statistics.stdev(values) / math.sqrt(len(values)))
+    assert abs(t_cdf_by_integration(q, len(values) - 1) - 0.975) < 1e-7
+    assert mean_interval([5.0]) == (5.0, None) and mean_interval([]) == (None, None)
+    assert mean_interval([2.0, 2.0, 2.0]) == (2.0, (2.0, 2.0))
+
+
+# --- the summary of known results -----------------------------------------------------------------------
+
+
+def game_line(settings: Settings, index: int, scores: list[int], winner: int | None, discarder: int | None = None):
+    n = len(settings.players)
+    end = "draw" if winner is None else ("tsumo" if discarder is None else "ron")
+    return {"game": index, "deal": index // n, "rotation": index % n, "seed": deal_seed(settings.seed, index // n),
+            "seats": seating(n, index % n), "end": end, "winners": [] if winner is None else [winner],
+            "from": None if winner is None else (winner if discarder is None else discarder), "scores": scores,
+            "errors": [0] * n, "events": 10}
+
+
+def test_summary_of_known_small_results():
+    settings = Settings(("A", "B"), deals=3)
+    # (scores by seat, winner seat, discarder seat); in odd games seat 0 is B, seat 1 is A
+    games = [([10, 2], 0, None), ([6, 4], 0, 1), ([5, 5], None, None), ([3, 8], 1, None), ([9, 1], 0, 1),
+             ([2, 2], None, None)]
+    tally = Tally(settings)
+    for index, (scores, winner, discarder) in enumerate(games):
+        tally.add(game_line(settings, index, scores, winner, discarder))
+    s = tally.summary()
+    a, b = s["players"]
+    # A's scores: 10, 4, 5, 8, 9, 2 -> per deal 7, 6.5, 5.5; B's: 2, 6, 5, 3, 1, 2 -> per deal 4, 4, 1.5
+    assert (a["name"], a["games"], a["wins"], b["wins"]) == ("A", 6, 3, 1)
+    assert a["win_rate"] == 0.5 and b["win_rate"] == round(1 / 6, 4)
+    assert a["deal_ins"] == 1 and b["deal_ins"] == 1
+    mean, interval = mean_interval([7, 6.5, 5.5])
+    assert a["mean_score"] == round(mean, 2) == 6.33 and a["mean_score_ci"] == [round(v, 2) for v in interval]
+    assert b["mean_score"] == 3.17
+    pair = s["pairs"][0]
+    assert (pair["a"], pair["b"], pair["deals"]) == ("A", "B", 3)
+    diffs = [3, 2.5, 4]
+    sd = statistics.stdev(diffs)
+    half = t_quantile(0.975, 2) * sd / math.sqrt(3)
+    assert pair["score_diff"] == round(statistics.mean(diffs), 2)
+    assert pair["score_diff_ci"] == [round(statistics.mean(diffs) - half, 2), round(statistics.mean(diffs) + half, 2)]
+    assert pair["score_diff_ci"][0] > 0  # A's lead is not luck of the deal here
+    # wins per deal: A 1 of 2 in each; B 1 of 2, 0, 0 -> differences 0, 0.5, 0.5
+    assert pair["win_rate_diff"] == round(1 / 3, 4) and pair["win_rate_diff_ci"][0] < 0
+    assert a["win_rate_ci"] == [round(v, 4) for v in wilson(3, 6)]
+    assert s["ends"] == {"tsumo": 2, "ron": 2, "draw": 2} and s["deals"] == 3 and s["games"] == 6
+
+
+# --- the command -----------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory):
+    """The 40 games and their summary, in this process (--jobs 1): what every other run must give."""
+    out = tmp_path_factory.mktemp("reference") / "ref.jsonl"
+    code, stdout, err = run_mj(*RUN, "--jobs", "1", "--json", "--output", str(out))
+    assert code == 0, err
+    return out.read_bytes(), json.loads(stdout)
+
+
+def test_summary_counts_what_the_file_holds(reference):
+    data, summary = reference
+    lines = [json.loads(line) for line in data.decode().splitlines()]
+    assert [line["game"] for line in lines] == list(range(40)) and summary["deals"] == 20
+    wins, totals = defaultdict(int), defaultdict(int)
+    for line in lines:
+        for seat, player in enumerate(line["seats"]):
+            wins[player] += seat in line["winners"]
+            totals[player] += line["scores"][seat]
+        assert line["seed"] == deal_seed(5, line["deal"]) and line["rotation"] == line["game"] % 2
+    for p, player in enumerate(summary["players"]):
+        assert player["games"] == 40 and player["wins"] == wins[p]
+        assert player["mean_score"] == round(totals[p] / 40, 2)
+
+
+def test_same_seed_gives_the_same_file_on_two_workers(reference, tmp_path):
+    out = tmp_path / "out.jsonl"
+    code, stdout, err = run_mj(*RUN, "--jobs", "2", "--json", "--output", str(out))
+    assert code == 0, err
+    assert out.read_bytes() == reference[0] and json.loads(stdout) == reference[1]
+
+
+def test_sigkilled_then_resumed_is_the_uninterrupted_file(reference, tmp_path):
+    out = tmp_path / "out.jsonl"
+    proc = subprocess.Popen([sys.executable, str(ROOT / "cli.py"), *RUN, "--jobs", "2", "--output", str(out)],
+                            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    wait_for_lines(out, 2, proc, timeout=60)
+    proc.send_signal(signal.SIGKILL)
+    proc.communicate(timeout=30)
+    assert out.read_bytes().count(b"\n") < 40, "the run ended before it was killed"
+    with open(out, "ab") as handle:
+        handle.write(b'{"game":')  # as if the kill had torn the line being written
+    code, stdout, err = run_mj(*RUN, "--jobs", "2", "--json", "--output", str(out), "--resume")
+    assert code == 0, err
+    assert out.read_bytes() == reference[0]  # no game lost, none twice
+    assert json.loads(stdout) == reference[1]
+    code, stdout, err = run_mj(*RUN, "--json", "--output", str(out), "--resume")  # complete: the summary again
+    assert code == 0 and json.loads(stdout) == reference[1] and out.read_bytes() == reference[0]
+
+
+def test_stopped_by_sigterm_says_what_it_wrote(tmp_path):
+    out = tmp_path / "out.jsonl"
+    proc = subprocess.Popen([sys.executable, str(ROOT / "cli.py"), *RUN, "--jobs", "1", "--output", str(out)],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    wait_for_lines(out, 1, proc, timeout=60)
+    proc.send_signal(signal.SIGTERM)
+    stdout, err = proc.communicate(timeout=60)
+    err = err.decode()
+    assert proc.returncode == 143, err
+    assert err.startswith("interrupted after ") and " of 40 games (in " in err and err.count("\n") == 1, err
+    assert err.endswith("); rerun with --resume to continue\n") and stdout == b""
+    assert out.read_bytes().count(b"\n") == int(err.split()[2])  # every game it says, and whole
+
+
+def test_resume_refuses_changed_options_and_foreign_files(tmp_path):
+    out = tmp_path / "out.jsonl"
+    base = ["tournament", "-p", "random", "-p", "greedy", "--games", "2", "--jobs", "1", "--output", str(out)]
+    assert run_mj(*base)[0] == 0
+    before = out.read_bytes()
+    other_player = ["seed000" if a == "greedy" else a for a in base]
+    for args, change, said in ((base, ["--seed", "1"], "--seed"), (other_player, [], "--player"),
+                               (base, ["--games", "4"], "--games"), (base, ["--rules", "hitori-jong-2.1"], "--rules"),
+                               (base, ["--calls", "previous"], "--calls")):
+        err = assert_one_error_line(*run_mj(*args, *change, "--resume"))
+        assert said in err and "--force" in err, err
+    assert out.read_bytes() == before
+    assert "already holds" in assert_one_error_line(*run_mj(*base))
+    out.write_text('{"game": 7}\n', encoding="utf-8")
+    assert "not game 0" in assert_one_error_line(*run_mj(*base, "--resume"))
+    out.write_bytes(before.replace(b'"scores":[', b'"scores":["x",', 1))  # game 0's line, but not its data
+    assert "line 1 is not game 0" in assert_one_error_line(*run_mj(*base, "--resume"))
+    (tmp_path / "out.jsonl.meta").unlink()
+    assert "missing" in assert_one_error_line(*run_mj(*base, "--resume"))
+
+
+@pytest.mark.parametrize("args, said", [
+    (["-p", "human", "-p", "greedy"], "no human"), (["-p", "greedy", "-p", "alphago"], "unknown player"),
+    (["-p", "greedy", "-p", "random", "--games", "0"], "--games"), (["-p", "greedy"], "2 to 4 players"),
+    (["-p", "greedy"] * 5, "2 to 4 players"), (["-p", "greedy", "-p", "random", "--resume"], "--output"),
+    (["-p", "greedy", "-p", "random", "--rules", "nope"], "unknown rule set"),
+    (["-p", "greedy", "-p", "random", "--calls", "left"], "calls"),
+])
+def test_bad_input_is_one_error_line(args, said):
+    assert said in assert_one_error_line(*run_mj("tournament", *args))
+
+
+def test_duplicates_an_external_engine_and_rounding_to_whole_deals():
+    bot = f"cmd:{sys.executable} {ROOT / 'docs' / 'example_bot.py'}"
+    code, stdout, err = run_mj("tournament", "-p", "greedy", "-p", bot, "-p", "greedy", "--games", "2", "--jobs", "1",
+                               "--json")
+    assert code == 0, err
+    assert err == "note: 3 games: 1 deal x 3 seat rotations (--games rounds up to whole deals)\n"
+    summary = json.loads(stdout)
+    assert [p["name"] for p in summary["players"]] == ["greedy#1", bot, "greedy#2"]
+    assert summary["games"] == 3 and all(p["games"] == 3 for p in summary["players"])
+    assert summary["players"][1]["bot_errors"] == 0 and summary["players"][0]["mean_score_ci"] is None  # one deal
+
+
+def test_a_dask_cluster_plays_the_same_games(tmp_path):
+    distributed = pytest.importorskip("distributed", reason='Dask distributed is not installed: pip install ".[cluster]"')
+    from game.tournament_run import TournamentRun
+
+    settings = Settings(("greedy", "random"), deals=4, seed=2)
+    files = {}
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, memory_limit="600MB",
+                                       dashboard_address=None)
+    try:
+        with distributed.Client(cluster) as client:
+            for name, where in (("local", None), ("dask", client)):
+                files[name] = tmp_path / f"{name}.jsonl"
+                run = TournamentRun(settings, str(files[name]), jobs=1, cluster=where)
+                try:
+                    assert sum(len(batch) for batch in run.games()) == 8
+                    summary = run.summary()
+                finally:
+                    run.close()
+                assert summary["games"] == 8 and summary["deals"] == 4
+    finally:
+        cluster.close()
+    assert files["dask"].read_bytes() == files["local"].read_bytes()
