@@ -64,7 +64,8 @@ def _solve_part(rules: RuleSet, units: list[int], counts: Counter, *, won: bool,
     bonus = rules.favourite_bonus if bonus_open and favourite is not None else 0
     if SEARCH:
         found = Decomposer(rules, units, counts, won=won, soras=soras, ron_tile=ron_tile, favourite=favourite).best(bonus)
-        return None if found is None else (list(found[1]), found[2])
+        # in unit order, the ron unit's copy first: the order the model's answer is read in (stable output)
+        return None if found is None else (sorted(found[1], key=lambda step: (step[0], not step[1])), found[2])
     from solver.core import cpsat
     from solver.core.model import build_score_model
 
