@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Optional
 
 import typer
@@ -21,7 +22,7 @@ def _favourites(items: list[str], seats: int, ev) -> tuple[tuple[int, str], ...]
     chosen = []
     for item in items:
         seat, sep, name = item.partition("=")
-        if not sep or not seat.strip().isdigit() or not 0 <= int(seat) < seats:
+        if not sep or not re.fullmatch(r"[0-9]", seat.strip(), re.ASCII) or not 0 <= int(seat) < seats:
             raise MjError(f"--favourite takes SEAT=NAME with SEAT from 0 to {seats - 1}, not {shown(item)}")
         kind = ev.tile(name.strip())
         if kind == ev.rules.tiles.sora:
@@ -89,11 +90,15 @@ def _write_log(path: str, events: list[dict]) -> None:
 
     from game.log import write
 
-    temporary = f"{path}.partial"
+    # a regular file is written whole or not at all (a temporary file renamed over it); anything else (a
+    # device, a pipe) is written in place: renaming over /dev/full would replace the device
+    regular = not os.path.exists(path) or os.path.isfile(path)
+    temporary = f"{path}.partial" if regular else path
     try:
         with open(temporary, "w", encoding="utf-8", newline="\n") as stream:
             write(events, stream)
-        os.replace(temporary, path)
+        if regular:
+            os.replace(temporary, path)
     except OSError as exc:
         raise MjError(f"cannot write the log {shown(path)}: {exc.strerror or exc}") from None
 

@@ -4,6 +4,7 @@ game/'s."""
 
 from __future__ import annotations
 
+import re
 import sys
 
 import typer
@@ -108,7 +109,7 @@ class HumanPlayer(Player):
                 raise BotFault("the human left (end of input)", crashed=True) from None
             if answer == "h":
                 print(h_text(obs.hand, rules) if obs.sizes[obs.seat] == 12 else _discard_hints(obs), file=err)
-            elif answer.isdigit() and 1 <= int(answer) <= len(possible_actions):
+            elif re.fullmatch(r"[0-9]{1,4}", answer, re.ASCII) and 1 <= int(answer) <= len(possible_actions):
                 return possible_actions[int(answer) - 1]
 
 

@@ -4,6 +4,8 @@ the display, the position at any event, a human seat, and one-line errors for ba
 from __future__ import annotations
 
 import json
+import os
+import stat
 from pathlib import Path
 
 import jsonschema
@@ -72,7 +74,8 @@ def test_play_shows_hands_h_waits_and_every_score():
 
 def test_a_human_seat_plays_from_numbered_choices():
     # the human asks for h once, then always picks choice 1 (a win when offered: wins come first)
-    result = mj("play", "-p", "human", "-p", "greedy", "--seed", "4", input="h\n" + "1\n" * 400)
+    # "²" and "٣" are digits to str.isdigit() but not choices: asked again, never a traceback
+    result = mj("play", "-p", "human", "-p", "greedy", "--seed", "4", input="h\n²\n٣\n" + "1\n" * 400)
     assert result.exit_code == 0, result.stdout
     assert "Scores:" in result.stdout
     assert "1 greedy: 12 concealed tiles" in result.stdout  # the COM's tiles stay hidden from the human
@@ -84,6 +87,7 @@ def test_a_human_seat_plays_from_numbered_choices():
     (["play", "-p", "greedy"], "2 to 4 players"),
     (["play", "--favourite", "0=そら"], "any kind but そら"),
     (["play", "--favourite", "zero"], "SEAT=NAME"),
+    (["play", "--favourite", "²=春香"], "SEAT=NAME"),  # a Unicode digit is not a seat (int() would fail)
     (["play", "--calls", "left"], "calls must be"),
     (["play", "--bot-timeout", "0"], "must be positive"),
     (["play", "-p", "cmd:/nonexistent/bot", "-p", "greedy"], "cannot start bot"),
@@ -93,6 +97,14 @@ def test_bad_input_is_one_line(args, message):
     result = mj(*args)
     assert result.exit_code == 2
     assert message in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+def test_a_log_to_a_device_is_written_in_place():
+    """--log /dev/full: one line, and the device stays a device (never renamed over by a temporary file)."""
+    result = mj("play", *FAST, "--seed", "3", "--log", "/dev/full")
+    assert result.exit_code == 2 and "cannot write the log" in result.stderr
+    assert stat.S_ISCHR(os.stat("/dev/full").st_mode) and not os.path.exists("/dev/full.partial")
 
 
 def test_a_corrupt_log_is_one_line(tmp_path):
