@@ -19,7 +19,7 @@ from game.log import dumps
 from game.tournament import Settings, Tally, check_line, check_players, evaluator, play_games
 from solver.batch.executors import Job, make_executor
 from solver.batch.ordered import Stats, run_batches
-from solver.batch.output import check_meta, holds_output, read_meta, write_meta, write_text
+from solver.batch.output import check_meta, close_quietly, holds_output, read_meta, write_meta, write_text
 from solver.batch.signals import held, stopped_text
 from solver.core.errors import MjError, shown
 
@@ -146,9 +146,5 @@ class TournamentRun:
         if self.executor is not None:
             self.executor.close(abort=not self.finished)  # stopped: at once, dropping the games in flight
             self.executor = None
-        if self._file is not None:
-            try:
-                self._file.close()
-            except OSError:
-                pass
-            self._file = None
+        close_quietly(self._file)
+        self._file = None

@@ -38,6 +38,16 @@ def write_text(stream: IO[str], text: str) -> None:
         stream.flush()
 
 
+def close_quietly(*streams: IO | None) -> None:
+    """Close a run's files at its end: an error closing one is moot by then (what was written was flushed)."""
+    for stream in streams:
+        if stream is not None:
+            try:
+                stream.close()
+            except OSError:
+                pass
+
+
 def meta_path(output: str) -> str:
     return output + ".meta"
 

@@ -15,8 +15,8 @@ from typing import IO, Any
 
 from solver.batch.executors import make_executor
 from solver.batch.ordered import run_batches
-from solver.batch.output import (check_meta, holds_output, identify, read_meta, recorded_prefix, write_line,
-                                 write_meta, write_text)
+from solver.batch.output import (check_meta, close_quietly, holds_output, identify, read_meta, recorded_prefix,
+                                 write_line, write_meta, write_text)
 from solver.batch.signals import held, stopped_text
 from solver.checking.batch import Stats, count_lines, lost_claim, tasks_of
 from solver.checking.check import validate_rules
@@ -105,9 +105,4 @@ class CheckRun:
         if self.executor is not None:
             self.executor.close(abort=not self.finished)  # stopped: at once, dropping the work in flight
             self.executor = None
-        for stream in (self.sink, None if self.file == "-" else getattr(self, "source", None)):
-            if stream is not None:
-                try:
-                    stream.close()
-                except OSError:
-                    pass
+        close_quietly(self.sink, None if self.file == "-" else getattr(self, "source", None))

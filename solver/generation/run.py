@@ -18,7 +18,7 @@ from typing import IO, Any
 
 from solver.batch.executors import Job, make_executor
 from solver.batch.ordered import Stats, run_ordered
-from solver.batch.output import check_meta, holds_output, read_meta, write_line, write_meta
+from solver.batch.output import check_meta, close_quietly, holds_output, read_meta, write_line, write_meta
 from solver.batch.signals import held, stopped_text
 from solver.checking.context import validate_rules
 from solver.core.errors import MjError, shown
@@ -122,9 +122,5 @@ class GenerateRun:
         if self.executor is not None:
             self.executor.close()
             self.executor = None
-        if self._file is not None:
-            try:
-                self._file.close()
-            except OSError:
-                pass
-            self._file = None
+        close_quietly(self._file)
+        self._file = None
