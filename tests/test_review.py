@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import jsonschema
 import pytest
 from oracle_optimal import real_win_value
 
@@ -139,7 +140,8 @@ def test_cli_json_and_table(ev, missed, tmp_path):
     code, out, err = mj("review", str(log), "--seat", "0", "--seconds", "0.3", "--json", *at)
     assert code == 0, err
     review = json.loads(out)
-    assert set(review) >= {"decisions", "summary", "model"} and review["summary"]["missed_wins"] >= 2
+    jsonschema.validate(review, json.loads((ROOT / "docs" / "review.schema.json").read_text(encoding="utf-8")))
+    assert review["summary"]["missed_wins"] >= 2
     assert {d["index"] for d in review["decisions"]} == some
     assert all({"chosen", "best", "loss"} <= set(d) for d in review["decisions"])
     wins = [arg for d in review["decisions"] if d["missed_win"] for arg in ("--at", str(d["index"]))]
