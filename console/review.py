@@ -17,6 +17,10 @@ def review(log: Annotated[str, typer.Argument(help="A game log written by mj pla
            seconds: Annotated[float, typer.Option("--seconds", help="The planner's time budget a decision; past "
                                                                     "it, bounds or h and acceptance grade it.")] = 1.0,
            workers: Annotated[int, typer.Option("--workers", "-j", help="Worker processes grading decisions.")] = 2,
+           estimate: Annotated[Optional[int], typer.Option("--estimate", help="Past the exact frontier, this many "
+                                                                              "sampled walls per action (P(win) "
+                                                                              "labelled estimate, with 95 % "
+                                                                              "intervals).")] = None,
            at: Annotated[Optional[list[int]], typer.Option("--at", help="Only the decision taken at the position "
                                                                         "`mj replay --at N` shows (the # column); repeatable.")] = None,
            json_: JsonOpt = False, catalogue: CatalogueOpt = None) -> None:
@@ -33,7 +37,8 @@ def review(log: Annotated[str, typer.Argument(help="A game log written by mj pla
             raise MjError(f"--workers must be 1 or more, not {workers}")
         events, ev = read_log(log, catalogue)
         with _progress() as progress:
-            result = review_game(ev, events, seat, seconds=seconds, workers=workers, progress=progress,
+            result = review_game(ev, events, seat, seconds=seconds, estimate=estimate, workers=workers,
+                                 progress=progress,
                                  indexes=None if at is None else set(at))
         if json_:
             return emit_json(result.to_dict())
@@ -99,5 +104,6 @@ def _show(review: dict) -> None:
         worst = ", ".join(f"#{review['decisions'][i]['index']}" for i in s["worst"])
         console.print(f"worst: {worst}", markup=False, highlight=False)
     console.print(f"model: {review['model']}. Methods: optimal = the exact optimum; bounds = the exact value of the "
-                  "class nearest (a real policy, a lower bound of the optimum); h = exchanges and live acceptance only.",
+                  "class nearest (a real policy, a lower bound of the optimum); estimate = sampled (--estimate); "
+                  "h = exchanges and live acceptance only.",
                   markup=False, highlight=False, style="dim")

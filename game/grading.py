@@ -26,11 +26,13 @@ MODEL = ("solo model: P(win) counts the seat's own draws over the draws it had l
 @dataclass(frozen=True)
 class Option:
     action: dict
-    win_probability: float | None = None  # optimal: the optimum; bounds: the class nearest's exact value
+    win_probability: float | None = None  # optimal: the optimum; bounds: the class nearest's exact value;
+    # estimate: a sampled value of the estimate's policy (win_interval its 95 % interval)
     win_upper: float | None = None  # proved >= the optimum (= win_probability where optimal)
     expected_score: float | None = None  # same policy as win_probability; None: not computed
     h: int | None = None  # after the action (0: a win); None: no complete hand within reach
     live: int | None = None  # live copies of the kinds that lower h after it
+    win_interval: tuple[float, float] | None = None  # estimate only
 
     def h_key(self) -> tuple:
         """Better first by h alone: a win, then the least h, then the most live acceptance."""
@@ -49,9 +51,10 @@ class Decision:
     turns: int  # draws the seat had left
     chosen: Option
     best: Option
-    method: str  # optimal, bounds, h
+    method: str  # optimal, bounds, estimate (asked for: Budget.estimate), h
     match: bool  # the chosen action is among the best (ties included)
-    loss: float | None  # P(win) lost against the best (optimal: exact; bounds: within the class nearest)
+    loss: float | None  # P(win) lost against the best (optimal: exact; bounds: within the class nearest;
+    # estimate: between sampled values)
     loss_bounds: tuple[float, float] | None  # the loss against the optimum, proved (None: not known)
     h_lost: int  # exchanges the chosen action is behind the best one's h (0 when as good)
     missed_win: bool  # a tsumo or ron was legal and not taken
@@ -61,7 +64,19 @@ class Decision:
     def to_dict(self) -> dict:
         found = asdict(self)
         found["loss_bounds"] = list(self.loss_bounds) if self.loss_bounds else None
+        for option in [found["chosen"], found["best"], *found["options"]]:
+            option["win_interval"] = list(option["win_interval"]) if option["win_interval"] else None
         return found
+
+
+@dataclass(frozen=True)
+class Budget:
+    """What grading one decision may spend: the planner's clock and state cap, and past the exact frontier
+    `estimate` sampled walls per action (None: no estimate; h and acceptance grade it)."""
+
+    seconds: float = 1.0
+    max_states: int = 50_000
+    estimate: int | None = None
 
 
 @lru_cache(maxsize=4)
@@ -73,19 +88,19 @@ def _evaluator(rules: str, catalogue: tuple[str, ...], as_of: str | None):
     return Evaluator(rules, catalogue_files=catalogue, as_of=dt.date.fromisoformat(as_of) if as_of else None)
 
 
-def grade_chunk(tasks: list[dict], rules: str, catalogue: tuple[str, ...], as_of: str | None, seconds: float,
-                max_states: int) -> list[dict]:
+def grade_chunk(tasks: list[dict], rules: str, catalogue: tuple[str, ...], as_of: str | None,
+                budget: Budget) -> list[dict]:
     """The batch job (solver/batch): each task's Decision as a dict."""
     ev = _evaluator(rules, tuple(catalogue), as_of)
-    return [grade(ev, task, seconds, max_states).to_dict() for task in tasks]
+    return [grade(ev, task, budget).to_dict() for task in tasks]
 
 
-def grade(ev, task: dict, seconds: float, max_states: int) -> Decision:
+def grade(ev, task: dict, budget: Budget = Budget()) -> Decision:
     kind = task["type"]
     if kind == "discard":
-        return _discard(ev, task, seconds, max_states)
+        return _discard(ev, task, budget)
     if kind == "claim":
-        return _claim(ev, task, seconds, max_states)
+        return _claim(ev, task, budget)
     return _sora(ev, task)
 
 
@@ -95,7 +110,7 @@ def _hand(task: dict) -> Hand:
     return Hand(tuple(task["concealed"]), tuple(sorted(task["called"])))
 
 
-def _plan(ev, task: dict, hand: Hand, seconds: float, max_states: int):
+def _plan(ev, task: dict, hand: Hand, budget: Budget):
     """The planner's answer for the position (per discard, or the 12-tile hand as it stands), or None with why."""
     from solver.core.errors import MjError
     from solver.planning.plan import plan
@@ -108,7 +123,7 @@ def _plan(ev, task: dict, hand: Hand, seconds: float, max_states: int):
     for k in task["room"]:  # the planner counts the waiting rooms apart from the other tiles seen
         seen[k] -= 1
     request = PlanRequest(Position(hand, tuple(seen), tuple(task["room"]), task["favourite"]), task["turns"],
-                          limits=Limits(max_states, seconds))
+                          limits=Limits(budget.max_states, budget.seconds, budget.estimate))
     try:
         return plan(ev.rules, request), ""
     except TooLarge as exc:
@@ -117,8 +132,17 @@ def _plan(ev, task: dict, hand: Hand, seconds: float, max_states: int):
         return None, f"the planner refused the position: {exc}"
 
 
+PLANNED = ("optimal", "bounds", "estimate")  # plan methods that give every action a P(win)
+
+
 def _f(value: Fraction | None) -> float | None:
     return None if value is None else float(value)
+
+
+def _planned(action: dict, row, h: int | None, live: int | None) -> Option:
+    """An action valued by a plan's row (its discard, or the hand as it stands)."""
+    interval = tuple(row.win_interval) if row.win_interval else None
+    return Option(action, _f(row.win_probability), _f(row.upper), _f(row.expected_score), h, live, interval)
 
 
 def _decide(index: int, kind: str, turns: int, options: list[Option], chosen: Option, method: str,
@@ -134,6 +158,7 @@ def _decide(index: int, kind: str, turns: int, options: list[Option], chosen: Op
     loss = bounds = None
     if method != "h" and chosen.win_probability is not None:
         loss = max(0.0, best.win_probability - chosen.win_probability)
+    if method in ("optimal", "bounds") and chosen.win_probability is not None:  # not from sampled values
         # an option without a value (a call: not planned) is known only to lie in [0, 1]
         top_lower = max(o.win_probability or 0.0 for o in options)
         top_upper = max(1.0 if o.win_upper is None else o.win_upper for o in options)
@@ -154,15 +179,15 @@ def _win_option(ev, task: dict, action: dict, hand: Hand, how: str) -> Option:
     return Option(action, 1.0, 1.0, float(score.total), 0, None)
 
 
-def _discard(ev, task: dict, seconds: float, max_states: int) -> Decision:
+def _discard(ev, task: dict, budget: Budget) -> Decision:
     from solver.analysis.turn import discard_table
 
     hand = _hand(task)
     seen = tuple(task["seen"])
     rows = {row.tile: row for row in discard_table(ev.distance_model, hand, seen, task["favourite"])}
-    made, why = _plan(ev, task, hand, seconds, max_states)
+    made, why = _plan(ev, task, hand, budget)
     planned = {row.tile: row for row in made.discards} if made else {}
-    method = made.method if made and made.method in ("optimal", "bounds") else "h"
+    method = made.method if made and made.method in PLANNED else "h"
     options = []
     for action in task["options"]:
         if action["type"] == "hora":
@@ -170,12 +195,11 @@ def _discard(ev, task: dict, seconds: float, max_states: int) -> Decision:
             continue
         kind = ev.tile(action["pai"])
         row, plan_row = rows[kind], planned.get(kind)
-        win = _f(plan_row.win_probability) if plan_row and method != "h" else None
-        upper = _f(plan_row.upper) if plan_row and method != "h" else None
-        score = _f(plan_row.expected_score) if plan_row and method != "h" else None
-        options.append(Option(action, win, upper, score, row.h, sum(a.live for a in row.accept)))
+        live = sum(a.live for a in row.accept)
+        options.append(_planned(action, plan_row, row.h, live) if plan_row and method != "h"
+                       else Option(action, h=row.h, live=live))
     chosen = _chosen(task, options)
-    note = why if method == "h" else (made.policy_class.get("win_probability", "") if method == "bounds" else "")
+    note = why if method == "h" else (made.policy_class.get("win_probability", "") if method in ("bounds", "estimate") else "")
     if method == "h" and chosen.action["type"] != "hora" and any(o.action["type"] == "hora" for o in options):
         note = "missed tsumo; " + note
     return _decide(task["index"], "discard", task["turns"], options, chosen, method, note)
@@ -190,7 +214,7 @@ def _chosen(task: dict, options: list[Option]) -> Option:
     return found
 
 
-def _claim(ev, task: dict, seconds: float, max_states: int) -> Decision:
+def _claim(ev, task: dict, budget: Budget) -> Decision:
     """Ron, a call or a pass. A ron is P(win) 1; passing is the P(win) of the 12 tiles as they stand; a call is
     the P(win) of the 13 tiles after it (the unit locked, the called tile out of the waiting room) with the draws
     the caller has left then. Where one of them has no P(win) within the budget, all are graded by h."""
@@ -214,16 +238,15 @@ def _claim(ev, task: dict, seconds: float, max_states: int) -> Decision:
             h, live = best_h.get(action["unit"]), None
         else:
             after, position, h, live = hand, task, h_pass, sum(a.live for a in accept)
-        made, note = _plan(ev, position, after, seconds, max_states)
-        if made is None or made.method not in ("optimal", "bounds"):
+        made, note = _plan(ev, position, after, budget)
+        if made is None or made.method not in PLANNED:
             methods.add("h")
             why = why or note
             options.append(Option(action, h=h, live=live))
             continue
         methods.add(made.method)
-        row = made.recommended
-        options.append(Option(action, _f(row.win_probability), _f(row.upper), _f(row.expected_score), h, live))
-    method = "h" if "h" in methods else "bounds" if "bounds" in methods else "optimal"
+        options.append(_planned(action, made.recommended, h, live))
+    method = next(m for m in ("h", "estimate", "bounds", "optimal") if m in methods)  # the weakest graded them
     if method == "h":
         options = [o if o.action["type"] == "hora" else Option(o.action, h=o.h, live=o.live) for o in options]
     note = why if method == "h" else "ron 100 %; a pass: the 12 tiles as they stand; a call: its best discard after"

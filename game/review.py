@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from game import legal
-from game.grading import MODEL, grade_chunk
+from game.grading import MODEL, Budget, grade_chunk
 from game.log import header, replay
 from game.state import GameState, Table, apply, start_turn
 from game.view import observe
@@ -133,12 +133,16 @@ def _task(index: int, kind: str, state: GameState, table: Table, seat: int, offe
 
 
 def review_game(ev, events: list[dict], seat: int, *, seconds: float = SECONDS, max_states: int = MAX_STATES,
-                workers: int = 1, cluster: str | None = None, indexes: set[int] | None = None,
+                estimate: int | None = None, workers: int = 1, cluster: str | None = None, indexes: set[int] | None = None,
                 progress: Callable[[int, int], None] | None = None) -> Review:
-    """Grade every decision of `seat` (`indexes`: only those at these event indexes; progress(done, total) after
-    each)."""
+    """Grade every decision of `seat` (`indexes`: only those at these event indexes; `estimate`: sampled walls
+    per action where no exact answer comes within the budget, labelled; progress(done, total) after each)."""
     if not seconds > 0:
         raise MjError(f"the time budget must be above 0 seconds a decision, not {seconds}")
+    from solver.planning.request import Limits
+
+    Limits(max_states, seconds, estimate)  # the planner's own checks: one clear line for a bad budget
+    budget = Budget(seconds, max_states, estimate)
     start, _ = header(events)
     tasks, skipped = decision_tasks(events, Table(ev.rules), seat)
     if indexes is not None:
@@ -146,21 +150,21 @@ def review_game(ev, events: list[dict], seat: int, *, seconds: float = SECONDS, 
     names = start.get("names") if isinstance(start.get("names"), list) else []
     name = str(names[seat]) if seat < len(names) else f"seat {seat}"
     graded = []
-    for done, decision in enumerate(_graded(ev, tasks, seconds, max_states, workers, cluster), 1):
+    for done, decision in enumerate(_graded(ev, tasks, budget, workers, cluster), 1):
         graded.append(decision)
         if progress is not None:
             progress(done, len(tasks))
     return Review(seat, name, tuple(graded), skipped)
 
 
-def _graded(ev, tasks: list[dict], seconds: float, max_states: int, workers: int, cluster: str | None) -> Iterator[dict]:
+def _graded(ev, tasks: list[dict], budget: Budget, workers: int, cluster: str | None) -> Iterator[dict]:
     from solver.batch.executors import make_executor
     from solver.batch.job import Job
     from solver.batch.ordered import run_ordered
 
     rules = ev.rules
     as_of = rules.as_of.isoformat() if rules.as_of else None
-    job = Job(grade_chunk, (rules.name, tuple(ev.catalogue.files), as_of, seconds, max_states))
+    job = Job(grade_chunk, (rules.name, tuple(ev.catalogue.files), as_of, budget))
     executor = make_executor(min(workers, max(1, len(tasks))), job, cluster)
     try:
         yield from run_ordered(iter(tasks), executor, sizes=(1,))

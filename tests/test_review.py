@@ -14,7 +14,7 @@ import pytest
 from oracle_optimal import real_win_value
 
 from game.engine import Game, Setup
-from game.grading import grade
+from game.grading import Budget, grade
 from game.log import dumps
 from game.players import fallback_player, make_player
 from game.players.simple import GreedyPlayer
@@ -100,7 +100,7 @@ def test_p_win_equals_brute_force_where_optimal():
     for task in [t for t in tasks if t["type"] == "discard" and not t["called"]][-3:]:
         task = {**task, "turns": 2, "options": [a for a in task["options"] if a["type"] == "dahai"]}
         task["chosen"] = task["options"][0]
-        decision = grade(hj, task, seconds=60, max_states=10**6)
+        decision = grade(hj, task, Budget(60, 10**6))
         assert decision.method == "optimal"
         truth = real_win_value(units, task["concealed"], seen=task["seen"], turns=2)
         for option in decision.options:
@@ -178,9 +178,22 @@ def test_calls_are_graded_by_the_p_win_after_them(ev):
     assert found, "seed 5 has no call to grade"
     task = found[0]
     task = {**task, "turns": 2, "call_turns": {unit: 2 for unit in task["call_turns"]}}
-    decision = grade(ev, task, seconds=60, max_states=10**6)
+    decision = grade(ev, task, Budget(60, 10**6))
     assert decision.method in ("optimal", "bounds")
     for option in decision.options:
         assert option.win_probability is not None and 0 <= option.win_probability <= (option.win_upper or 1.0) <= 1
         if option.action["type"] == "chi":
             assert option.h is not None and option.live is None
+
+
+def test_past_the_exact_frontier_an_estimate_is_labelled_with_its_interval(ev):
+    """Early in a game (28 draws left) no exact answer comes within the budget: with --estimate the actions get
+    sampled P(win) values with 95 % intervals, the method says estimate, and no proved loss is claimed."""
+    events = game_log(ev, 5, [make_player(s) for s in ("greedy", "seed000", "random", "greedy")])
+    task = decision_tasks(events, Table(ev.rules), 0)[0][0]
+    assert task["type"] == "discard" and task["turns"] >= 25
+    decision = grade(ev, task, Budget(0.2, 2_000, estimate=200))
+    assert decision.method == "estimate" and decision.loss_bounds is None and decision.loss is not None
+    for option in decision.options:
+        low, high = option.win_interval
+        assert low <= option.win_probability <= high
