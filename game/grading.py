@@ -6,7 +6,8 @@ what is known of it exactly:
 - h and live acceptance after it (the exact search: always);
 - P(win) and E[score] over the draws the seat had left (the planner, solo model): the optimum where the plan
   finishes within the budget (method "optimal"), else the exact value of the class nearest, a real policy and so a
-  lower bound of the optimum, with a proved upper bound (method "bounds"); past both, h and live only (method "h").
+  lower bound of the optimum, with a proved upper bound (method "bounds"); asked for (Budget.estimate), past the
+  exact frontier a sampled value with its 95 % interval (method "estimate"); else h and live only (method "h").
 A win (tsumo or ron) is P(win) 1. A call is the P(win) of the hand after it; そら is graded by h (method "h").
 """
 
