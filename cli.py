@@ -9,7 +9,7 @@ from typing import Optional
 
 import typer
 
-from console import batch, game, hand, plan, serve
+from console import batch, game, hand, plan, review, serve
 from console.catalogue import catalogue_app
 from console.params import take_plain_values_as_is
 from console.research import research_app
@@ -19,7 +19,7 @@ take_plain_values_as_is()  # text parameters without pydantic: start-up time (co
 app = typer.Typer(no_args_is_help=True, add_completion=False, rich_markup_mode=None,
                   help="Exact evaluator for Milli-Jong (ミリジャン) hands: units, score, h, analysis.")
 for command in (hand.units, hand.score, hand.h, hand.analyze, plan.plan, hand.example, serve.serve,
-                batch.check, batch.generate, game.play, game.replay):
+                batch.check, batch.generate, game.play, game.replay, review.review):
     app.command()(command)
 app.add_typer(catalogue_app, name="catalogue")
 app.add_typer(research_app, name="research")

@@ -5,8 +5,9 @@ a process's start-up).
     python bench/bench_game.py            # 40 games in process, 8 processes (about a minute on 2 busy cores)
     python bench/bench_game.py --quick    # 10 games, 3 processes
     python bench/bench_game.py --planner 5  # also: the planner COM's time per decision over 5 games
+    python bench/bench_game.py --review 3   # also: `mj review` of one seat's game (2 workers), 3 games
 
-Targets (the issue): median <= 0.3 s a game in process, <= 2 s as a process; planner <= 0.5 s a decision.
+Targets (the issue): median <= 0.3 s a game in process, <= 2 s as a process; planner <= 0.5 s a decision;\n`mj review` of one seat's game <= 30 s.
 Printed as MET / MISSED; the exit status never depends on a time.
 """
 
@@ -72,6 +73,27 @@ def planner_decisions(ev, games: int) -> list[float]:
     return times
 
 
+def reviews(ev, games: int) -> tuple[list[float], list[float]]:
+    """Seconds to review seat 0 of a four-COM game (2 workers), and, as the baseline, to replay its log."""
+    from game.engine import Game, Setup
+    from game.log import replay
+    from game.players import fallback_player, make_player
+    from game.review import review_game
+    from game.state import Table
+
+    times, base = [], []
+    for seed in range(games):
+        events = Game(ev, Setup(seed), [make_player(s) for s in COMS], fallback_player).play().events
+        start = time.perf_counter()
+        replay(events, Table(ev.rules))
+        base.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        review = review_game(ev, events, 0, workers=2)
+        times.append(time.perf_counter() - start)
+        print(f"review seed {seed}: {len(review.decisions)} decisions, methods {review.summary()['methods']}")
+    return times, base
+
+
 def line(name: str, times: list[float], target: float | None = None, base: float | None = None) -> None:
     median = statistics.median(times)
     extra = f"   x{median / base:.1f} the baseline" if base else ""
@@ -84,6 +106,7 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--games", type=int, default=None)
     parser.add_argument("--planner", type=int, default=0, help="games with one planner COM (0: skip)")
+    parser.add_argument("--review", type=int, default=0, help="games whose seat 0 is reviewed (0: skip)")
     args = parser.parse_args()
     games = args.games or (10 if args.quick else 40)
     runs = 3 if args.quick else 8
@@ -105,6 +128,10 @@ def main() -> None:
     line("game, greedy/seed000 COMs, mj play process", play_times, 2.0, statistics.median(help_times))
     if args.planner:
         line("planner COM, one decision", planner_decisions(ev, args.planner), 0.5)
+    if args.review:
+        times, base = reviews(ev, args.review)
+        line("replay of the game's log (baseline)", base)
+        line("mj review of one seat's game, 2 workers", times, 30.0, statistics.median(base))
 
 
 if __name__ == "__main__":

@@ -10,6 +10,8 @@ from console.common import AsOfOpt, CatalogueOpt, JsonOpt, RulesOpt, errors, eva
 from solver.core.errors import MjError, shown
 from solver.core.rules import DEFAULT_RULES
 
+MAX_LOG = 32 << 20  # characters: a game log is tens of kilobytes
+
 PlayerOpt = Annotated[Optional[list[str]], typer.Option(
     "--player", "-p", help="A seat's player, once per seat in order: random, greedy, seed000, planner, "
                            "cmd:COMMAND (an external engine) or human. Default: four different COMs.")]
@@ -109,18 +111,10 @@ def replay(log: Annotated[str, typer.Argument(help="A game log written by mj pla
     Example: mj replay game.jsonl --at 40 --analyze
     """
     with errors():
-        from game.log import header, read, replay as rebuild
+        from game.log import replay as rebuild
         from game.state import Table
 
-        try:
-            with open(log, encoding="utf-8") as stream:
-                text = stream.read()
-        except (OSError, UnicodeDecodeError) as exc:
-            raise MjError(f"cannot read the log {shown(log)}: {getattr(exc, 'strerror', None) or exc}") from None
-        events = read(text)
-        start, _ = header(events)
-        as_of = start.get("as_of")
-        ev = evaluator(str(start.get("rules") or DEFAULT_RULES), catalogue, as_of if isinstance(as_of, str) else None)
+        events, ev = read_log(log, catalogue)
         states = rebuild(events, Table(ev.rules))
         n = len(events) if at is None else at
         if not 2 <= n <= len(events):
@@ -136,6 +130,23 @@ def replay(log: Annotated[str, typer.Argument(help="A game log written by mj pla
 
             return emit_json(position_payload(state, ev, n, events[n - 1]))
         if not json_:
-            show_position(state, ev, n, events[n - 1], start.get("names"))
+            show_position(state, ev, n, events[n - 1], events[0].get("names"))
         if analyze:
             show_analysis(state, ev, who, json_)
+
+
+def read_log(path: str, catalogue: Optional[list[str]]):
+    """(the events of a game log, the evaluator of its rule set): bad files and bad lines are MjErrors."""
+    from game.log import header, read
+
+    try:
+        with open(path, encoding="utf-8") as stream:
+            text = stream.read(MAX_LOG + 1)  # never all of /dev/zero
+    except (OSError, UnicodeDecodeError) as exc:
+        raise MjError(f"cannot read the log {shown(path)}: {getattr(exc, 'strerror', None) or exc}") from None
+    if len(text) > MAX_LOG:
+        raise MjError(f"the log {shown(path)} holds more than {MAX_LOG:,} characters: not one game")
+    events = read(text)
+    start, _ = header(events)
+    as_of = start.get("as_of")
+    return events, evaluator(str(start.get("rules") or DEFAULT_RULES), catalogue, as_of if isinstance(as_of, str) else None)

@@ -34,6 +34,7 @@ class PlannerPlayer(GreedyPlayer):
     def plan(self, obs: Observation):
         """The plan of the position, or None past the budget."""
         from solver.planning.plan import plan
+        from solver.planning.request import Limits, PlanRequest, Position
         from solver.planning.targets import TooLarge
 
         deadline = time.monotonic() + SAFETY * self.budget
@@ -41,15 +42,15 @@ class PlannerPlayer(GreedyPlayer):
         def tick(*_):
             if time.monotonic() > deadline:
                 raise _OverBudget
-        turns = max(0, obs.turns_left)
         room = obs.room_tiles
         elsewhere = list(obs.seen)  # the plan counts the waiting rooms apart from the other tiles seen
         for k in room:
             elsewhere[k] -= 1
+        # the class nearest, stopped by its state cap alone (no clock): the same position, the same answer
+        request = PlanRequest(Position(obs.hand, tuple(elsewhere), tuple(room), obs.favourite), max(0, obs.turns_left),
+                              play="nearest", both=False, limits=Limits(self.states, None))
         try:
-            return plan(obs.rules, obs.hand, turns=turns, objective="win", seen=tuple(elsewhere),
-                        waiting_room=tuple(room), favourite=obs.favourite, both=False,
-                        state_limit=self.states, progress=tick)
+            return plan(obs.rules, request, progress=tick)
         except (_OverBudget, TooLarge):
             self.why = f"the plan passed its budget ({self.states} states, {self.budget:g} s)"
         except MjError as exc:  # a position the plan does not take (named in the label, never hidden)

@@ -79,7 +79,7 @@ def plan(rules: RuleSet, request: PlanRequest | Hand, progress: Progress | None 
     ("nearest", "detour"): exact within it (method "class"), past the limits its estimate or TooLarge.
 
     The keyword form of before the request (`plan(rules, hand, turns=..., detour=..., state_limit=...)`) is
-    kept for callers written against it (game/players/planner.py): it means what it meant, the class nearest
+    kept for callers written against it (bench/bench_planner.py): it means what it meant, the class nearest
     unless a detour is given, no clock (the state limit alone stops it, so answers are reproducible)."""
     if not isinstance(request, PlanRequest):
         request = legacy_request(request, **legacy)

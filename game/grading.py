@@ -1,0 +1,239 @@
+"""Grading one decision of a game by the exact evaluator (`mj review`, game/review.py).
+
+A decision arrives as plain data (a task: the seat's position as it saw it, the legal actions, the chosen one),
+so that worker processes can grade decisions in parallel. Every legal action becomes an `Option` with
+what is known of it exactly:
+- h and live acceptance after it (the exact search: always);
+- P(win) and E[score] over the draws the seat had left (the planner, solo model): the optimum where the plan
+  finishes within the budget (method "optimal"), else the exact value of the class nearest, a real policy and so a
+  lower bound of the optimum, with a proved upper bound (method "bounds"); past both, h and live only (method "h").
+A win (tsumo or ron) is P(win) 1. Calls and そら are graded by h (method "h"): the planner does not model a call.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from fractions import Fraction
+from functools import lru_cache
+
+from solver.core.hand import Hand
+
+MODEL = ("solo model: P(win) counts the seat's own draws over the draws it had left; the wall is every copy the "
+         "seat had not seen, each equally likely; opponents are not modelled (no ron on the seat's discards, no "
+         "calls or wins by others)")
+
+
+@dataclass(frozen=True)
+class Option:
+    action: dict
+    win_probability: float | None = None  # optimal: the optimum; bounds: the class nearest's exact value
+    win_upper: float | None = None  # proved >= the optimum (= win_probability where optimal)
+    expected_score: float | None = None  # same policy as win_probability; None: not computed
+    h: int | None = None  # after the action (0: a win); None: no complete hand within reach
+    live: int | None = None  # live copies of the kinds that lower h after it
+
+    def key(self) -> tuple:
+        """Better first under sort: P(win), its upper bound, then h and live acceptance."""
+        h = 99 if self.h is None else self.h
+        return (-(self.win_probability or 0.0), -(self.win_upper or 0.0), h, -(self.live or 0))
+
+
+@dataclass(frozen=True)
+class Decision:
+    index: int  # the event's index in the log (0-based): the position `mj replay --at index` shows
+    type: str  # discard, sora, claim
+    turns: int  # draws the seat had left
+    chosen: Option
+    best: Option
+    method: str  # optimal, bounds, h
+    match: bool  # the chosen action is among the best (ties included)
+    loss: float | None  # P(win) lost against the best (optimal: exact; bounds: within the class nearest)
+    loss_bounds: tuple[float, float] | None  # the loss against the optimum, proved (None: not known)
+    h_lost: int  # exchanges the chosen action is behind the best one's h (0 when as good)
+    missed_win: bool  # a tsumo or ron was legal and not taken
+    note: str = ""
+    options: tuple[Option, ...] = field(default=())  # every legal action graded, best first
+
+    def to_dict(self) -> dict:
+        found = asdict(self)
+        found["loss_bounds"] = list(self.loss_bounds) if self.loss_bounds else None
+        return found
+
+
+@lru_cache(maxsize=4)
+def _evaluator(rules: str, catalogue: tuple[str, ...], as_of: str | None):
+    import datetime as dt
+
+    from solver.api import Evaluator
+
+    return Evaluator(rules, catalogue_files=catalogue, as_of=dt.date.fromisoformat(as_of) if as_of else None)
+
+
+def grade_chunk(tasks: list[dict], rules: str, catalogue: tuple[str, ...], as_of: str | None, seconds: float,
+                max_states: int) -> list[dict]:
+    """The batch job (solver/batch): each task's Decision as a dict."""
+    ev = _evaluator(rules, tuple(catalogue), as_of)
+    return [grade(ev, task, seconds, max_states).to_dict() for task in tasks]
+
+
+def grade(ev, task: dict, seconds: float, max_states: int) -> Decision:
+    kind = task["type"]
+    if kind == "discard":
+        return _discard(ev, task, seconds, max_states)
+    if kind == "claim":
+        return _claim(ev, task, seconds, max_states)
+    return _sora(ev, task)
+
+
+# --- positions -------------------------------------------------------------------------------------------
+
+def _hand(task: dict) -> Hand:
+    return Hand(tuple(task["concealed"]), tuple(sorted(task["called"])))
+
+
+def _plan(ev, task: dict, hand: Hand, seconds: float, max_states: int):
+    """The planner's answer for the position (per discard, or the 12-tile hand as it stands), or None with why."""
+    from solver.core.errors import MjError
+    from solver.planning.plan import plan
+    from solver.planning.request import Limits, PlanRequest, Position
+    from solver.planning.targets import TooLarge
+
+    if task["turns"] <= 0:
+        return None, "no draw left"
+    seen = list(task["seen"])
+    for k in task["room"]:  # the planner counts the waiting rooms apart from the other tiles seen
+        seen[k] -= 1
+    request = PlanRequest(Position(hand, tuple(seen), tuple(task["room"]), task["favourite"]), task["turns"],
+                          limits=Limits(max_states, seconds))
+    try:
+        return plan(ev.rules, request), ""
+    except TooLarge as exc:
+        return None, f"no P(win) within the budget ({str(exc).split(';')[0]})"
+    except MjError as exc:
+        return None, f"the planner refused the position: {exc}"
+
+
+def _f(value: Fraction | None) -> float | None:
+    return None if value is None else float(value)
+
+
+def _decide(index: int, kind: str, turns: int, options: list[Option], chosen: Option, method: str,
+            note: str = "") -> Decision:
+    """Best option, match, losses: P(win) where the method has it, h always."""
+    ranked = sorted(options, key=Option.key)
+    best = ranked[0]
+    if method == "h":
+        tied = [o for o in options if (o.h, o.live) == (best.h, best.live)]
+    else:
+        tied = [o for o in options if o.win_probability == best.win_probability]
+    match = chosen.action in [o.action for o in tied]
+    loss = bounds = None
+    if method != "h" and chosen.win_probability is not None:
+        loss = max(0.0, best.win_probability - chosen.win_probability)
+        # an option without a value (a call: not planned) is known only to lie in [0, 1]
+        top_lower = max(o.win_probability or 0.0 for o in options)
+        top_upper = max(1.0 if o.win_upper is None else o.win_upper for o in options)
+        chosen_upper = 1.0 if chosen.win_upper is None else chosen.win_upper
+        bounds = (max(0.0, top_lower - chosen_upper), max(0.0, top_upper - chosen.win_probability))
+    h_lost = 0 if chosen.h is None or best.h is None else max(0, chosen.h - best.h)
+    if chosen.h is None and best.h is not None:
+        h_lost = 1  # out of reach where the best stays within reach
+    missed = any(o.action["type"] == "hora" for o in options) and chosen.action["type"] != "hora"
+    return Decision(index, kind, turns, chosen, best, method, match, loss, bounds, h_lost, missed, note,
+                    tuple(ranked))
+
+
+def _win_option(ev, task: dict, action: dict, hand: Hand, how: str) -> Option:
+    tile = None if how == "tsumo" else ev.tile(action["pai"])
+    won = hand if how == "tsumo" else hand.add(tile)
+    score = ev.score(won, how, tile, task["favourite"])
+    return Option(action, 1.0, 1.0, float(score.total), 0, None)
+
+
+def _discard(ev, task: dict, seconds: float, max_states: int) -> Decision:
+    from solver.analysis.turn import discard_table
+
+    hand = _hand(task)
+    seen = tuple(task["seen"])
+    rows = {row.tile: row for row in discard_table(ev.distance_model, hand, seen, task["favourite"])}
+    made, why = _plan(ev, task, hand, seconds, max_states)
+    planned = {row.tile: row for row in made.discards} if made else {}
+    method = made.method if made and made.method in ("optimal", "bounds") else "h"
+    options = []
+    for action in task["options"]:
+        if action["type"] == "hora":
+            options.append(_win_option(ev, task, action, hand, "tsumo"))
+            continue
+        kind = ev.tile(action["pai"])
+        row, plan_row = rows[kind], planned.get(kind)
+        win = _f(plan_row.win_probability) if plan_row and method != "h" else None
+        upper = _f(plan_row.upper) if plan_row and method != "h" else None
+        score = _f(plan_row.expected_score) if plan_row and method != "h" else None
+        options.append(Option(action, win, upper, score, row.h, sum(a.live for a in row.accept)))
+    chosen = _chosen(task, options)
+    note = why if method == "h" else (made.policy_class.get("win_probability", "") if method == "bounds" else "")
+    if method == "h" and chosen.action["type"] != "hora" and any(o.action["type"] == "hora" for o in options):
+        note = "missed tsumo; " + note
+    return _decide(task["index"], "discard", task["turns"], options, chosen, method, note)
+
+
+def _chosen(task: dict, options: list[Option]) -> Option:
+    from game.legal import same_action
+
+    found = next((o for o in options if same_action(task["chosen"], o.action)), None)
+    if found is None:
+        raise ValueError(f"decision {task['index']}: the chosen action is not among the legal ones")  # a replay bug
+    return found
+
+
+def _claim(ev, task: dict, seconds: float, max_states: int) -> Decision:
+    """Ron, a call or a pass: a ron is P(win) 1 against the hand's P(win) if it passes; calls by h."""
+    from solver.analysis.turn import acceptance, call_options
+
+    hand = _hand(task)
+    seen = tuple(task["seen"])
+    dm = ev.distance_model
+    h_pass, accept = acceptance(dm, hand, seen)
+    pass_option = Option({"type": "none"}, None, None, None, h_pass, sum(a.live for a in accept))
+    ron = next((a for a in task["options"] if a["type"] == "hora"), None)
+    method, note = "h", "calls graded by h and live acceptance (the planner does not model calls)"
+    if ron is not None:
+        made, why = _plan(ev, task, hand, seconds, max_states)
+        if made is not None and made.method in ("optimal", "bounds"):
+            row = made.recommended
+            pass_option = Option({"type": "none"}, _f(row.win_probability), _f(row.upper),
+                                 _f(row.expected_score), h_pass, pass_option.live)
+            method, note = made.method, "ron against passing (the P(win) of the hand as it stands)"
+        else:
+            note = why
+    tile = ev.tile(task["options"][0]["pai"])
+    calls = {}
+    for option in call_options(dm, hand, tile, seen):  # best discard after each call: its h
+        name = ev.rules.units[option.unit].name
+        if name not in calls or (option.h if option.h is not None else 99) < (calls[name] if calls[name] is not None else 99):
+            calls[name] = option.h
+    options = []
+    for action in task["options"]:
+        if action["type"] == "hora":
+            option = _win_option(ev, task, action, hand, "ron")
+        elif action["type"] == "chi":
+            option = Option(action, None, None, None, calls.get(action["unit"]), None)
+        else:
+            option = pass_option
+        options.append(option)
+    return _decide(task["index"], "claim", task["turns"], options, _chosen(task, options), method, note)
+
+
+def _sora(ev, task: dict) -> Decision:
+    """Before the draw: そら to the own waiting room and a tile taken, or not now; graded by h."""
+    from solver.analysis.turn import sora_advice
+
+    hand = _hand(task)
+    advice = sora_advice(ev.distance_model, hand, list(task["room"]), tuple(task["seen"]))
+    after = {o.take: o.h for o in advice.options} if advice else {}
+    options = []
+    for action in task["options"]:
+        h = advice.h_now if action["type"] == "none" else after.get(ev.tile(action["pai"]), advice.h_now)
+        options.append(Option(action, h=h))
+    return _decide(task["index"], "sora", task["turns"], options, _chosen(task, options), "h",
+                   "そら graded by h after the swap (not drawing yet)")

@@ -1,0 +1,148 @@
+"""`mj review`: every decision one seat made in a game log, graded by the exact evaluator (game/grading.py), and a
+summary in the manner of mjai-reviewer (match rate, total loss, the worst decisions).
+
+The log alone rebuilds each position (game/log.py replay, no RNG); each decision point of the seat becomes a task
+with what the seat saw there. Tasks are graded in input order on the batch executors (solver/batch: this process,
+local workers or a Dask cluster), so a review is the same whatever the parallelism.
+
+A decision whose answer the log does not hold is skipped and counted: a claim answered by the seat while an
+earlier seat's claim took the tile (only the claim that won is logged).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from game import legal
+from game.grading import MODEL, grade_chunk
+from game.log import header, replay
+from game.state import GameState, Table, start_turn
+from game.view import observe
+from solver.core.errors import MjError
+
+SECONDS = 1.0  # the planner's time budget per decision
+MAX_STATES = 50_000  # and its cap on memoised states
+WORST = 5
+
+
+@dataclass(frozen=True)
+class Review:
+    seat: int
+    name: str
+    decisions: tuple[dict, ...]  # game/grading.py Decision.to_dict(), in log order
+    skipped: int  # claims whose answer the log does not hold
+
+    def summary(self) -> dict:
+        graded = self.decisions
+        losses = [d["loss"] for d in graded if d["loss"] is not None]
+        matches = sum(d["match"] for d in graded)
+        ranked = sorted(range(len(graded)), key=lambda i: (not graded[i]["missed_win"], -(graded[i]["loss"] or 0.0),
+                                                          -graded[i]["h_lost"], i))
+        worst = [i for i in ranked if not graded[i]["match"]][:WORST]
+        methods: dict[str, int] = {}
+        for d in graded:
+            methods[d["method"]] = methods.get(d["method"], 0) + 1
+        return {"decisions": len(graded), "matches": matches,
+                "match_rate": matches / len(graded) if graded else None,
+                "total_loss": sum(losses), "graded_by_win_probability": len(losses),
+                "missed_wins": sum(d["missed_win"] for d in graded), "h_lost": sum(d["h_lost"] for d in graded),
+                "methods": methods, "skipped": self.skipped, "worst": worst}
+
+    def to_dict(self) -> dict:
+        return {"seat": self.seat, "name": self.name, "model": MODEL, "decisions": list(self.decisions),
+                "summary": self.summary()}
+
+
+def decision_tasks(events: list[dict], table: Table, seat: int) -> tuple[list[dict], int]:
+    """(a task per decision of `seat` whose answer the log holds, claims skipped), in log order."""
+    states = replay(events, table)
+    if not 0 <= seat < len(states[1].seats):
+        raise MjError(f"--seat must be from 0 to {len(states[1].seats) - 1}, not {seat}")
+    tasks, skipped = [], 0
+    for i in range(2, len(events)):
+        event, before = events[i], states[i - 1]
+        kind, mine = event.get("type"), event.get("actor") == seat
+        if kind == "error":
+            continue
+        if before.phase == "claim":  # this event answers the latest discard (a claim) or starts the next turn
+            offered = legal.claim_actions(before, table, seat, before.options)
+            if offered:
+                chosen = _claim_answer(events, i, seat)
+                if chosen is None:
+                    skipped += 1  # an earlier seat's claim took the tile: this seat's answer is not logged
+                else:
+                    tasks.append(_task(i, "claim", before, table, seat, offered, chosen))
+            if kind not in ("sora", "tsumo"):
+                continue
+            before = start_turn(before)
+        if not mine:
+            continue
+        if kind in ("sora", "tsumo") and before.phase == "draw" and not before.sora_used:
+            offered = legal.sora_actions(before, table)
+            if offered:
+                tasks.append(_task(i, "sora", before, table, seat, offered + [legal.NONE],
+                                   event if kind == "sora" else legal.NONE))
+        elif kind in ("dahai", "hora") and before.phase == "discard":
+            tasks.append(_task(i, "discard", before, table, seat, legal.discard_actions(before, table), event))
+    return tasks, skipped
+
+
+def _claim_answer(events: list[dict], i: int, seat: int) -> dict | None:
+    """The seat's answer to a discard: its logged claim, a pass when no claim was logged, None when another
+    seat's claim was logged instead (further rons of the same discard follow the first: --multiple-ron)."""
+    claims = []
+    for event in events[i:]:
+        if event.get("type") == "error":
+            continue
+        if event.get("type") not in ("chi", "hora") or (claims and event.get("type") != "hora"):
+            break
+        claims.append(event)
+    for event in claims:
+        if event.get("actor") == seat:
+            return event
+    return None if claims else legal.NONE
+
+
+def _task(index: int, kind: str, state: GameState, table: Table, seat: int, offered: list[dict], chosen: dict) -> dict:
+    obs = observe(state, seat, table)
+    me = state.seats[seat]
+    return {"index": index, "type": kind, "concealed": list(me.concealed), "called": list(me.called),
+            "seen": list(obs.seen), "room": obs.room_tiles, "favourite": obs.favourite, "turns": obs.turns_left,
+            "options": [dict(a) for a in offered], "chosen": legal.pick(chosen, offered)}  # without score, label
+
+
+def review_game(ev, events: list[dict], seat: int, *, seconds: float = SECONDS, max_states: int = MAX_STATES,
+                workers: int = 1, cluster: str | None = None, indexes: set[int] | None = None,
+                progress: Callable[[int, int], None] | None = None) -> Review:
+    """Grade every decision of `seat` (`indexes`: only those at these event indexes; progress(done, total) after
+    each)."""
+    if not seconds > 0:
+        raise MjError(f"the time budget must be above 0 seconds a decision, not {seconds}")
+    start, _ = header(events)
+    tasks, skipped = decision_tasks(events, Table(ev.rules), seat)
+    if indexes is not None:
+        tasks = [t for t in tasks if t["index"] in indexes]
+    names = start.get("names") if isinstance(start.get("names"), list) else []
+    name = str(names[seat]) if seat < len(names) else f"seat {seat}"
+    graded = []
+    for done, decision in enumerate(_graded(ev, tasks, seconds, max_states, workers, cluster), 1):
+        graded.append(decision)
+        if progress is not None:
+            progress(done, len(tasks))
+    return Review(seat, name, tuple(graded), skipped)
+
+
+def _graded(ev, tasks: list[dict], seconds: float, max_states: int, workers: int, cluster: str | None) -> Iterator[dict]:
+    from solver.batch.executors import make_executor
+    from solver.batch.job import Job
+    from solver.batch.ordered import run_ordered
+
+    rules = ev.rules
+    as_of = rules.as_of.isoformat() if rules.as_of else None
+    job = Job(grade_chunk, (rules.name, tuple(ev.catalogue.files), as_of, seconds, max_states))
+    executor = make_executor(min(workers, max(1, len(tasks))), job, cluster)
+    try:
+        yield from run_ordered(iter(tasks), executor, sizes=(1,))
+    finally:
+        executor.close()

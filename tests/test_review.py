@@ -1,0 +1,167 @@
+"""`mj review` (issue 21): every decision of a seat graded by the exact evaluator. A seat that never takes a win
+has its missed tsumo and ron flagged first; P(win) values equal an independent brute force (tests/oracle_optimal.py);
+the decisions found are exactly the seat's; the command's JSON and its errors."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from oracle_optimal import real_win_value
+
+from game.engine import Game, Setup
+from game.grading import grade
+from game.log import dumps
+from game.players import fallback_player, make_player
+from game.players.simple import GreedyPlayer
+from game.review import decision_tasks, review_game
+from game.state import Table
+from solver.api import Evaluator
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+class NeverWins(GreedyPlayer):
+    """Greedy, except that it never takes a win (tsumo or ron): the mistake a review must flag first."""
+
+    name = "never-wins"
+
+    def act(self, observation, possible_actions):
+        return super().act(observation, [a for a in possible_actions if a["type"] != "hora"])
+
+
+@pytest.fixture(scope="module")
+def ev():
+    return Evaluator("2019-12")
+
+
+def game_log(ev, seed: int, players) -> list[dict]:
+    return Game(ev, Setup(seed, len(players)), players, fallback_player).play().events
+
+
+@pytest.fixture(scope="module")
+def missed(ev):
+    """The first seeded 2-seat game where the seat that never wins had a tsumo and a ron to take."""
+    for seed in range(60):
+        events = game_log(ev, seed, [NeverWins(), make_player("random")])
+        tasks, _ = decision_tasks(events, Table(ev.rules), 0)
+        kinds = {t["type"] for t in tasks if any(a["type"] == "hora" for a in t["options"])}
+        if {"discard", "claim"} <= kinds:
+            # the missed wins and the four discards after each (grading all 60-odd decisions takes a minute)
+            wins = [i for i, t in enumerate(tasks) if any(a["type"] == "hora" for a in t["options"])]
+            return events, {tasks[j]["index"] for i in wins for j in range(i, min(i + 5, len(tasks)))}
+    pytest.fail("no seed in 0..59 gave both a missed tsumo and a missed ron")
+
+
+def test_missed_wins_are_flagged_first(ev, missed):
+    events, some = missed
+    review = review_game(ev, events, 0, seconds=0.3, indexes=some, workers=2).to_dict()
+    decisions, summary = review["decisions"], review["summary"]
+    flagged = [d for d in decisions if d["missed_win"]]
+    assert {d["type"] for d in flagged} == {"discard", "claim"}  # a missed tsumo and a missed ron
+    assert summary["missed_wins"] == len(flagged)
+    worst = decisions[summary["worst"][0]]
+    assert worst["missed_win"] and not worst["match"]
+    for d in flagged:
+        assert d["best"]["action"]["type"] == "hora" and d["best"]["win_probability"] == 1.0
+        assert d["chosen"]["action"]["type"] != "hora"
+        if d["loss"] is not None:  # graded by P(win): the loss is what passing gave up
+            assert d["loss"] == pytest.approx(1.0 - d["chosen"]["win_probability"])
+            assert d["loss"] >= max((x["loss"] or 0.0) for x in decisions if not x["missed_win"])
+
+
+def test_the_decisions_are_exactly_the_seats(ev):
+    """Every discard and tsumo of the seat is one decision; every chosen action is one the engine offered."""
+    events = game_log(ev, 5, [make_player(s) for s in ("greedy", "seed000", "random", "greedy")])
+    table = Table(ev.rules)
+    for seat in range(4):
+        tasks, _ = decision_tasks(events, table, seat)
+        own = [i for i, e in enumerate(events) if e.get("actor") == seat and
+               (e["type"] == "dahai" or (e["type"] == "hora" and e["target"] == seat))]
+        assert [t["index"] for t in tasks if t["type"] == "discard"] == own
+        claims = [t for t in tasks if t["type"] == "claim"]
+        assert all(events[t["index"] - 1]["type"] in ("dahai", "error") for t in claims)
+        for task in tasks:
+            assert task["chosen"] in task["options"]
+
+
+def test_p_win_equals_brute_force_where_optimal():
+    """With two draws left the planner finishes: each discard's P(win) is the independent full tree's
+    (hitori-jong-2.1: そら is a dead tile there, as the oracle has it)."""
+    hj = Evaluator("hitori-jong-2.1")
+    events = game_log(hj, 2, [make_player("greedy"), make_player("greedy")])
+    tasks, _ = decision_tasks(events, Table(hj.rules), 0)
+    units = [u.members for u in hj.rules.units]
+    checked = 0
+    for task in [t for t in tasks if t["type"] == "discard" and not t["called"]][-3:]:
+        task = {**task, "turns": 2, "options": [a for a in task["options"] if a["type"] == "dahai"]}
+        task["chosen"] = task["options"][0]
+        decision = grade(hj, task, seconds=60, max_states=10**6)
+        assert decision.method == "optimal"
+        truth = real_win_value(units, task["concealed"], seen=task["seen"], turns=2)
+        for option in decision.options:
+            assert option.win_probability == pytest.approx(float(truth[hj.tile(option.action["pai"])]), abs=1e-12)
+        assert decision.loss == pytest.approx(float(max(truth.values()) - truth[hj.tile(task["chosen"]["pai"])]),
+                                              abs=1e-12)
+        checked += 1
+    assert checked
+
+
+def test_parallel_review_is_the_same(ev):
+    events = game_log(ev, 9, [make_player(s) for s in ("greedy", "seed000", "random", "random")])
+    some = {t["index"] for t in decision_tasks(events, Table(ev.rules), 2)[0][-6:]}
+    one = review_game(ev, events, 2, seconds=0.2, workers=1, indexes=some).to_dict()
+    two = review_game(ev, events, 2, seconds=0.2, workers=2, indexes=some).to_dict()
+    assert len(one["decisions"]) == len(some)
+    assert [d["index"] for d in one["decisions"]] == [d["index"] for d in two["decisions"]]
+    def exact(review):  # what no clock decides: P(win) depends on how far the planner got within its budget
+        return [(d["index"], d["type"], d["chosen"]["action"], d["chosen"]["h"], d["chosen"]["live"], d["h_lost"],
+                 d["missed_win"], sorted((json.dumps(o["action"]), o["h"], o["live"]) for o in d["options"]))
+                for d in review["decisions"]]
+
+    assert exact(one) == exact(two)
+
+
+def mj(*args: str):
+    done = subprocess.run([sys.executable, str(ROOT / "cli.py"), *args], capture_output=True, text=True, cwd=ROOT,
+                          timeout=300)
+    return done.returncode, done.stdout, done.stderr
+
+
+def test_cli_json_and_table(ev, missed, tmp_path):
+    log = tmp_path / "game.jsonl"
+    events, some = missed
+    log.write_text("".join(dumps(e) + "\n" for e in events), encoding="utf-8")
+    at = [arg for i in sorted(some) for arg in ("--at", str(i))]  # the position mj replay --at i shows
+    code, out, err = mj("review", str(log), "--seat", "0", "--seconds", "0.3", "--json", *at)
+    assert code == 0, err
+    review = json.loads(out)
+    assert set(review) >= {"decisions", "summary", "model"} and review["summary"]["missed_wins"] >= 2
+    assert {d["index"] for d in review["decisions"]} == some
+    assert all({"chosen", "best", "loss"} <= set(d) for d in review["decisions"])
+    wins = [arg for d in review["decisions"] if d["missed_win"] for arg in ("--at", str(d["index"]))]
+    code, out, err = mj("review", str(log), "--seat", "0", "--seconds", "0.3", *wins)
+    assert code == 0 and "missed win" in out and "match" in out and "None" not in out, err
+
+
+@pytest.mark.parametrize("args, said", [
+    (["--seat", "2"], "--seat must be from 0 to 1"),
+    (["--seconds", "0"], "time budget"),
+    (["--workers", "0"], "--workers"),
+])
+def test_cli_bad_input_is_one_line(ev, missed, tmp_path, args, said):
+    log = tmp_path / "game.jsonl"
+    log.write_text("".join(dumps(e) + "\n" for e in missed[0]), encoding="utf-8")
+    code, out, err = mj("review", str(log), *args)
+    assert code == 2 and err.count("\n") == 1 and said in err and "Traceback" not in err, err
+
+
+def test_cli_bad_log_is_one_line(tmp_path):
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"type": "start_game"}\nnot json\n', encoding="utf-8")
+    for path in (str(bad), str(tmp_path / "missing.jsonl")):
+        code, _, err = mj("review", path)
+        assert code == 2 and err.count("\n") == 1 and "Traceback" not in err, err
