@@ -2,7 +2,8 @@
 
     POST /api/replay                 the position after each event, every seat's tiles (game/log.py replay)
     POST /api/review?seat=I[&seconds=S]
-                                     game/review.py's review of seat I's decisions (Review.to_dict())
+                                     game/review.py's review of seat I's decisions (Review.to_dict()), S seconds
+                                     a decision (default 1)
 Both run in a worker process (the event loop never replays or grades); a client that leaves stops its job.
 """
 
@@ -20,8 +21,8 @@ from server.respond import error, in_worker
 from solver.core.errors import MjError, error_line
 
 MAX_LOG = 4 << 20  # bytes: a game log is tens of KB
-DEFAULT_SECONDS = 30.0  # the review's time budget unless the request names one
-MAX_SECONDS = 120.0
+DEFAULT_SECONDS = 1.0  # the review's time budget per decision (game/review.py's default)
+MAX_SECONDS = 10.0
 
 
 # --- in a worker process -------------------------------------------------------------------------------
@@ -105,11 +106,10 @@ def review_routes(pool: WorkerPool, reviewer: str, timeout: float | None) -> lis
             if unknown is not None:
                 raise MjError(f"unknown parameter '{unknown[:40]}' (this route takes: seat, seconds)")
             seat = int(_number(query.get("seat"), "seat", 0, 3, 0))
-            seconds = _number(query.get("seconds"), "seconds", 1, MAX_SECONDS, DEFAULT_SECONDS)
+            seconds = _number(query.get("seconds"), "seconds", 0.1, MAX_SECONDS, DEFAULT_SECONDS)
             text = await _log_text(request)
         except MjError as exc:
             return error(400, error_line(str(exc)), exc.code)
-        limit = None if timeout is None else max(timeout, seconds + 60)  # the budget plus replay and scoring
-        return await in_worker(request, pool, review_log, text, seat, seconds, reviewer, timeout=limit)
+        return await in_worker(request, pool, review_log, text, seat, seconds, reviewer, timeout=timeout)
 
     return [Route("/api/replay", replay, methods=["POST"]), Route("/api/review", review, methods=["POST"])]

@@ -108,3 +108,61 @@ def test_bad_coms_in_the_url_show_the_error_and_the_form(page, url):
     assert "unknown COM" in error.inner_text()
     assert page.is_visible("#setup-form")
     assert axe_serious(page) == []
+
+
+def short_log() -> str:
+    """A short game (2 greedy seats, seed 18: 33 events) written as `mj play --log` writes it."""
+    from game.engine import Game, Setup
+    from game.log import dumps
+    from game.players import fallback_player, make_player
+
+    record = Game(Evaluator(), Setup(seed=18, seats=2), [make_player("greedy"), make_player("greedy")],
+                  fallback_player).play()
+    return "".join(dumps(e) + "\n" for e in record.events)
+
+
+def test_review_steps_through_a_picked_log_and_grades_a_seat(page, url):
+    text = short_log()
+    events = read(text)
+    page.goto(f"{url}review")
+    assert axe_serious(page) == []
+    page.set_input_files("#log-file", files=[{"name": "game.jsonl", "mimeType": "application/x-ndjson",
+                                              "buffer": text.encode()}])
+    page.wait_for_selector("#position .seat")
+    assert page.inner_text("#step-count") == f"event 1 of {len(events) - 1}:"  # the deal
+    hands = page.locator("#position .seat").evaluate_all(
+        "seats => seats.map(s => [...s.querySelector('.row').querySelectorAll('.tile')].map(t => t.textContent))")
+    assert [sorted(h) for h in hands] == [sorted(h) for h in events[1]["tehais"]]
+    discard = next(i for i, e in enumerate(events) if e["type"] == "dahai")
+    page.click("#next")
+    page.keyboard.press("ArrowRight")  # the keyboard steps too (focus is on the page, not a field)
+    assert page.get_attribute("#step", "value") == "3"
+    for _ in range(discard - 3):
+        page.click("#next")
+    actor, pai = events[discard]["actor"], events[discard]["pai"]
+    room = page.locator(f"#position .seat[data-seat='{actor}'] .room .tile").all_inner_texts()
+    assert room == [pai] and "discards" in page.inner_text("#step-event")
+    page.click("#prev")
+    assert page.get_attribute("#step", "value") == str(discard - 1)
+
+    page.fill("#seconds", "0.1")  # game/review.py, the real grading, briefly
+    page.click("#review")
+    page.wait_for_selector("#decisions tbody tr")
+    rows = page.locator("#decisions tbody tr")
+    indexes = [int(i) for i in rows.evaluate_all("rows => rows.map(r => r.dataset.index)")]
+    assert str(len(indexes)) == page.inner_text("#review-summary").split()[0]
+    assert all(events[i]["actor"] == 0 for i in indexes if events[i]["type"] == "dahai")
+    assert sum(events[i]["type"] == "dahai" for i in indexes) == sum(
+        1 for e in events if e["type"] == "dahai" and e["actor"] == 0)  # every discard of seat 0 graded
+    rows.nth(1).click()  # a decision opens the position it was made in
+    assert page.get_attribute("#step", "value") == str(indexes[1] - 1)
+    assert "next: " in page.inner_text("#position")
+    assert axe_serious(page) == []
+    assert all(u.startswith(url) for u in page.requested)
+
+
+def test_review_names_a_bad_log(page, url):
+    page.goto(f"{url}review")
+    page.set_input_files("#log-file", files=[{"name": "x.jsonl", "mimeType": "text/plain", "buffer": b"{oops\n"}])
+    error = page.wait_for_selector("#log-error:not([hidden])")
+    assert error.inner_text().startswith("error: line 1: not JSON")

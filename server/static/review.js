@@ -86,7 +86,7 @@ async function review() {
     $("review-status").textContent = `reviewing… ${((performance.now() - started) / 1000).toFixed(0)} s`;
   }, 500);
   $("review-status").textContent = "reviewing…";
-  const params = new URLSearchParams({ seat: $("seat").value, seconds: $("seconds").value || "30" });
+  const params = new URLSearchParams({ seat: $("seat").value, seconds: $("seconds").value || "1" });
   try {
     const answer = await requestJson(`/api/review?${params}`, { method: "POST", body: logText,
       signal: controller.signal, headers: { "Content-Type": "application/x-ndjson" } });
@@ -106,18 +106,23 @@ function drawReview(answer) {
   decisionsByIndex = new Map(answer.decisions.map((d) => [d.index, d]));
   const worst = new Set(s.worst);
   const side = (graded) => el("td", {}, describe(graded.action),
-    el("span", { class: "interval", text: [graded.win_probability != null && `P(win) ${percent(graded.win_probability)}`,
+    el("span", { class: "interval", text: [graded.win_probability != null && (graded.win_upper != null
+      && graded.win_upper > graded.win_probability ? `P(win) ${percent(graded.win_probability)} – ${percent(graded.win_upper)}`
+      : `P(win) ${percent(graded.win_probability)}`),
       graded.expected_score != null && `E ${number(graded.expected_score)}`, graded.h != null && `h ${graded.h}`,
       graded.live != null && `${graded.live} live`].filter(Boolean).join(" · ") }));
   const rows = answer.decisions.map((d, n) => el("tr", {
     class: `decision${worst.has(n) ? " worst" : ""}`, "data-index": d.index, tabindex: "0",
     onclick: () => show(d.index - 1), onkeydown: (e) => { if (e.key === "Enter") show(d.index - 1); } },
     el("td", { class: "num", text: d.index }), el("td", { text: d.type }), side(d.chosen), side(d.best),
-    el("td", { class: "num", text: d.match ? "=" : percent(d.loss) }),
-    el("td", { class: "why", text: [d.method, d.note].filter(Boolean).join(": ") })));
+    el("td", { class: "num", text: d.match ? "=" : d.loss != null ? percent(d.loss)
+      : d.loss_bounds ? `${percent(d.loss_bounds[0])} – ${percent(d.loss_bounds[1])}` : d.h_lost ? `h +${d.h_lost}` : "≠" }),
+    el("td", { class: "why", text: [d.missed_win && "a win was missed", d.method, d.note].filter(Boolean).join(": ") })));
   $("review-result").replaceChildren(
     el("p", { id: "review-summary" }, `${s.decisions} decisions, ${s.matches} as the best `,
-      `(${s.match_rate == null ? "—" : (100 * s.match_rate).toFixed(0)} %), P(win) lost in all: ${percent(s.total_loss)}`),
+      `(${s.match_rate == null ? "—" : (100 * s.match_rate).toFixed(0)} %), P(win) lost in all: ${percent(s.total_loss)}`
+      + (s.graded_by_win_probability != null ? ` (over the ${s.graded_by_win_probability} decisions graded by P(win))` : "")
+      + (s.missed_wins ? `, ${s.missed_wins} win(s) missed` : "")),
     el("p", { class: "hint", text: answer.model }),
     el("table", { id: "decisions" }, el("thead", {}, el("tr", {}, ...["event", "type", "chosen", "best", "loss", "how"]
       .map((h) => el("th", { text: h })))), el("tbody", {}, ...rows)));
