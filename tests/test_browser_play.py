@@ -136,14 +136,14 @@ def test_review_steps_through_a_picked_log_and_grades_a_seat(page, url):
     discard = next(i for i, e in enumerate(events) if e["type"] == "dahai")
     page.click("#next")
     page.keyboard.press("ArrowRight")  # the keyboard steps too (focus is on the page, not a field)
-    assert page.get_attribute("#step", "value") == "3"
+    assert page.input_value("#step") == "3"
     for _ in range(discard - 3):
         page.click("#next")
     actor, pai = events[discard]["actor"], events[discard]["pai"]
     room = page.locator(f"#position .seat[data-seat='{actor}'] .room .tile").all_inner_texts()
     assert room == [pai] and "discards" in page.inner_text("#step-event")
     page.click("#prev")
-    assert page.get_attribute("#step", "value") == str(discard - 1)
+    assert page.input_value("#step") == str(discard - 1)
 
     page.fill("#seconds", "0.1")  # game/review.py, the real grading, briefly
     page.click("#review")
@@ -155,7 +155,7 @@ def test_review_steps_through_a_picked_log_and_grades_a_seat(page, url):
     assert sum(events[i]["type"] == "dahai" for i in indexes) == sum(
         1 for e in events if e["type"] == "dahai" and e["actor"] == 0)  # every discard of seat 0 graded
     rows.nth(1).click()  # a decision opens the position it was made in
-    assert page.get_attribute("#step", "value") == str(indexes[1] - 1)
+    assert page.input_value("#step") == str(indexes[1] - 1)
     assert "next: " in page.inner_text("#position")
     assert axe_serious(page) == []
     assert all(u.startswith(url) for u in page.requested)
