@@ -34,20 +34,31 @@ class Record:
     names: list[str]
 
 
-def score_seat(ev: Evaluator, state: GameState, seat: int) -> int | None:
-    """The seat's score at the end: its win (tsumo or ron) or its 12 tiles as a hand that did not win (None
-    where the rule set defines no such score, e.g. 2019-10)."""
-    fav = state.favourites[seat]
+def final_hand(state: GameState, seat: int):
+    """(hand, how, winning tile or None) the seat is scored with at the end: its win (tsumo or ron, the tile
+    in the hand) or its 12 tiles as a hand that did not win (how = "none")."""
     for win in state.wins:
         if win.seat == seat:
-            how = "tsumo" if win.tsumo else "ron"
-            result = ev.score(winning_hand(state, win), how, None if win.tsumo else win.tile, fav)
-            if not result.won:
-                raise AssertionError(f"seat {seat}'s win does not score as a win: {result.reason}")  # a bug
-            return result.total
-    if not ev.rules.scores_no_win:
+            return winning_hand(state, win), "tsumo" if win.tsumo else "ron", None if win.tsumo else win.tile
+    return state.seats[seat].hand(), "none", None
+
+
+def seat_result(ev: Evaluator, state: GameState, seat: int):
+    """The seat's ScoreResult at the end (its units, bonus, total), or None where the rule set defines no score
+    for a hand that did not win (e.g. 2019-10)."""
+    hand, how, tile = final_hand(state, seat)
+    if how == "none" and not ev.rules.scores_no_win:
         return None
-    return ev.score(state.seats[seat].hand(), "none", None, fav).total
+    result = ev.score(hand, how, tile, state.favourites[seat])
+    if how != "none" and not result.won:
+        raise AssertionError(f"seat {seat}'s win does not score as a win: {result.reason}")  # a bug
+    return result
+
+
+def score_seat(ev: Evaluator, state: GameState, seat: int) -> int | None:
+    """The seat's score at the end (None where the rule set defines no score for a hand that did not win)."""
+    result = seat_result(ev, state, seat)
+    return None if result is None else result.total
 
 
 class Game:

@@ -7,13 +7,15 @@ Routes (all GET, parameters in the query string, named like the CLI's options):
     /api/units, /api/score, /api/h, /api/analyze
                            exactly what `mj units|score|h|analyze --json` prints
     /api/plan              mj plan --json: P(win) and E[score] per discard over the draws left
+    /play, /api/game/...   a game against COMs in the browser (server/game_routes.py)
+    /review, /api/replay, /api/review
+                           a game log stepped through and its decisions graded (server/review_routes.py)
 Bad input: status 400 and {"error": <the CLI's one line>, "code": <MjError code>}.
 """
 
 from __future__ import annotations
 
-import asyncio
-from contextlib import asynccontextmanager, suppress
+from contextlib import asynccontextmanager
 from functools import partial
 from pathlib import Path
 from typing import Any, Callable
@@ -25,11 +27,14 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from server import jobs
-from server.pool import JobError, JobTimeout, WorkerDied, WorkerPool
+from server.game_routes import game_routes
+from server.game_session import Sessions
+from server.pool import WorkerPool
+from server.respond import CLIENT_GONE, error, in_worker  # noqa: F401 (CLIENT_GONE: tests read it here)
+from server.review_routes import review_routes
 from solver.core.errors import MjError, error_line
 
 STATIC = Path(__file__).parent / "static"
-CLIENT_GONE = 499  # nobody reads it: the client closed the connection and its work was stopped
 
 # Each solving route: its job and the parameters it takes besides rules and as_of.
 SOLVING: dict[str, tuple[Callable[..., Any], tuple[str, ...]]] = {
@@ -42,19 +47,11 @@ SOLVING: dict[str, tuple[Callable[..., Any], tuple[str, ...]]] = {
 }
 
 
-def error(status: int, line: str, code: str = "ERR_INPUT") -> JSONResponse:
-    return JSONResponse({"error": line, "code": code}, status_code=status)
-
-
-async def _disconnected(request: Request) -> None:
-    """Returns when the client goes away (e.g. the page aborted its fetch)."""
-    while (await request.receive())["type"] != "http.disconnect":
-        pass
-
-
 def create_app(workers: int = 2, catalogue_files: tuple[str, ...] = (), timeout: float | None = 300.0,
-               on_ready: Callable[[], None] | None = None) -> Starlette:
+               on_ready: Callable[[], None] | None = None, reviewer: str = "game.review:review_game") -> Starlette:
+    """`reviewer` names the function that grades a log's decisions (module:function, imported in a worker)."""
     pool = WorkerPool(workers, catalogue_files)
+    sessions = Sessions(catalogue_files=catalogue_files)
     jobs.configure(catalogue_files)
 
     @asynccontextmanager
@@ -65,6 +62,7 @@ def create_app(workers: int = 2, catalogue_files: tuple[str, ...] = (), timeout:
         try:
             yield
         finally:
+            sessions.close()
             pool.close()
 
     def params(request: Request, allowed: tuple[str, ...]) -> dict[str, str]:
@@ -94,29 +92,22 @@ def create_app(workers: int = 2, catalogue_files: tuple[str, ...] = (), timeout:
             args = params(request, allowed)
         except MjError as exc:
             return error(400, error_line(str(exc)), exc.code)
-        job = asyncio.ensure_future(pool.run(func, args, timeout=timeout))
-        gone = asyncio.ensure_future(_disconnected(request))
-        await asyncio.wait({job, gone}, return_when=asyncio.FIRST_COMPLETED)
-        gone.cancel()
-        if not job.done():  # the client left: stop its work (the pool kills that worker)
-            job.cancel()
-            with suppress(asyncio.CancelledError):
-                await job
-            return Response(status_code=CLIENT_GONE)
-        try:
-            return JSONResponse(job.result())
-        except JobError as exc:
-            return error(500 if exc.bug else 400, exc.line, exc.code)
-        except JobTimeout as exc:
-            return error(503, error_line(str(exc)), "ERR_TIMEOUT")
-        except WorkerDied as exc:
-            return error(500, error_line(str(exc)), "ERR_INTERNAL")
+        return await in_worker(request, pool, func, args, timeout=timeout)
 
     async def index(request: Request) -> Response:
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
 
+    def page(file: str) -> Callable:
+        async def serve_page(request: Request) -> Response:
+            return FileResponse(STATIC / file, headers={"Cache-Control": "no-cache"})
+        return serve_page
+
     routes = [
         Route("/", index),
+        Route("/play", page("play.html")),
+        Route("/review", page("review.html")),
+        *game_routes(sessions),
+        *review_routes(pool, reviewer, timeout),
         Route("/api/idols", partial(quick, func=jobs.idols, allowed=None)),
         Route("/api/rules", partial(quick, func=jobs.rules, allowed=None)),
         Route("/api/hand", partial(quick, func=jobs.hand, allowed=("hand",))),

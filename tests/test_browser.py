@@ -8,14 +8,12 @@ Expected values from RULES.md: seed 000's step 1 has h = 1 and 11 optimal exchan
 
 from __future__ import annotations
 
-import os
 from urllib.parse import urlencode
 
 import pytest
 from typer.testing import CliRunner
 
 import cli
-from server.browser import browser, missing, running_server
 
 SEED_STEP_1 = ["真", "雪歩", "あずさ", "可奈", "歩", "未来", "まつり", "美也", "紗代子", "海美", "奈緒", "美奈子", "星梨花"]
 EXAMPLE_1 = "[静香 百合子 昴] 真 雪歩 あずさ 可奈 歩 可奈 志保 詩花 エレナ 美也"
@@ -23,23 +21,6 @@ EXAMPLE_1 = "[静香 百合子 昴] 真 雪歩 あずさ 可奈 歩 可奈 志�
 ANSWERED = """() => { const a = document.querySelector('#analysis');
                       return !a.hidden && a.dataset.hand === document.querySelector('#hand-text').value; }"""
 WAIT_MS = 60_000  # generous: the machine is shared; a pass takes a fraction of this
-
-
-@pytest.fixture(scope="module")
-def chromium():
-    reason = missing()
-    if reason:
-        if os.environ.get("MJ_REQUIRE_BROWSER") == "1":
-            pytest.fail(f"MJ_REQUIRE_BROWSER=1 but {reason}")
-        pytest.skip(f"browser tests need Debian's chromium and playwright: {reason}")
-    with browser() as instance:
-        yield instance
-
-
-@pytest.fixture(scope="module")
-def url(chromium):
-    with running_server() as address:
-        yield address
 
 
 @pytest.fixture

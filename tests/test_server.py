@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import threading
 import time
 import warnings
 from concurrent.futures import ThreadPoolExecutor
@@ -192,6 +193,25 @@ def test_concurrent_requests_answer_as_sequential(client):
 # --- cancellation, time limit, a worker that dies ---------------------------------------------------
 
 
+def run_alone(main):
+    """asyncio.run(main()) in a thread of its own: the browser tests' Playwright (tests/conftest.py, one for
+    the session) keeps an event loop running in the main thread, where asyncio.run refuses to start."""
+    result, failed = [], []
+
+    def target():
+        try:
+            result.append(asyncio.run(main()))
+        except BaseException as exc:  # re-raised in the test's thread
+            failed.append(exc)
+
+    thread = threading.Thread(target=target)
+    thread.start()
+    thread.join()
+    if failed:
+        raise failed[0]
+    return result[0]
+
+
 def run_pool(scenario):
     async def main():
         pool = WorkerPool(1)
@@ -201,7 +221,7 @@ def run_pool(scenario):
         finally:
             pool.close()
 
-    return asyncio.run(main())
+    return run_alone(main)
 
 
 def test_a_cancelled_job_kills_its_worker():
@@ -254,5 +274,5 @@ def test_a_client_that_goes_away_stops_its_request():
         async with app.router.lifespan_context(app):
             await app(scope, receive, send)
 
-    asyncio.run(main())
+    run_alone(main)
     assert sent[0]["status"] == CLIENT_GONE

@@ -1,0 +1,48 @@
+"""What every route answers with: the JSON error shape, and a job run in a worker that stops when the
+client goes away."""
+
+from __future__ import annotations
+
+import asyncio
+from contextlib import suppress
+from typing import Any, Callable
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from server.pool import JobError, JobTimeout, WorkerDied, WorkerPool
+from solver.core.errors import error_line
+
+CLIENT_GONE = 499  # nobody reads it: the client closed the connection and its work was stopped
+
+
+def error(status: int, line: str, code: str = "ERR_INPUT") -> JSONResponse:
+    return JSONResponse({"error": line, "code": code}, status_code=status)
+
+
+async def _disconnected(request: Request) -> None:
+    """Returns when the client goes away (e.g. the page aborted its fetch)."""
+    while (await request.receive())["type"] != "http.disconnect":
+        pass
+
+
+async def in_worker(request: Request, pool: WorkerPool, func: Callable[..., Any], *args: Any,
+                    timeout: float | None) -> Response:
+    """func(*args) in a worker process, as JSON; the work is killed if the client leaves first."""
+    job = asyncio.ensure_future(pool.run(func, *args, timeout=timeout))
+    gone = asyncio.ensure_future(_disconnected(request))
+    await asyncio.wait({job, gone}, return_when=asyncio.FIRST_COMPLETED)
+    gone.cancel()
+    if not job.done():  # the client left: stop its work (the pool kills that worker)
+        job.cancel()
+        with suppress(asyncio.CancelledError):
+            await job
+        return Response(status_code=CLIENT_GONE)
+    try:
+        return JSONResponse(job.result())
+    except JobError as exc:
+        return error(500 if exc.bug else 400, exc.line, exc.code)
+    except JobTimeout as exc:
+        return error(503, error_line(str(exc)), "ERR_TIMEOUT")
+    except WorkerDied as exc:
+        return error(500, error_line(str(exc)), "ERR_INTERNAL")

@@ -1,0 +1,94 @@
+// mj serve: helpers shared by /play and /review. They draw what the server answers; no rule lives here.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const idolsByName = new Map();  // short name (as in game logs) or id -> idol record from /api/idols
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value == null || value === false) continue;
+    if (key === "class") node.className = value;
+    else if (key === "text") node.textContent = value;
+    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else node.setAttribute(key, value === true ? "" : value);
+  }
+  for (const child of children) if (child != null) node.append(child);
+  return node;
+}
+
+async function loadIdols() {
+  const response = await fetch("/api/idols");
+  for (const idol of await response.json()) { idolsByName.set(idol.name, idol); idolsByName.set(idol.id, idol); }
+}
+function tileName(key) { return idolsByName.has(key) ? idolsByName.get(key).name : key; }
+
+// A tile by its short name or id: coloured by its attribute, the idol's own colour as a stripe.
+function tile(key, tag = "span", attrs = {}) {
+  const idol = idolsByName.get(key) || { attribute: "", name: key };
+  const node = el(tag, { class: `tile attr-${idol.attribute}`, title: idol.full_name || key,
+                         lang: "ja", text: idol.name, ...attrs });
+  if (idol.colour) node.style.borderBottomColor = idol.colour;
+  return node;
+}
+function chips(keys, cls = "chip") {
+  return el("span", { class: "chips" }, ...keys.map((key) => {
+    const node = tile(key);
+    node.classList.add(cls);
+    return node;
+  }));
+}
+
+async function requestJson(url, options = {}) {
+  const response = await fetch(url, options);
+  const body = await response.json().catch(() => ({ error: `error: the server answered HTTP ${response.status}` }));
+  if (!response.ok) throw Object.assign(new Error(body.error || `error: HTTP ${response.status}`), { status: response.status });
+  return body;
+}
+
+// One line of narration for a logged event (names: the players by seat).
+function narrate(event, names) {
+  const who = (seat) => names[seat] ?? `seat ${seat}`;
+  switch (event.type) {
+    case "start_game": return `${names.join(" vs ")}: the game begins`;
+    case "start_kyoku": return `the deal: ${who(event.oya)} draws first`;
+    case "tsumo": return event.pai === "?" ? `${who(event.actor)} draws` : `${who(event.actor)} draws ${tileName(event.pai)}`;
+    case "dahai": return `${who(event.actor)} discards ${tileName(event.pai)}`;
+    case "sora": return `${who(event.actor)} sends そら and takes ${tileName(event.pai)} from ${who(event.target)}'s room`;
+    case "chi": return `${who(event.actor)} calls ${tileName(event.pai)} into ${event.unit} (with ${event.consumed.map(tileName).join(" ")})`;
+    case "hora": return event.actor === event.target
+      ? `${who(event.actor)} wins by tsumo on ${tileName(event.pai)}: ${event.score ?? "?"}`
+      : `${who(event.actor)} wins by ron on ${who(event.target)}'s ${tileName(event.pai)}: ${event.score ?? "?"}`;
+    case "ryukyoku": return "exhaustive draw: the wall is empty";
+    case "end_game": return `scores: ${event.scores.map((s, i) => `${who(i)} ${s ?? "—"}`).join(", ")}`;
+    case "error": return `${who(event.actor)}: ${event.reason} (the fallback COM decided)`;
+    default: return event.type;
+  }
+}
+
+// A seat's called units and waiting room (both pages).
+function seatTiles(view, seat) {
+  const calls = (view.calls[seat] || []).map((call) => el("span", { class: "group", title: `called: ${call.unit}` },
+    el("span", { class: "group-label", text: call.unit }), chips(call.tiles)));
+  return [
+    calls.length ? el("div", { class: "calls" }, ...calls) : null,
+    el("div", { class: "room" }, el("span", { class: "hint", text: "room " }),
+      view.rooms[seat].length ? chips(view.rooms[seat]) : el("span", { class: "hint", text: "empty" })),
+  ];
+}
+
+// A score payload (mj score --json) as lines: unit, points, why; the total.
+function scoreTable(score) {
+  if (!score) return el("p", { class: "hint", text: "no score under this rule set for a hand that did not win" });
+  const rows = score.units.map((u) => el("tr", {},
+    el("td", {}, el("span", { lang: "ja", text: u.name }), el("br"), chips(u.members)),
+    el("td", { class: "num", text: u.points }), el("td", { class: "why", text: u.why })));
+  if (score.bonus) rows.push(el("tr", {}, el("td", { text: "favourite bonus" }), el("td", { class: "num", text: score.bonus }), el("td")));
+  if (score.leftover.length) rows.push(el("tr", {}, el("td", {}, "in no unit ", chips(score.leftover)),
+    el("td", { class: "num", text: 0 }), el("td", { class: "why", text: "left over: scores nothing" })));
+  const sum = score.units.map((u) => u.points).concat(score.bonus ? [score.bonus] : []).join(" + ");
+  rows.push(el("tr", { class: "total" }, el("td", { text: "total" }), el("td", { class: "num score-total", text: score.total }),
+    el("td", { class: "why", text: `${sum || 0} = ${score.total}` })));
+  return el("table", {}, el("thead", {}, el("tr", {}, el("th", { text: "unit" }), el("th", { class: "num", text: "points" }),
+    el("th", { text: "why" }))), el("tbody", {}, ...rows));
+}

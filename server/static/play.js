@@ -1,0 +1,194 @@
+// /play: you against COMs of the game engine. The server runs the game and offers the legal actions; this
+// page shows the events at a readable pace and sends back the one you pick. No rule lives here.
+"use strict";
+
+const COMS = ["greedy", "seed000", "random", "planner"];
+const query = new URLSearchParams(location.search);
+const PACE = Math.max(0, Math.min(5000, Number(query.get("pace") ?? 700) || 0));  // ms between COM moves
+let game = null;        // {id, seed, coms}
+let names = [];         // players by seat
+let favourites = [];
+let queue = [];         // steps fetched but not shown yet
+let shown = 0;          // steps fetched so far (the next `since`)
+let latest = null;      // the last snapshot: legal actions, over, results
+let view = null;        // the human's view after the last shown step
+let playing = false;    // the pacing loop runs
+let polling = false;
+
+function setupForm() {
+  const chosen = (query.get("coms") || "greedy,seed000,random").split(",");
+  ["com1", "com2", "com3"].forEach((id, i) => {
+    const select = $(id);
+    if (i > 0) select.append(el("option", { value: "", text: "(none)" }));
+    for (const com of COMS) select.append(el("option", { value: com, text: com }));
+    select.value = chosen[i] ?? (i > 0 ? "" : "greedy");
+  });
+  $("seed").value = query.get("seed") ?? "";
+  $("setup-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const coms = ["com1", "com2", "com3"].map((id) => $(id).value).filter(Boolean);
+    const next = new URLSearchParams({ coms: coms.join(",") });
+    if ($("seed").value !== "") next.set("seed", $("seed").value);
+    if (query.has("pace")) next.set("pace", query.get("pace"));
+    location.search = next.toString();  // the game lives in the URL: a reload deals it again
+  });
+  $("setup").hidden = false;
+}
+
+async function start() {
+  const params = new URLSearchParams({ coms: query.get("coms") || "greedy,seed000,random" });
+  if (query.get("seed")) params.set("seed", query.get("seed"));
+  if (query.get("rules")) params.set("rules", query.get("rules"));
+  try {
+    game = await requestJson(`/api/game?${params}`, { method: "POST" });
+  } catch (error) {
+    showProblem(error.message);
+    setupForm();
+    return;
+  }
+  if (!query.get("seed")) {  // a random deal: its seed goes into the URL so the link replays it
+    query.set("seed", game.seed);
+    history.replaceState(null, "", `${location.pathname}?${query}`);
+  }
+  $("table").hidden = false;
+  poll();
+}
+
+function showProblem(message) { $("game-error").textContent = message || ""; $("game-error").hidden = !message; }
+
+async function poll() {
+  if (polling) return;
+  polling = true;
+  try {
+    while (true) {
+      let snapshot;
+      try {
+        snapshot = await requestJson(`/api/game/${game.id}?since=${shown}`);
+      } catch (error) {
+        showProblem(error.message);
+        return;
+      }
+      queue.push(...snapshot.steps);
+      shown = snapshot.total;
+      latest = snapshot;
+      play();
+      if (snapshot.over || snapshot.legal) return;
+      $("prompt").textContent = queue.length ? "" : "the COMs are thinking…";
+      await new Promise((resolve) => setTimeout(resolve, 150));
+    }
+  } finally {
+    polling = false;
+  }
+}
+
+// Shows the queued steps one by one: COM moves at the page's pace, your own at once.
+async function play() {
+  if (playing) return;
+  playing = true;
+  try {
+    while (queue.length) {
+      const step = queue.shift();
+      const actor = step.event.actor;
+      if (PACE && actor !== undefined && actor !== 0 && step.event.type !== "tsumo") {
+        await new Promise((resolve) => setTimeout(resolve, PACE));
+      }
+      showStep(step);
+    }
+  } finally {
+    playing = false;
+  }
+  if (latest && latest.error) showProblem(latest.error);
+  if (latest && latest.over) gameOver(latest);
+  else if (latest && latest.legal) offer(latest.legal);
+}
+
+function showStep(step) {
+  const event = step.event;
+  if (event.type === "start_game") { names = event.names; favourites = event.favourites; }
+  const line = el("li", { class: event.actor === 0 ? "mine" : null, text: narrate(event, names) });
+  $("moves").append(line);
+  line.scrollIntoView({ block: "nearest" });
+  if (step.view) { view = step.view; drawTable(); }
+}
+
+function drawTable(actions = []) {
+  $("wall").textContent = `${view.wall_left} tiles left in the wall · you have ${view.turns_left} draw(s) left`;
+  $("seats").replaceChildren(...names.map((name, seat) => el("div",
+    { class: `seat${view.turn === seat && view.phase !== "end" ? " to-move" : ""}`, "data-seat": seat },
+    el("h3", {}, `${seat === 0 ? "You" : name} `,
+      el("span", { class: "hint" }, `seat ${seat} · ${view.sizes[seat]} tiles · favourite `,
+        el("span", { lang: "ja", text: tileName(favourites[seat] || "") }))),
+    ...seatTiles(view, seat))));
+  $("my-favourite").textContent = `favourite ${tileName(view.favourite)}`;
+  const discards = new Map(actions.filter((a) => a.type === "dahai").map((a) => [a.pai, a]));
+  const handTile = (name, extra = {}) => discards.has(name)
+    ? tile(name, "button", { type: "button", "data-action": "dahai", "data-tile": name,
+                             "aria-label": `discard ${tileName(name)}`, onclick: () => send(discards.get(name)), ...extra })
+    : tile(name, "span", extra);
+  const tiles = view.hand.map((name) => handTile(name));
+  if (view.drawn) tiles.push(handTile(view.drawn, { class: `tile drawn attr-${(idolsByName.get(view.drawn) || {}).attribute}`,
+                                                    title: "just drawn" }));
+  const mine = (view.calls[0] || []).map((call) => el("span", { class: "group", title: `called: ${call.unit}` },
+    el("span", { class: "group-label", text: call.unit }), chips(call.tiles)));
+  $("my-hand").replaceChildren(...mine, ...tiles);
+}
+
+function label(action) {
+  switch (action.type) {
+    case "hora": return action.target === 0 ? `Tsumo: win with ${tileName(action.pai)}` : `Ron: win on ${tileName(action.pai)}`;
+    case "chi": return `Call ${tileName(action.pai)} into ${action.unit} (with ${action.consumed.map(tileName).join(" ")})`;
+    case "sora": return `そら: take ${tileName(action.pai)} from ${action.target === 0 ? "your" : `${names[action.target]}'s`} room`;
+    case "none": return "Pass";
+    default: return action.type;
+  }
+}
+
+function offer(actions) {
+  drawTable(actions);
+  const others = actions.filter((a) => a.type !== "dahai");
+  $("actions").replaceChildren(...others.map((action) => el("button", {
+    type: "button", class: action.type === "hora" ? "win-button" : null, "data-action": action.type,
+    "data-tile": action.pai ?? null, "data-target": action.target ?? null, text: label(action),
+    onclick: () => send(action) })));
+  const kind = actions.some((a) => a.type === "dahai") ? "Your turn: tap a tile to discard it"
+    : actions.some((a) => a.type === "sora") ? "Before your draw: use そら, or draw (Pass)"
+    : `${names[view.last?.actor] ?? "a COM"} discarded ${tileName(view.last?.pai ?? "")}: call, win or pass`;
+  $("prompt").textContent = kind;
+}
+
+async function send(action) {
+  $("actions").replaceChildren();
+  for (const button of document.querySelectorAll("#my-hand button")) button.disabled = true;
+  $("prompt").textContent = "";
+  latest = null;
+  try {
+    await requestJson(`/api/game/${game.id}/act`, { method: "POST", headers: { "Content-Type": "application/json" },
+                                                     body: JSON.stringify(action) });
+    showProblem("");
+  } catch (error) {
+    showProblem(error.message);  // the server refused it: the game still waits; ask again
+  }
+  poll();
+}
+
+function gameOver(snapshot) {
+  $("prompt").textContent = "";
+  $("actions").replaceChildren();
+  const over = $("game-over");
+  const results = snapshot.results || [];
+  const best = Math.max(...results.map((r) => r.score ? r.score.total : -Infinity));
+  $("outcome").textContent = snapshot.error ? "The game stopped." :
+    results.map((r) => `${r.seat === 0 ? "You" : r.name}: ${r.score ? r.score.total : "—"}${r.score && r.score.total === best ? " (top)" : ""}`).join(" · ");
+  $("results").replaceChildren(...results.map((r) => el("div", { class: "result", "data-seat": r.seat },
+    el("h3", {}, `${r.seat === 0 ? "You" : r.name}: ${r.win === "none" ? "did not win" : `won by ${r.win}`}`),
+    el("div", { class: "row" }, ...r.called.map((u) => el("span", { class: "group" },
+      el("span", { class: "group-label", text: u.name }), chips(u.members))), chips(r.tiles)),
+    scoreTable(r.score))));
+  $("game-log").href = `/api/game/${game.id}/log`;
+  $("game-log").setAttribute("download", `mj-game-seed${game.seed}.jsonl`);
+  $("game-review").href = `/review?game=${encodeURIComponent(game.id)}&seat=0`;
+  over.hidden = false;
+  over.scrollIntoView({ block: "start" });
+}
+
+loadIdols().then(() => (query.has("coms") || query.has("seed") ? start() : setupForm()));

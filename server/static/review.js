@@ -1,0 +1,170 @@
+// /review: a game log stepped through (the positions come from the server's replay) and one seat's decisions
+// graded by game/review.py (the server's review). This page draws their answers; no rule lives here.
+"use strict";
+
+const query = new URLSearchParams(location.search);
+let logText = "";
+let replayed = null;   // {names, seats, steps: [{event, view}]}
+let at = 0;
+let reviewing = null;  // the AbortController of the review being fetched
+let decisionsByIndex = new Map();
+
+function problem(id, message) { $(id).textContent = message || ""; $(id).hidden = !message; }
+
+async function load(text) {
+  problem("log-error", "");
+  try {
+    replayed = await requestJson("/api/replay", { method: "POST", body: text,
+                                                  headers: { "Content-Type": "application/x-ndjson" } });
+  } catch (error) {
+    problem("log-error", error.message);
+    return;
+  }
+  logText = text;
+  decisionsByIndex = new Map();
+  $("review-result").replaceChildren();
+  $("step").max = replayed.steps.length - 1;
+  $("seat").replaceChildren(...replayed.names.map((name, seat) => el("option", { value: seat, text: `${seat}: ${name}` })));
+  if (query.has("seat") && Number(query.get("seat")) < replayed.seats) $("seat").value = query.get("seat");
+  $("replay").hidden = false;
+  $("grading").hidden = false;
+  show(Math.min(query.has("at") ? Number(query.get("at")) || 0 : 1, replayed.steps.length - 1));  // the deal
+}
+
+function show(index) {
+  at = Math.max(0, Math.min(index, replayed.steps.length - 1));
+  const { event, view } = replayed.steps[at];
+  const names = replayed.names;
+  $("step").value = at;
+  $("step-count").textContent = `event ${at} of ${replayed.steps.length - 1}:`;
+  $("step-event").textContent = narrate(event, names);
+  const next = replayed.steps[at + 1];
+  const graded = next && decisionsByIndex.get(at + 1);
+  const nextLine = next ? el("p", { class: "hint", text: `next: ${narrate(next.event, names)}${graded
+    ? ` · best: ${describe(graded.best.action)}${graded.match ? " (the same)" : `, loss ${percent(graded.loss)}`}` : ""}` }) : null;
+  if (!view) {
+    $("step-wall").textContent = "before the deal";
+    $("position").replaceChildren(nextLine || "");
+  } else {
+    $("step-wall").textContent = `${view.wall_left} tiles left in the wall`;
+    $("position").replaceChildren(nextLine || "", ...names.map((name, seat) => el("div",
+      { class: `seat${event.actor === seat ? " to-move" : ""}`, "data-seat": seat },
+      el("h3", {}, `${seat}: ${name} `, el("span", { class: "hint" }, "favourite ",
+        el("span", { lang: "ja", text: tileName(view.favourites[seat]) }))),
+      el("div", { class: "row" }, chips(view.hands[seat])), ...seatTiles(view, seat))));
+  }
+  for (const row of document.querySelectorAll("#review-result tr.decision")) {
+    row.classList.toggle("current", Number(row.dataset.index) === at + 1);
+  }
+  query.set("at", at);
+  history.replaceState(null, "", `${location.pathname}?${query}`);
+}
+
+function describe(action) {
+  if (!action) return "—";
+  switch (action.type) {
+    case "dahai": return `discard ${tileName(action.pai)}`;
+    case "sora": return `そら: take ${tileName(action.pai)}`;
+    case "chi": return `call ${tileName(action.pai)} into ${action.unit}`;
+    case "hora": return `win on ${tileName(action.pai)}`;
+    case "none": return "pass";
+    case "tsumo": return "draw";
+    default: return action.type;
+  }
+}
+function percent(p) { return p == null ? "—" : `${(100 * p).toFixed(1)} %`; }
+function number(x) { return x == null ? "—" : Number.isInteger(x) ? String(x) : x.toFixed(1); }
+
+async function review() {
+  if (reviewing) reviewing.abort();
+  const controller = new AbortController();
+  reviewing = controller;
+  problem("review-error", "");
+  $("review-cancel").hidden = false;
+  const started = performance.now();
+  const tick = setInterval(() => {
+    $("review-status").textContent = `reviewing… ${((performance.now() - started) / 1000).toFixed(0)} s`;
+  }, 500);
+  $("review-status").textContent = "reviewing…";
+  const params = new URLSearchParams({ seat: $("seat").value, seconds: $("seconds").value || "1" });
+  try {
+    const answer = await requestJson(`/api/review?${params}`, { method: "POST", body: logText,
+      signal: controller.signal, headers: { "Content-Type": "application/x-ndjson" } });
+    drawReview(answer);
+    $("review-status").textContent = "";
+  } catch (error) {
+    $("review-status").textContent = error.name === "AbortError" ? "Cancelled." : "";
+    if (error.name !== "AbortError") problem("review-error", error.message);
+  } finally {
+    clearInterval(tick);
+    if (reviewing === controller) { reviewing = null; $("review-cancel").hidden = true; }
+  }
+}
+
+function drawReview(answer) {
+  const s = answer.summary;
+  decisionsByIndex = new Map(answer.decisions.map((d) => [d.index, d]));
+  const worst = new Set(s.worst);
+  const side = (graded) => el("td", {}, describe(graded.action),
+    el("span", { class: "interval", text: [graded.win_probability != null && (graded.win_upper != null
+      && graded.win_upper > graded.win_probability ? `P(win) ${percent(graded.win_probability)} – ${percent(graded.win_upper)}`
+      : `P(win) ${percent(graded.win_probability)}`),
+      graded.expected_score != null && `E ${number(graded.expected_score)}`, graded.h != null && `h ${graded.h}`,
+      graded.live != null && `${graded.live} live`].filter(Boolean).join(" · ") }));
+  const rows = answer.decisions.map((d, n) => el("tr", {
+    class: `decision${worst.has(n) ? " worst" : ""}`, "data-index": d.index, tabindex: "0",
+    onclick: () => show(d.index - 1), onkeydown: (e) => { if (e.key === "Enter") show(d.index - 1); } },
+    el("td", { class: "num", text: d.index }), el("td", { text: d.type }), side(d.chosen), side(d.best),
+    el("td", { class: "num", text: d.match ? "=" : d.loss != null ? percent(d.loss)
+      : d.loss_bounds ? `${percent(d.loss_bounds[0])} – ${percent(d.loss_bounds[1])}` : d.h_lost ? `h +${d.h_lost}` : "≠" }),
+    el("td", { class: "why", text: [d.missed_win && "a win was missed", d.method, d.note].filter(Boolean).join(": ") })));
+  $("review-result").replaceChildren(
+    el("p", { id: "review-summary" }, `${s.decisions} decisions, ${s.matches} as the best `,
+      `(${s.match_rate == null ? "—" : (100 * s.match_rate).toFixed(0)} %), P(win) lost in all: ${percent(s.total_loss)}`
+      + (s.graded_by_win_probability != null ? ` (over the ${s.graded_by_win_probability} decisions graded by P(win))` : "")
+      + (s.missed_wins ? `, ${s.missed_wins} win(s) missed` : "")),
+    el("p", { class: "hint", text: answer.model }),
+    el("table", { id: "decisions" }, el("thead", {}, el("tr", {}, ...["event", "type", "chosen", "best", "loss", "how"]
+      .map((h) => el("th", { text: h })))), el("tbody", {}, ...rows)));
+  show(at);
+}
+
+function wire() {
+  $("log-file").addEventListener("change", async () => {
+    const file = $("log-file").files[0];
+    if (file) load(await file.text());
+  });
+  const drop = $("drop");
+  drop.addEventListener("dragover", (e) => { e.preventDefault(); drop.classList.add("over"); });
+  drop.addEventListener("dragleave", () => drop.classList.remove("over"));
+  drop.addEventListener("drop", async (e) => {
+    e.preventDefault();
+    drop.classList.remove("over");
+    const file = e.dataTransfer.files[0];
+    if (file) load(await file.text());
+  });
+  $("first").addEventListener("click", () => show(0));
+  $("prev").addEventListener("click", () => show(at - 1));
+  $("next").addEventListener("click", () => show(at + 1));
+  $("last").addEventListener("click", () => show(replayed.steps.length - 1));
+  $("step").addEventListener("input", () => show(Number($("step").value)));
+  document.addEventListener("keydown", (e) => {
+    if (!replayed || ["INPUT", "SELECT", "TEXTAREA"].includes(e.target.tagName)) return;
+    if (e.key === "ArrowRight") show(at + 1);
+    if (e.key === "ArrowLeft") show(at - 1);
+  });
+  $("review").addEventListener("click", review);
+  $("review-cancel").addEventListener("click", () => reviewing && reviewing.abort());
+}
+
+wire();
+loadIdols().then(async () => {
+  if (!query.get("game")) return;
+  try {  // opened from /play: the game's log, still on this server
+    const response = await fetch(`/api/game/${encodeURIComponent(query.get("game"))}/log`);
+    if (!response.ok) throw new Error((await response.json()).error);
+    load(await response.text());
+  } catch (error) {
+    problem("log-error", error.message);
+  }
+});

@@ -1,0 +1,168 @@
+"""/play and /review in headless Chromium against the real `mj serve` (fixtures in conftest.py).
+
+A whole game is played by clicking the legal actions the page shows (2 seats against greedy, the COM pace
+set to 0 through the URL); the log the page links is then replayed by game/log.py (every decision legal)
+and its scores are the ones the page printed. axe-core (the copy bundled in axe-playwright-python, no
+CDN) finds no serious or critical violation on /play and /review, and no request leaves the own server.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from game.log import read, replay
+from game.state import Table
+from solver.api import Evaluator
+
+WAIT_MS = 60_000
+NEXT = "#game-over:not([hidden]), #actions button[data-action], #my-hand button[data-action]:not([disabled])"
+PREFERRED = ("hora", "dahai", "none", "chi", "sora")  # what the test clicks when several are offered
+
+
+def axe_serious(page) -> list[str]:
+    from axe_playwright_python.sync_playwright import Axe
+
+    found = Axe().run(page).response["violations"]
+    return [f"{v['id']}: {v['help']} ({len(v['nodes'])}: {v['nodes'][0]['target']})"
+            for v in found if v["impact"] in ("serious", "critical")]
+
+
+@pytest.fixture
+def page(chromium, url):
+    page = chromium.new_page(viewport={"width": 390, "height": 844})
+    page.set_default_timeout(WAIT_MS)
+    page.requested = []
+    page.on("request", lambda request: page.requested.append(request.url))
+    yield page
+    page.close()
+
+
+def play_to_the_end(page) -> int:
+    clicks = 0
+    while True:
+        page.wait_for_selector(NEXT)
+        if page.is_visible("#game-over"):
+            return clicks
+        for action in PREFERRED:
+            button = page.locator(f"#actions button[data-action={action}], "
+                                  f"#my-hand button[data-action={action}]:not([disabled])")
+            if button.count():
+                button.first.click()
+                clicks += 1
+                break
+        assert clicks < 400, "the game does not end"
+
+
+def test_a_whole_game_in_the_browser(page, url):
+    page.goto(f"{url}play?seed=7&coms=greedy&pace=0")
+    page.wait_for_selector("#my-hand .tile")
+    assert page.locator("#seats .seat").count() == 2
+    assert axe_serious(page) == []
+    clicks = play_to_the_end(page)
+    assert clicks > 0
+    assert page.locator("#moves li").count() > 10 and "greedy discards" in page.inner_text("#moves")
+
+    href = page.get_attribute("a#game-log", "href")
+    log = page.request.get(url.rstrip("/") + href)
+    assert log.ok
+    events = read(log.text())
+    replay(events, Table(Evaluator().rules))  # strict: every decision the page sent was legal there
+    totals = page.locator("#results .score-total").all_inner_texts()
+    assert [int(t) for t in totals] == [s for s in events[-1]["scores"] if s is not None]
+    assert page.locator("#results .result").count() == 2
+    assert axe_serious(page) == []
+    assert all(u.startswith(url) for u in page.requested), [u for u in page.requested if not u.startswith(url)]
+    widths = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+    assert widths[0] <= widths[1]
+
+    page.click("#game-review")  # the review opens this game's log
+    page.wait_for_selector("#position .seat")
+    assert page.locator("#step").get_attribute("max") == str(len(events) - 1)
+
+
+def test_each_legal_action_is_a_button_with_its_hooks(page, url):
+    page.goto(f"{url}play?seed=7&coms=greedy&pace=0")
+    page.wait_for_selector("#my-hand button[data-action=dahai]")
+    state = page.evaluate("() => fetch(`/api/game/${game.id}?since=0`).then(r => r.json())")
+    legal = sorted(a["pai"] for a in state["legal"] if a["type"] == "dahai")
+    shown = sorted(page.locator("#my-hand button[data-action=dahai]").evaluate_all(
+        "nodes => [...new Set(nodes.map(n => n.dataset.tile))]"))
+    assert shown == sorted(set(legal))
+    assert page.locator("#my-hand .tile").count() == 13  # 12 dealt and the first draw
+
+
+def test_a_refused_action_shows_the_servers_error_and_the_game_goes_on(page, url):
+    page.goto(f"{url}play?seed=3&coms=greedy&pace=0")
+    page.wait_for_selector("#my-hand button[data-action=dahai]")
+    page.evaluate("() => send({type: 'dahai', actor: 0, pai: 'not a tile'})")
+    error = page.wait_for_selector("#game-error:not([hidden])")
+    assert error.inner_text().startswith("error: not one of your legal actions")
+    page.wait_for_selector("#my-hand button[data-action=dahai]")  # offered again
+    page.locator("#my-hand button[data-action=dahai]").first.click()
+    page.wait_for_function("() => document.querySelectorAll('#moves li.mine').length >= 2")
+
+
+def test_bad_coms_in_the_url_show_the_error_and_the_form(page, url):
+    page.goto(f"{url}play?coms=cmd:ls&pace=0")
+    error = page.wait_for_selector("#game-error:not([hidden])")
+    assert "unknown COM" in error.inner_text()
+    assert page.is_visible("#setup-form")
+    assert axe_serious(page) == []
+
+
+def short_log() -> str:
+    """A short game (2 greedy seats, seed 18: 33 events) written as `mj play --log` writes it."""
+    from game.engine import Game, Setup
+    from game.log import dumps
+    from game.players import fallback_player, make_player
+
+    record = Game(Evaluator(), Setup(seed=18, seats=2), [make_player("greedy"), make_player("greedy")],
+                  fallback_player).play()
+    return "".join(dumps(e) + "\n" for e in record.events)
+
+
+def test_review_steps_through_a_picked_log_and_grades_a_seat(page, url):
+    text = short_log()
+    events = read(text)
+    page.goto(f"{url}review")
+    assert axe_serious(page) == []
+    page.set_input_files("#log-file", files=[{"name": "game.jsonl", "mimeType": "application/x-ndjson",
+                                              "buffer": text.encode()}])
+    page.wait_for_selector("#position .seat")
+    assert page.inner_text("#step-count") == f"event 1 of {len(events) - 1}:"  # the deal
+    hands = page.locator("#position .seat").evaluate_all(
+        "seats => seats.map(s => [...s.querySelector('.row').querySelectorAll('.tile')].map(t => t.textContent))")
+    assert [sorted(h) for h in hands] == [sorted(h) for h in events[1]["tehais"]]
+    discard = next(i for i, e in enumerate(events) if e["type"] == "dahai")
+    page.click("#next")
+    page.keyboard.press("ArrowRight")  # the keyboard steps too (focus is on the page, not a field)
+    assert page.input_value("#step") == "3"
+    for _ in range(discard - 3):
+        page.click("#next")
+    actor, pai = events[discard]["actor"], events[discard]["pai"]
+    room = page.locator(f"#position .seat[data-seat='{actor}'] .room .tile").all_inner_texts()
+    assert room == [pai] and "discards" in page.inner_text("#step-event")
+    page.click("#prev")
+    assert page.input_value("#step") == str(discard - 1)
+
+    page.fill("#seconds", "0.1")  # game/review.py, the real grading, briefly
+    page.click("#review")
+    page.wait_for_selector("#decisions tbody tr")
+    rows = page.locator("#decisions tbody tr")
+    indexes = [int(i) for i in rows.evaluate_all("rows => rows.map(r => r.dataset.index)")]
+    assert str(len(indexes)) == page.inner_text("#review-summary").split()[0]
+    assert all(events[i]["actor"] == 0 for i in indexes if events[i]["type"] == "dahai")
+    assert sum(events[i]["type"] == "dahai" for i in indexes) == sum(
+        1 for e in events if e["type"] == "dahai" and e["actor"] == 0)  # every discard of seat 0 graded
+    rows.nth(1).click()  # a decision opens the position it was made in
+    assert page.input_value("#step") == str(indexes[1] - 1)
+    assert "next: " in page.inner_text("#position")
+    assert axe_serious(page) == []
+    assert all(u.startswith(url) for u in page.requested)
+
+
+def test_review_names_a_bad_log(page, url):
+    page.goto(f"{url}review")
+    page.set_input_files("#log-file", files=[{"name": "x.jsonl", "mimeType": "text/plain", "buffer": b"{oops\n"}])
+    error = page.wait_for_selector("#log-error:not([hidden])")
+    assert error.inner_text().startswith("error: line 1: not JSON")

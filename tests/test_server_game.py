@@ -1,0 +1,189 @@
+"""Games in the browser's API (/api/game) and the review's (/api/replay, /api/review), in-process.
+
+A whole game is played through HTTP; its downloaded log is then checked by game/log.py's strict replay
+(every decision legal there) and against what was sent: the human's decisions in the log are exactly the
+answers the test posted, the scores on the page are end_game's, and nothing hidden from the human's seat
+(the others' draws and tiles, the wall, the seed) reaches it before the end.
+"""
+
+from __future__ import annotations
+
+import time
+import warnings
+
+import pytest
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+from game.log import read, replay
+from game.state import Table
+from server.app import create_app
+from server.game_session import Sessions
+from solver.api import Evaluator
+from solver.core.errors import MjError
+
+HIDDEN = "?"
+
+
+@pytest.fixture(scope="module")
+def client():
+    with TestClient(create_app(workers=1, reviewer="fake_review:review_game")) as test_client:
+        yield test_client
+
+
+def wait_for(client, gid: str, since: int = 0, seen: list | None = None) -> dict:
+    """The game's state once it waits for the human or is over (the steps since `since` collected)."""
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        state = client.get(f"/api/game/{gid}", params={"since": since}).json()
+        assert state["since"] == since and state["total"] == since + len(state["steps"])
+        if seen is not None:
+            seen.extend(state["steps"])
+        since = state["total"]
+        if state["over"] or state["legal"]:
+            return state
+        time.sleep(0.01)
+    raise AssertionError("the game neither asked nor ended")
+
+
+def play_out(client, gid: str) -> tuple[dict, list[dict], list[dict]]:
+    """Plays the human's seat (a win when offered, else the first legal action) to the end."""
+    steps, sent = [], []
+    state = wait_for(client, gid, 0, steps)
+    while not state["over"]:
+        action = next((a for a in state["legal"] if a["type"] == "hora"), state["legal"][0])
+        response = client.post(f"/api/game/{gid}/act", json=action)
+        assert response.status_code == 200, response.text
+        sent.append(action)
+        state = wait_for(client, gid, state["total"], steps)
+    return state, steps, sent
+
+
+def test_a_whole_game_through_http_replays_from_its_log(client):
+    created = client.post("/api/game", params={"seed": 7, "coms": "greedy"})
+    assert created.status_code == 200
+    gid = created.json()["id"]
+    assert client.get(f"/api/game/{gid}/log").status_code == 409  # the log holds the wall: not before the end
+    state, steps, sent = play_out(client, gid)
+    assert state["error"] is None and sent
+
+    log = client.get(f"/api/game/{gid}/log")
+    assert log.status_code == 200 and "attachment" in log.headers["content-disposition"]
+    events = read(log.text)
+    replay(events, Table(Evaluator().rules), strict=True)  # every decision was legal where it was made
+    assert events[0]["seed"] == 7 and events[0]["names"] == ["you", "greedy"]
+    human = [e for e in events if e.get("actor") == 0 and e["type"] in ("dahai", "hora", "chi", "sora")]
+    assert human == [a for a in sent if a["type"] != "none"]
+    assert [row["score"]["total"] if row["score"] else None for row in state["results"]] == events[-1]["scores"]
+    assert len(steps) == len(events)
+
+    # what the human's seat saw: the others' draws and tiles hidden, no wall, no seed
+    for step, event in zip(steps, events):
+        shown = step["event"]
+        if event["type"] == "tsumo" and event["actor"] != 0:
+            assert shown["pai"] == HIDDEN
+        elif event["type"] == "start_kyoku":
+            assert "wall" not in shown and set(shown["tehais"][1]) == {HIDDEN}
+            assert shown["tehais"][0] == event["tehais"][0]
+        elif event["type"] == "start_game":
+            assert "seed" not in shown
+        else:
+            assert shown == event
+    first = steps[1]["view"]  # after the deal: the own 12 tiles, nobody's room yet
+    assert sorted(first["hand"]) == sorted(events[1]["tehais"][0]) and first["rooms"] == [[], []]
+
+
+def test_an_illegal_action_is_refused_and_the_game_goes_on(client):
+    gid = client.post("/api/game", params={"seed": 3, "coms": "greedy"}).json()["id"]
+    state = wait_for(client, gid)
+    legal = state["legal"]
+    for bad in ({"type": "dahai", "actor": 0, "pai": "not a tile"}, {"type": "hora", "actor": 1}, "dahai", [1]):
+        response = client.post(f"/api/game/{gid}/act", json=bad)
+        assert response.status_code == 400 and response.json()["error"].startswith("error: not one of your legal")
+    response = client.post(f"/api/game/{gid}/act", content=b"{not json")
+    assert response.status_code == 400
+    again = client.get(f"/api/game/{gid}", params={"since": state["total"]}).json()
+    assert again["legal"] == legal and not again["over"]  # still waiting for the same decision
+    assert client.post(f"/api/game/{gid}/act", json=legal[-1]).status_code == 200
+
+
+@pytest.mark.parametrize("params, message", [
+    ({"coms": "cmd:rm -rf /"}, "unknown COM"),
+    ({"coms": "human"}, "unknown COM"),
+    ({"coms": "greedy,greedy,greedy,greedy"}, "one to three COMs"),
+    ({"seed": "-1"}, "seed must be"),
+    ({"seed": "7x"}, "seed must be"),
+    ({"rules": "no-such-rules"}, "error: "),
+    ({"colour": "red"}, "unknown parameter"),
+])
+def test_bad_new_games_are_refused(client, params, message):
+    response = client.post("/api/game", params=params)
+    assert response.status_code == 400 and message in response.json()["error"]
+
+
+def test_unknown_game_and_bad_since(client):
+    assert client.get("/api/game/nope").status_code == 404
+    assert client.post("/api/game/nope/act", json={"type": "none"}).status_code == 404
+    gid = client.post("/api/game", params={"seed": 1, "coms": "random"}).json()["id"]
+    assert client.get(f"/api/game/{gid}", params={"since": "x"}).status_code == 400
+
+
+def test_sessions_are_capped_and_idle_ones_dropped():
+    sessions = Sessions(limit=2, idle=3600)
+    try:
+        first, second = sessions.new(1, ["greedy"]), sessions.new(2, ["greedy"])
+        with pytest.raises(MjError) as full:
+            sessions.new(3, ["greedy"])  # both wait for their human: none can be dropped
+        assert full.value.code == "ERR_BUSY"
+        first.touched -= 7200  # idle past the limit: dropped for the next game, its thread ends
+        third = sessions.new(3, ["greedy"])
+        assert sessions.get(first.id) is None and sessions.get(third.id) is third
+        first.thread.join(10)
+        assert not first.thread.is_alive() and second.thread.is_alive()
+    finally:
+        sessions.close()
+
+
+def _game_log(client, seed: int = 5) -> str:
+    gid = client.post("/api/game", params={"seed": seed, "coms": "greedy"}).json()["id"]
+    play_out(client, gid)
+    return client.get(f"/api/game/{gid}/log").text
+
+
+def test_replay_gives_every_position(client):
+    text = _game_log(client)
+    events = read(text)
+    answer = client.post("/api/replay", content=text.encode()).json()
+    assert answer["seats"] == 2 and len(answer["steps"]) == len(events)
+    assert answer["steps"][0]["view"] is None
+    dealt = answer["steps"][1]["view"]
+    assert [sorted(h) for h in dealt["hands"]] == [sorted(h) for h in events[1]["tehais"]]
+    # each discard moves one tile from the discarder's hand to its room
+    for before, after, event in zip(answer["steps"][1:], answer["steps"][2:], events[2:]):
+        if event["type"] == "dahai":
+            seat = event["actor"]
+            assert after["view"]["rooms"][seat] == before["view"]["rooms"][seat] + [event["pai"]]
+
+
+def test_review_route_runs_the_reviewer_in_a_worker(client):
+    text = _game_log(client, seed=11)
+    answer = client.post("/api/review", params={"seat": 0, "seconds": 5}, content=text.encode())
+    assert answer.status_code == 200, answer.text
+    review = answer.json()
+    discards = [i for i, e in enumerate(read(text)) if e["type"] == "dahai" and e["actor"] == 0]
+    assert review["seat"] == 0 and [d["index"] for d in review["decisions"]] == discards
+    assert client.post("/api/review", params={"seat": 3}, content=text.encode()).status_code == 400
+
+
+@pytest.mark.parametrize("body, message", [
+    (b"", "no log given"),
+    (b"\xff\xfe", "UTF-8"),
+    (b'{"type":"start_game"}\n', "start_game and start_kyoku"),
+    (b"not json\n", "line 1: not JSON"),
+])
+def test_bad_logs_are_refused_with_one_line(client, body, message):
+    for route in ("/api/replay", "/api/review"):
+        response = client.post(route, content=body)
+        assert response.status_code == 400 and message in response.json()["error"], response.text
