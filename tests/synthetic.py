@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Sequence
 
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, assume, settings
 from hypothesis import strategies as st
 
 from catalogue import Catalogue, Idol, RuleSpec, Unit
@@ -286,6 +286,22 @@ def favourites(game: Game, deal: Deal | None = None) -> st.SearchStrategy[int | 
 
 def concealed_kinds(deal: Deal, *, exclude: Sequence[int | None] = ()) -> list[int]:
     return [k for k, n in enumerate(deal.concealed) if n and k not in exclude]
+
+
+def scoring_case(data, game: Game, swaps: Sequence[int], wildcard: bool) -> tuple[Deal, int | None, str, int | None]:
+    """(deal, favourite, win, ron tile) of a score test: a hand of sampled real units with calls, perturbed by
+    one of `swaps` exchanges, scored as a tsumo, a ron on one of its concealed kinds or a hand that did not win."""
+    max_swaps = data.draw(st.sampled_from(list(swaps)), label="swaps")
+    deal = data.draw(deals(game, max_called=2, max_swaps=max_swaps, min_called_size=3, sora_weight=wildcard,
+                           early_stop=False), label="deal")
+    favourite = data.draw(favourites(game, deal), label="favourite")
+    win = data.draw(st.sampled_from(["tsumo", "ron", "none"]), label="win")
+    ron = None
+    if win == "ron":
+        options = concealed_kinds(deal)
+        assume(options)
+        ron = data.draw(st.sampled_from(options), label="ron tile")
+    return deal, favourite, win, ron
 
 
 def random_real_hands(ev: Evaluator, n: int, seed: int):

@@ -24,6 +24,7 @@ from synthetic import (
     favourites,
     games,
     oracle_cap,
+    scoring_case,
     seen_counts,
 )
 
@@ -360,16 +361,7 @@ def test_real_score_agrees(rules_name, data):
     ev, game = real(rules_name)
     rules = real_oracle_rules(ev, game)
     wildcard = rules["sora_mode"] == "wildcard"
-    swaps = data.draw(st.sampled_from([0, 0, 1, 2] if wildcard else [0, 0, 1]), label="swaps")
-    deal = data.draw(deals(game, max_called=2, max_swaps=swaps, min_called_size=3, sora_weight=wildcard,
-                           early_stop=False), label="deal")
-    favourite = data.draw(favourites(game, deal), label="favourite")
-    win = data.draw(st.sampled_from(["tsumo", "ron", "none"]), label="win")
-    ron = None
-    if win == "ron":
-        options = concealed_kinds(deal)
-        assume(options)
-        ron = data.draw(st.sampled_from(options), label="ron tile")
+    deal, favourite, win, ron = scoring_case(data, game, [0, 0, 1, 2] if wildcard else [0, 0, 1], wildcard)
     expected = oracle.best_score(game.units, list(deal.concealed), list(deal.called), won=win != "none",
                                  ron_tile=ron, favourite=favourite, rules=rules, sora=game.sora)
     if win == "none" and rules["no_win"] == "none":

@@ -9,7 +9,7 @@ from collections import Counter
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
-from synthetic import BASE_SETTINGS, concealed_kinds, deals, favourites
+from synthetic import BASE_SETTINGS, scoring_case
 from test_agreement import REAL_RULES, real
 
 from solver.core import score
@@ -48,16 +48,7 @@ def covers(result, hand, rules) -> bool:
 def test_search_agrees_with_the_cpsat_model(rules_name, data):
     ev, game = real(rules_name)
     wildcard = ev.rules.sora_mode == "wildcard"
-    swaps = data.draw(st.sampled_from([0, 0, 1, 2, 4]), label="swaps")
-    deal = data.draw(deals(game, max_called=2, max_swaps=swaps, min_called_size=3, sora_weight=wildcard,
-                           early_stop=False), label="deal")
-    favourite = data.draw(favourites(game, deal), label="favourite")
-    win = data.draw(st.sampled_from(["tsumo", "ron", "none"]), label="win")
-    ron = None
-    if win == "ron":
-        options = concealed_kinds(deal)
-        assume(options)
-        ron = data.draw(st.sampled_from(options), label="ron tile")
+    deal, favourite, win, ron = scoring_case(data, game, [0, 0, 1, 2, 4], wildcard)
     found, reference = both(deal.hand, ev.rules, Situation(win, ron, favourite))
     if isinstance(reference, str):
         assert found == reference
