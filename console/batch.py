@@ -24,14 +24,17 @@ ResumeOpt = Annotated[bool, typer.Option("--resume", help="Continue the run that
                                                           "options, else refused): append what it lacks.")]
 ForceOpt = Annotated[bool, typer.Option("--force", help="Overwrite an --output file that already holds results.")]
 ALL_CORES = os.cpu_count() or 1
+TimeBudgetOpt = Annotated[Optional[float], typer.Option(
+    "--time-budget", min=0.1, help="Stop cleanly after this many seconds, as Ctrl-C does: say what was written "
+                                   "(--resume continues it) and exit 124.")]
 
 
-def run_batch(open_run: Callable[[], Any], show: Callable[[Any], int]) -> None:
+def run_batch(open_run: Callable[[], Any], show: Callable[[Any], int], budget: float | None = None) -> None:
     """Open the run (usage errors: one line, exit 2), show it, close it; exit with ``show``'s code, or
-    130 / 143 when Ctrl-C / SIGTERM came before the run was open."""
+    130 / 143 / 124 when Ctrl-C / SIGTERM / the end of the time budget came before the run was open."""
     from solver.batch.signals import Stopped, stop_signals
 
-    with stop_signals():
+    with stop_signals(budget):
         try:
             with errors():
                 run = open_run()
@@ -73,6 +76,7 @@ def check(
     file: Annotated[str, typer.Argument(help="Claims, one JSON object per line (docs/checker.md); '-' reads stdin.")],
     json_: Annotated[bool, typer.Option("--json", help="Print a JSON report {\"claims\": [...], \"summary\": {...}}.")] = False,
     workers: WorkersOpt = ALL_CORES, output: OutputOpt = None, resume: ResumeOpt = False, force: ForceOpt = False,
+    time_budget: TimeBudgetOpt = None,
     rules: Annotated[str, typer.Option("--rules", "-r", help="Rule set for claims that name none.")] = DEFAULT_RULES,
     cluster: ClusterOpt = None,
 ) -> None:
@@ -90,7 +94,7 @@ def check(
     from solver.checking.run import CheckRun
 
     run_batch(lambda: CheckRun(file, output, workers, rules, resume, force, cluster),
-              lambda run: check_run_output(run, json_))
+              lambda run: check_run_output(run, json_), time_budget)
 
 
 def generate(
@@ -104,6 +108,7 @@ def generate(
     resume: ResumeOpt = False, force: ForceOpt = False,
     attempts: Annotated[int, typer.Option("--attempts", min=1, max=100_000, help=(
         "Give up on a position after this many tries (then say how many were found) [default: 1000]"))] = 1000,
+    time_budget: TimeBudgetOpt = None,
 ) -> None:
     """Positions with proven answers, one JSON line each in the claims format of mj check (stdout or --output).
 
@@ -112,4 +117,4 @@ def generate(
     from solver.generation.run import GenerateRun
 
     run_batch(lambda: GenerateRun(kind, count, seed, rules, difficulty, output, workers, cluster, resume, force,
-                                  stdout=sys.stdout, attempts=attempts), show_generate)
+                                  stdout=sys.stdout, attempts=attempts), show_generate, time_budget)

@@ -8,7 +8,7 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from console.batch import ALL_CORES, ClusterOpt, ForceOpt, OutputOpt, ResumeOpt, run_batch
+from console.batch import ALL_CORES, ClusterOpt, ForceOpt, OutputOpt, ResumeOpt, TimeBudgetOpt, run_batch
 from console.common import JsonOpt, RulesOpt
 from solver.core.rules import DEFAULT_RULES
 
@@ -32,7 +32,7 @@ def tournament(
                                                                            "decision before greedy decides.")] = 0.5,
     bot_timeout: Annotated[float, typer.Option("--bot-timeout", help="Seconds an external engine may take to "
                                                                      "answer.")] = 5.0,
-    json_: JsonOpt = False,
+    json_: JsonOpt = False, time_budget: TimeBudgetOpt = None,
 ) -> None:
     """A duplicate tournament: each deal is played once per seat rotation, so luck cancels; win rates, mean
     scores and pairwise differences (paired by deal) with 95 % intervals. Resumable with --output.
@@ -57,7 +57,7 @@ def tournament(
                   "whole deals)", file=sys.stderr, flush=True)
         return TournamentRun(settings, output, jobs, cluster, resume, force)
 
-    run_batch(open_run, lambda run: show_tournament(run, json_))
+    run_batch(open_run, lambda run: show_tournament(run, json_), time_budget)
 
 
 def show_tournament(run: Any, json_: bool) -> int:

@@ -117,3 +117,18 @@ def test_broken_stdout_pipe_is_quiet(tmp_path):
     err = proc.stderr.read()
     proc.wait(timeout=60)
     assert b"Traceback" not in err and b"BrokenPipe" not in err, err.decode()
+
+
+def test_a_time_budget_stops_like_a_signal_and_resume_completes_it(tmp_path):
+    """--time-budget S: at S seconds the run stops as Ctrl-C stops it (one line naming the budget, exit 124),
+    and --resume then writes exactly what an uninterrupted run writes."""
+    lines = random_claims(10_000, seed=12)
+    claims, out, ref = tmp_path / "claims.jsonl", tmp_path / "out.jsonl", tmp_path / "ref.jsonl"
+    claims.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    code, _, err = run_mj("check", str(claims), "--output", str(out), "--workers", "2", "--time-budget", "0.3")
+    assert code == 124, err
+    assert err.startswith("the time budget of 0.3 s ran out after ") and err.count("\n") == 1, err
+    assert len(out.read_text(encoding="utf-8").splitlines()) == int(err.split()[9])  # as many as it says
+    assert run_mj("check", str(claims), "--output", str(out), "--resume", "--workers", "2")[0] == 1
+    run_mj("check", str(claims), "--output", str(ref), "--workers", "1")
+    assert out.read_text(encoding="utf-8") == ref.read_text(encoding="utf-8")

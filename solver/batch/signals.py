@@ -1,5 +1,6 @@
-"""Clean stops for a batch command: SIGINT and SIGTERM become the same exception (``Stopped``), so an
-interrupted run closes its output, stops its workers and says what it wrote; ``--resume`` continues it."""
+"""Clean stops for a batch command: SIGINT, SIGTERM and the end of its time budget (SIGALRM) become the same
+exception (``Stopped``), so a stopped run closes its output, stops its workers and says what it wrote;
+``--resume`` continues it."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from contextlib import contextmanager
 from typing import Any
 
 EXIT_SIGINT, EXIT_SIGTERM = 130, 143  # 128 + the signal's number, as shells report it
+EXIT_BUDGET = 124  # the time budget ran out (as timeout(1) reports it)
 
 
 class Stopped(KeyboardInterrupt):
@@ -21,9 +23,12 @@ class Stopped(KeyboardInterrupt):
 
 _fired: list[int] = []  # the first stop signal of this run (a second one is ignored)
 _held = {"depth": 0, "pending": 0}  # inside held(): the signal that arrived and waits
+_budget: list[float | None] = [None]  # the run's time budget in seconds, for its last line
 
 
 def _code(signum: int) -> int:
+    if signum == signal.SIGALRM:
+        return EXIT_BUDGET
     return EXIT_SIGTERM if signum == signal.SIGTERM else EXIT_SIGINT
 
 
@@ -38,18 +43,25 @@ def _handler(signum: int, frame: Any) -> None:
 
 
 @contextmanager
-def stop_signals() -> Iterator[None]:
-    """Inside: SIGINT and SIGTERM raise Stopped (at most once: a second signal during the clean-up waits)."""
+def stop_signals(budget: float | None = None) -> Iterator[None]:
+    """Inside: SIGINT and SIGTERM raise Stopped (at most once: a second signal during the clean-up waits), and
+    so does the end of `budget` seconds (a timer of this process only: forked workers do not inherit it)."""
     _fired.clear()
     _held["pending"] = 0
+    _budget[0] = budget
+    stops = (signal.SIGINT, signal.SIGTERM) + ((signal.SIGALRM,) if budget is not None else ())
     try:
-        previous = {s: signal.signal(s, _handler) for s in (signal.SIGINT, signal.SIGTERM)}
+        previous = {s: signal.signal(s, _handler) for s in stops}
     except ValueError:  # not the main thread (an embedding program): leave its signals alone
         yield
         return
+    if budget is not None:
+        signal.setitimer(signal.ITIMER_REAL, budget)
     try:
         yield
     finally:
+        if budget is not None:
+            signal.setitimer(signal.ITIMER_REAL, 0)
         for s, old in previous.items():
             signal.signal(s, old)
 
@@ -80,4 +92,6 @@ def stopped_text(done: str, output: str | None) -> str:
 
     where = f" (in {shown(output)})" if output else ""
     hint = "; rerun with --resume to continue" if output else "; use --output FILE to be able to resume"
+    if _fired and _fired[0] == signal.SIGALRM:
+        return f"the time budget of {_budget[0]:g} s ran out after {done}{where}{hint}"
     return f"interrupted after {done}{where}{hint}"
