@@ -19,19 +19,10 @@ from starlette.routing import Route
 from server.game_session import MAX_SEED, NotLegal, Sessions
 from server.respond import error
 from solver.core.errors import MjError, error_line
+from solver.core.numbers import whole
 
 DEFAULT_COMS = "greedy,seed000,random"
 MAX_BODY = 4096  # bytes: an action is one small object
-
-
-def _whole(text: str | None, what: str, low: int, high: int) -> int:
-    try:
-        value = int(text or "")
-    except ValueError:
-        raise MjError(f"{what} must be a whole number from {low} to {high}") from None
-    if not low <= value <= high:
-        raise MjError(f"{what} must be a whole number from {low} to {high}")
-    return value
 
 
 def game_routes(sessions: Sessions) -> list[Route]:
@@ -41,7 +32,7 @@ def game_routes(sessions: Sessions) -> list[Route]:
             unknown = next((k for k in query if k not in ("seed", "coms", "rules")), None)
             if unknown is not None:
                 raise MjError(f"unknown parameter '{unknown[:40]}' (this route takes: seed, coms, rules)")
-            seed = _whole(query["seed"], "seed", 0, MAX_SEED) if query.get("seed") else secrets.randbelow(MAX_SEED)
+            seed = whole(query["seed"], "seed", 0, MAX_SEED) if query.get("seed") else secrets.randbelow(MAX_SEED)
             coms = [c.strip() for c in (query.get("coms") or DEFAULT_COMS).split(",") if c.strip()]
             session = sessions.new(seed, coms, query.get("rules") or None)
         except MjError as exc:
@@ -59,7 +50,7 @@ def game_routes(sessions: Sessions) -> list[Route]:
         if missing:
             return missing
         try:
-            since = _whole(request.query_params.get("since") or "0", "since", 0, 1 << 20)
+            since = whole(request.query_params.get("since") or "0", "since", 0, 1 << 20)
         except MjError as exc:
             return error(400, error_line(str(exc)), exc.code)
         return JSONResponse(session.snapshot(since))

@@ -19,6 +19,7 @@ from starlette.routing import Route
 from server.pool import WorkerPool
 from server.respond import error, in_worker
 from solver.core.errors import MjError, error_line
+from solver.core.numbers import decimal, whole
 
 MAX_LOG = 4 << 20  # bytes: a game log is tens of KB
 DEFAULT_SECONDS = 1.0  # the review's time budget per decision (game/review.py's default)
@@ -61,18 +62,6 @@ def review_log(text: str, seat: int, seconds: float, reviewer: str) -> dict[str,
 
 # --- the routes (the event loop's thread) --------------------------------------------------------------
 
-def _number(text: str | None, what: str, low: float, high: float, default: float) -> float:
-    if not text:
-        return default
-    try:
-        value = float(text)
-    except ValueError:
-        value = float("nan")
-    if not low <= value <= high:
-        raise MjError(f"{what} must be a number from {low:g} to {high:g}")
-    return value
-
-
 async def _log_text(request: Request) -> str:
     if int(request.headers.get("content-length") or 0) > MAX_LOG:
         raise MjError(f"a game log is at most {MAX_LOG >> 20} MB")
@@ -105,8 +94,8 @@ def review_routes(pool: WorkerPool, reviewer: str, timeout: float | None) -> lis
             unknown = next((k for k in query if k not in ("seat", "seconds")), None)
             if unknown is not None:
                 raise MjError(f"unknown parameter '{unknown[:40]}' (this route takes: seat, seconds)")
-            seat = int(_number(query.get("seat"), "seat", 0, 3, 0))
-            seconds = _number(query.get("seconds"), "seconds", 0.1, MAX_SECONDS, DEFAULT_SECONDS)
+            seat = whole(query.get("seat") or "0", "seat", 0, 3)
+            seconds = decimal(query.get("seconds") or str(DEFAULT_SECONDS), "seconds", 0.1, MAX_SECONDS)
             text = await _log_text(request)
         except MjError as exc:
             return error(400, error_line(str(exc)), exc.code)

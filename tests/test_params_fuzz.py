@@ -65,6 +65,19 @@ def test_unicode_digits_are_400_naming_the_parameter(client, route, params):
     assert body["error"].startswith(f"error: {name} must be") and "\n" not in body["error"]
 
 
+@pytest.mark.parametrize("method, route, params", [
+    ("post", "/api/game", {"seed": "٣"}), ("post", "/api/game", {"seed": "1e3"}),
+    ("post", "/api/review", {"seat": "²"}), ("post", "/api/review", {"seat": "1.5"}),
+    ("post", "/api/review", {"seconds": "①"}), ("post", "/api/review", {"seconds": "nan"}),
+])
+def test_the_game_and_review_routes_read_numbers_the_same_way(client, method, route, params):
+    """/play's and /review's routes take the shared reader too: a Unicode digit, an exponent or a fraction for
+    a seat is a 400 naming the parameter, never a number guessed from it."""
+    response = getattr(client, method)(route, params=params, content=b"")
+    assert response.status_code == 400, response.text
+    assert response.json()["error"].startswith(f"error: {next(iter(params))} must be")
+
+
 def test_the_cli_reads_numbers_as_the_server_does(client):
     """The same value, the same verdict, in the same words (the CLI's turns have no upper bound: budgets stop them)."""
     for value, says in (("²", "(digits 0-9), not '²'"), ("0", "not 0"), ("2", None), ("１", "(digits 0-9), not '１'")):
