@@ -17,6 +17,7 @@ from dataclasses import asdict, dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 
+from game.view import plan_position
 from solver.core.hand import Hand
 
 MODEL = ("solo model: P(win) counts the seat's own draws over the draws it had left; the wall is every copy the "
@@ -115,15 +116,12 @@ def _plan(ev, task: dict, hand: Hand, budget: Budget):
     """The planner's answer for the position (per discard, or the 12-tile hand as it stands), or None with why."""
     from solver.core.errors import MjError
     from solver.planning.plan import plan
-    from solver.planning.request import Limits, PlanRequest, Position
+    from solver.planning.request import Limits, PlanRequest
     from solver.planning.targets import TooLarge
 
     if task["turns"] <= 0:
         return None, "no draw left"
-    seen = list(task["seen"])
-    for k in task["room"]:  # the planner counts the waiting rooms apart from the other tiles seen
-        seen[k] -= 1
-    request = PlanRequest(Position(hand, tuple(seen), tuple(task["room"]), task["favourite"]), task["turns"],
+    request = PlanRequest(plan_position(hand, task["seen"], task["room"], task["favourite"]), task["turns"],
                           limits=Limits(budget.max_states, budget.seconds, budget.estimate))
     try:
         return plan(ev.rules, request), ""

@@ -137,11 +137,9 @@ def review_game(ev, events: list[dict], seat: int, *, seconds: float = SECONDS, 
                 progress: Callable[[int, int], None] | None = None) -> Review:
     """Grade every decision of `seat` (`indexes`: only those at these event indexes; `estimate`: sampled walls
     per action where no exact answer comes within the budget, labelled; progress(done, total) after each)."""
-    if not seconds > 0:
-        raise MjError(f"the time budget must be above 0 seconds a decision, not {seconds}")
     from solver.planning.request import Limits
 
-    Limits(max_states, seconds, estimate)  # the planner's own checks: one clear line for a bad budget
+    Limits(max_states, seconds, estimate)  # the planner's own checks, before any work: one clear line
     budget = Budget(seconds, max_states, estimate)
     start, _ = header(events)
     tasks, skipped = decision_tasks(events, Table(ev.rules), seat)

@@ -60,6 +60,17 @@ def observe(state: GameState, seat: int, table: Table) -> Observation:
                        state.wall[state.drawn - 1] if state.may_tsumo and state.turn == seat else None)
 
 
+def plan_position(hand: Hand, seen, room, favourite: int | None):
+    """The planner's Position of what a seat saw (`seen` counts the waiting rooms' tiles too; the planner
+    takes the rooms apart, as the tiles a そら can fetch)."""
+    from solver.planning.request import Position
+
+    elsewhere = list(seen)
+    for k in room:
+        elsewhere[k] -= 1
+    return Position(hand, tuple(elsewhere), tuple(room), favourite)
+
+
 def seat_event(event: dict, seat: int) -> dict:
     """The event as `seat` sees it: others' starting hands and draws hidden, the wall never shown."""
     kind = event.get("type")

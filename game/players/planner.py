@@ -11,7 +11,7 @@ import time
 
 from game.players.base import win_in
 from game.players.simple import GreedyPlayer
-from game.view import Observation
+from game.view import Observation, plan_position
 from solver.core.errors import MjError
 
 BUDGET = 0.5  # seconds a decision (the issue's target: median <= 0.5 s a decision)
@@ -34,7 +34,7 @@ class PlannerPlayer(GreedyPlayer):
     def plan(self, obs: Observation):
         """The plan of the position, or None past the budget."""
         from solver.planning.plan import plan
-        from solver.planning.request import Limits, PlanRequest, Position
+        from solver.planning.request import Limits, PlanRequest
         from solver.planning.targets import TooLarge
 
         deadline = time.monotonic() + SAFETY * self.budget
@@ -42,12 +42,8 @@ class PlannerPlayer(GreedyPlayer):
         def tick(*_):
             if time.monotonic() > deadline:
                 raise _OverBudget
-        room = obs.room_tiles
-        elsewhere = list(obs.seen)  # the plan counts the waiting rooms apart from the other tiles seen
-        for k in room:
-            elsewhere[k] -= 1
         # the class nearest, stopped by its state cap alone (no clock): the same position, the same answer
-        request = PlanRequest(Position(obs.hand, tuple(elsewhere), tuple(room), obs.favourite), max(0, obs.turns_left),
+        request = PlanRequest(plan_position(obs.hand, obs.seen, obs.room_tiles, obs.favourite), max(0, obs.turns_left),
                               play="nearest", both=False, limits=Limits(self.states, None))
         try:
             return plan(obs.rules, request, progress=tick)
