@@ -331,20 +331,21 @@ def progress_bar(quiet: bool = False) -> Iterator[Callable[[int, int, int], None
 
 
 @contextmanager
-def count_bar(label: str, total: int, start: int = 0, quiet: bool = False) -> Iterator[Callable[[int], None]]:
-    """A callback (items done) drawing `label` done/total on stderr, on a terminal only (`quiet`: the items are
-    printed on that terminal, so nothing is drawn over them). The elapsed time shows a slow item is alive."""
+def count_bar(label: str, total: int | None, start: int = 0, quiet: bool = False) -> Iterator[Callable[..., None]]:
+    """A callback (items done[, total once known]) drawing `label` done/total on stderr, on a terminal only
+    (`quiet`: the items are printed on that terminal, so nothing is drawn over them). The elapsed time shows a
+    slow item is alive."""
     if quiet or not sys.stderr.isatty():
-        yield lambda done: None
+        yield lambda done, total=None: None
         return
     from rich.console import Console
-    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    progress = Progress(TextColumn(label), BarColumn(), TextColumn("{task.completed}/{task.total}"),
-                        TimeElapsedColumn(), console=Console(stderr=True), transient=True)
+    progress = Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                        console=Console(stderr=True), transient=True)  # done/total, "?" while it is unknown
     task = progress.add_task(label, total=total, completed=start)
     progress.start()
     try:
-        yield lambda done: progress.update(task, completed=done)
+        yield lambda done, total=None: progress.update(task, completed=done, **({"total": total} if total else {}))
     finally:
         progress.stop()

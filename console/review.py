@@ -3,7 +3,6 @@ as a table and a summary like mjai-reviewer's, or as JSON. A progress bar on a t
 
 from __future__ import annotations
 
-import sys
 from typing import Annotated, Optional
 
 import typer
@@ -31,38 +30,19 @@ def review(log: Annotated[str, typer.Argument(help="A game log written by mj pla
     """
     with errors():
         from console.game import read_log
+        from console.render import count_bar
         from game.review import review_game
 
         if workers < 1:
             raise MjError(f"--workers must be 1 or more, not {workers}")
         events, ev = read_log(log, catalogue)
-        with _progress() as progress:
+        with count_bar("grading", None) as progress:  # the decisions are counted as the review starts
             result = review_game(ev, events, seat, seconds=seconds, estimate=estimate, workers=workers,
                                  progress=progress,
                                  indexes=None if at is None else set(at))
         if json_:
             return emit_json(result.to_dict())
         _show(result.to_dict())
-
-
-class _progress:
-    """A bar on stderr when it is a terminal (a review takes seconds to a minute)."""
-
-    def __enter__(self):
-        if not sys.stderr.isatty():
-            return None
-        from rich.console import Console
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
-        self.bar = Progress(TextColumn("grading"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                            console=Console(stderr=True), transient=True)
-        self.bar.start()
-        self.task = self.bar.add_task("review", total=None)
-        return lambda done, total: self.bar.update(self.task, completed=done, total=total)
-
-    def __exit__(self, *exc):
-        if hasattr(self, "bar"):
-            self.bar.stop()
 
 
 def _pct(value) -> str:

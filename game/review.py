@@ -147,6 +147,8 @@ def review_game(ev, events: list[dict], seat: int, *, seconds: float = SECONDS, 
         tasks = [t for t in tasks if t["index"] in indexes]
     names = start.get("names") if isinstance(start.get("names"), list) else []
     name = str(names[seat]) if seat < len(names) else f"seat {seat}"
+    if progress is not None:
+        progress(0, len(tasks))  # how many there are, before the first is graded
     graded = []
     for done, decision in enumerate(_graded(ev, tasks, budget, workers, cluster), 1):
         graded.append(decision)

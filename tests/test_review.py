@@ -149,6 +149,19 @@ def test_cli_json_and_table(ev, missed, tmp_path):
     assert code == 0 and "missed win" in out and "match" in out and "None" not in out, err
 
 
+def test_cli_shows_progress_on_a_terminal(missed, tmp_path):
+    """On a terminal the review draws how many decisions are graded of how many; off it, nothing."""
+    from test_bounded import on_terminal
+
+    events, some = missed
+    log = tmp_path / "game.jsonl"
+    log.write_text("".join(dumps(e) + "\n" for e in events), encoding="utf-8")
+    at = [arg for i in sorted(some)[:2] for arg in ("--at", str(i))]
+    done, seen = on_terminal("review", str(log), "--seconds", "0.2", "-j", "1", *at)
+    assert done.returncode == 0 and b"grading" in seen and b"2/2" in seen and b"None" not in seen, seen[-500:]
+    assert mj("review", str(log), "--seconds", "0.2", "-j", "1", *at)[2] == ""
+
+
 @pytest.mark.parametrize("args, said", [
     (["--seat", "2"], "--seat must be from 0 to 1"),
     (["--seconds", "0"], "time budget"),
