@@ -8,14 +8,14 @@ from typing import Annotated, Optional
 import typer
 
 from console.common import CatalogueOpt, JsonOpt, emit_json, errors
-from solver.core.errors import MjError
 
 
 def review(log: Annotated[str, typer.Argument(help="A game log written by mj play --log.")],
            seat: Annotated[int, typer.Option("--seat", help="The seat whose decisions are graded.")] = 0,
            seconds: Annotated[float, typer.Option("--seconds", help="The planner's time budget a decision; past "
                                                                     "it, bounds or h and acceptance grade it.")] = 1.0,
-           workers: Annotated[int, typer.Option("--workers", "-j", help="Worker processes grading decisions.")] = 2,
+           workers: Annotated[int, typer.Option("--workers", "-j", min=1,
+                                                            help="Worker processes grading decisions.")] = 2,
            estimate: Annotated[Optional[int], typer.Option("--estimate", help="Past the exact frontier, this many "
                                                                               "sampled walls per action (P(win) "
                                                                               "labelled estimate, with 95 % "
@@ -33,8 +33,6 @@ def review(log: Annotated[str, typer.Argument(help="A game log written by mj pla
         from console.render import count_bar
         from game.review import review_game
 
-        if workers < 1:
-            raise MjError(f"--workers must be 1 or more, not {workers}")
         events, ev = read_log(log, catalogue)
         with count_bar("grading", None) as progress:  # the decisions are counted as the review starts
             result = review_game(ev, events, seat, seconds=seconds, estimate=estimate, workers=workers,
