@@ -10,6 +10,8 @@ Routes (all GET, parameters in the query string, named like the CLI's options):
     /play, /api/game/...   a game against COMs in the browser (server/game_routes.py)
     /review, /api/replay, /api/review
                            a game log stepped through and its decisions graded (server/review_routes.py)
+    /sw.js, /favicon.ico, /manifest.webmanifest
+                           the service worker, icon and manifest: offline after a first visit (server/shell.py)
 Bad input: status 400 and {"error": <the CLI's one line>, "code": <MjError code>}.
 """
 
@@ -32,6 +34,7 @@ from server.game_session import Sessions
 from server.pool import WorkerPool
 from server.respond import CLIENT_GONE, error, in_worker  # noqa: F401 (CLIENT_GONE: tests read it here)
 from server.review_routes import review_routes
+from server.shell import shell_routes
 from solver.core.errors import MjError, error_line
 
 STATIC = Path(__file__).parent / "static"
@@ -108,6 +111,7 @@ def create_app(workers: int = 2, catalogue_files: tuple[str, ...] = (), timeout:
         Route("/review", page("review.html")),
         *game_routes(sessions),
         *review_routes(pool, reviewer, timeout),
+        *shell_routes(),
         Route("/api/idols", partial(quick, func=jobs.idols, allowed=None)),
         Route("/api/rules", partial(quick, func=jobs.rules, allowed=None)),
         Route("/api/hand", partial(quick, func=jobs.hand, allowed=("hand",))),
