@@ -14,6 +14,7 @@ import struct
 
 import pytest
 
+from server import shell
 from server.shell import build, service_worker_source, static_files
 
 WAIT_MS = 60_000
@@ -184,6 +185,53 @@ def test_pages_open_offline_after_a_first_visit(chromium, url):
             assert page.evaluate("getComputedStyle(document.body).margin") == "0px"  # style.css came along
     finally:
         context.set_offline(False)
+        context.close()
+
+
+@pytest.fixture
+def own_server(chromium):
+    """`mj serve`'s app in this process (a uvicorn thread), so that a test can change what /sw.js says."""
+    import threading
+
+    import uvicorn
+
+    from server.app import create_app
+    from server.run import bind
+
+    sock = bind("127.0.0.1", 0)
+    ready = threading.Event()
+    server = uvicorn.Server(uvicorn.Config(create_app(1, on_ready=ready.set), log_level="warning"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    assert ready.wait(WAIT_MS / 1000)
+    yield f"http://127.0.0.1:{sock.getsockname()[1]}/"
+    server.should_exit = True
+    thread.join(30)
+    sock.close()
+
+
+def test_a_new_version_replaces_the_old_cache_and_reloads_the_opening_page(chromium, own_server, monkeypatch):
+    context = chromium.new_context()
+    context.set_default_timeout(WAIT_MS)
+    page = context.new_page()
+    try:
+        page.goto(own_server + "review")
+        page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=20_000)
+        [old] = page.evaluate("caches.keys()")
+        monkeypatch.setattr(shell, "SHELL_VERSION", shell.SHELL_VERSION + 1)  # the server now has a new version
+        loads = []
+        page.on("framenavigated", lambda frame: loads.append(frame.url) if frame == page.main_frame else None)
+        page.reload()  # opened by the old worker, whose files are the old ones; the browser finds /sw.js changed
+        page.wait_for_function("caches.keys().then(k => k.length === 1 && k[0] !== %r)" % old)
+        for _ in range(WAIT_MS // 100):  # the new worker took over: the page reloads itself once
+            if len(loads) >= 2:
+                break
+            page.wait_for_timeout(100)
+        assert loads == [own_server + "review"] * 2
+        page.wait_for_selector("#log-file")
+        new = page.evaluate("caches.keys()")
+        assert new == [old.replace(f"mj-shell-{shell.SHELL_VERSION - 1}-", f"mj-shell-{shell.SHELL_VERSION}-")]
+    finally:
         context.close()
 
 
