@@ -220,3 +220,18 @@ def test_15_japanese_ui_rule_descriptions_and_a_first_visit_example(phone, url):
     phone.reload()
     phone.wait_for_function(ANSWERED)
     assert phone.is_hidden("#welcome") and phone.get_attribute("html", "lang") == "ja"
+
+
+def test_the_hand_keeps_tap_order_or_palette_order_and_focus_stays_after_a_removal(phone, url):
+    phone.goto(url)
+    for kind in ("千早", "春香", "美希", "春香"):
+        phone.click(f'#palette button[data-kind="{kind}"]')
+    phone.wait_for_selector("#hand-count:text('4 of 13 tiles')")
+    shown = lambda: phone.locator("#hand button.tile").all_inner_texts()  # noqa: E731
+    assert shown() == ["千早", "春香", "美希", "春香"]
+    phone.select_option("#order", "palette")
+    assert shown() == ["春香", "春香", "千早", "美希"]  # the palette lists Princess (春香) before Fairy (千早)
+    assert "order=palette" in phone.url
+    phone.click('#hand button[aria-label="remove 千早"]')
+    phone.wait_for_selector("#hand-count:text('3 of 13 tiles')")
+    assert phone.evaluate("document.activeElement.closest('#hand') !== null")

@@ -34,6 +34,8 @@ const Hand = {
 
   draw(focusAt = null) {
     const box = $("hand");
+    const focused = document.activeElement;  // a redraw keeps the focus where it was in the hand
+    if (focusAt === null && box.contains(focused)) focusAt = focused.dataset.at ? Number(focused.dataset.at) : 0;
     box.replaceChildren();
     this.called.forEach((members, n) => {
       const remove = () => this.set(this.tiles, this.called.filter((_, i) => i !== n), 0);
