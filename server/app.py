@@ -3,7 +3,8 @@
 Routes (all GET, parameters in the query string, named like the CLI's options):
     /                      the page (server/static/)
     /api/idols, /api/rules the catalogue, as `mj catalogue idols|rules --json`
-    /api/hand              the hand as parsed: tiles, called units, size (for drawing it)
+    /api/hand              the hand as parsed: tiles, called units, size, typed order (for drawing it)
+    /api/tiles             a list of tiles as parsed (the page checks seen, waiting room, discard each alone)
     /api/units, /api/score, /api/h, /api/analyze
                            exactly what `mj units|score|h|analyze --json` prints
     /api/plan              mj plan --json: P(win) and E[score] per discard over the draws left
@@ -115,6 +116,7 @@ def create_app(workers: int = 2, catalogue_files: tuple[str, ...] = (), timeout:
         Route("/api/idols", partial(quick, func=jobs.idols, allowed=None)),
         Route("/api/rules", partial(quick, func=jobs.rules, allowed=None)),
         Route("/api/hand", partial(quick, func=jobs.hand, allowed=("hand",))),
+        Route("/api/tiles", partial(quick, func=jobs.tiles, allowed=("tiles",))),
         Route("/api/{name:path}", solve),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]

@@ -166,3 +166,19 @@ def test_review_names_a_bad_log(page, url):
     page.set_input_files("#log-file", files=[{"name": "x.jsonl", "mimeType": "text/plain", "buffer": b"{oops\n"}])
     error = page.wait_for_selector("#log-error:not([hidden])")
     assert error.inner_text().startswith("error: line 1: not JSON")
+
+
+def test_review_takes_a_dropped_log(page, url):
+    text = short_log()
+    page.goto(f"{url}review")
+    page.wait_for_selector("#drop")
+    # a real drop: a DataTransfer holding the log as a file, dispatched on the drop zone
+    page.evaluate("""(text) => {
+        const data = new DataTransfer();
+        data.items.add(new File([text], "game.jsonl", { type: "application/x-ndjson" }));
+        const zone = document.getElementById("drop");
+        zone.dispatchEvent(new DragEvent("dragover", { dataTransfer: data, bubbles: true, cancelable: true }));
+        zone.dispatchEvent(new DragEvent("drop", { dataTransfer: data, bubbles: true, cancelable: true }));
+    }""", text)
+    page.wait_for_selector("#position .seat")
+    assert page.inner_text("#step-count") == f"event 1 of {len(read(text)) - 1}:"

@@ -16,12 +16,11 @@ import pytest
 
 from server import shell
 from server.shell import build, service_worker_source, static_files
+from tests.test_browser import ANSWERED, PLANNED
 
 WAIT_MS = 60_000
 SEED_STEP_1 = "真 雪歩 あずさ 可奈 歩 未来 まつり 美也 紗代子 海美 奈緒 美奈子 星梨花"
 PAGES = ("", "play", "review")
-# the page's answer is on screen (#summary is the one-line answer of the new page, #h-line the older one's)
-ANSWER = "#summary:not(:empty), #analysis:not([hidden]) #h-line"
 PALETTE = "#palette button.tile"
 LIGHT = 0.4  # relative luminance above which a background is light (the light theme's panels are > 0.8)
 
@@ -89,7 +88,8 @@ def check_dark(page) -> None:
 
 def test_dark_mode_on_the_hand_page(dark, url):
     dark.goto(f"{url}?hand={SEED_STEP_1}")
-    dark.wait_for_selector(ANSWER)
+    dark.wait_for_function(ANSWERED)
+    dark.wait_for_function(PLANNED)  # the discard table whole: P(win) columns, the best rows marked
     check_dark(dark)
     dark.emulate_media(color_scheme="light")  # and the light theme is left as style.css draws it
     assert luminance(dark.evaluate("getComputedStyle(document.body).backgroundColor")) > 0.8

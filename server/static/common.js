@@ -19,7 +19,9 @@ function el(tag, attrs = {}, ...children) {
 
 async function loadIdols() {
   const response = await fetch("/api/idols");
-  for (const idol of await response.json()) { idolsByName.set(idol.name, idol); idolsByName.set(idol.id, idol); }
+  const list = await response.json();
+  for (const idol of list) { idolsByName.set(idol.name, idol); idolsByName.set(idol.id, idol); }
+  return list;
 }
 function tileName(key) { return idolsByName.has(key) ? idolsByName.get(key).name : key; }
 
@@ -27,7 +29,7 @@ function tileName(key) { return idolsByName.has(key) ? idolsByName.get(key).name
 function tile(key, tag = "span", attrs = {}) {
   const idol = idolsByName.get(key) || { attribute: "", name: key };
   const node = el(tag, { class: `tile attr-${idol.attribute}`, title: idol.full_name || key,
-                         lang: "ja", text: idol.name, ...attrs });
+                         lang: "ja", "data-id": idol.id, text: idol.name, ...attrs });
   if (idol.colour) node.style.borderBottomColor = idol.colour;
   return node;
 }
