@@ -31,6 +31,7 @@ PLAY = {"seed": "7", "coms": "greedy,seed000,random", "pace": "0"}
 MY_DISCARDS = 3
 REVIEW_SEED, REVIEW_PLAYERS, REVIEWED_SEAT = 7, ("greedy", "random", "seed000"), 1
 WAIT_MS = 120_000
+PLANNED = "() => [...document.querySelectorAll('#discard-table td.win')].every(td => td.textContent !== '…')"
 
 
 def main() -> int:
@@ -47,6 +48,8 @@ def main() -> int:
             for view, params in VIEWS.items():
                 page.goto(f"{url}?{urlencode(params)}")
                 page.wait_for_selector("#analysis:not([hidden]) #h-line")
+                if view == "analysis":
+                    page.wait_for_function(PLANNED)  # the P(win) columns filled in
                 path = OUT / f"{view}-{width_name}.png"
                 if view == "score":  # the score of the hand, line by line
                     page.wait_for_selector("#score-total")
