@@ -152,6 +152,13 @@ def test_favicon_and_manifest_on_every_page(chromium, url):
             assert icon["sizes"] == f"{width}x{height}"
             sizes.add(width)
     assert {192, 512} <= sizes
+
+    cdp = page.context.new_cdp_session(page)  # Chromium's own reading of the manifest, and its verdict
+    parsed = cdp.send("Page.getAppManifest")
+    assert parsed["url"] == url + "manifest.webmanifest" and parsed["errors"] == []
+    assert parsed["manifest"]["display"] == "kStandalone" and parsed["manifest"]["startUrl"] == url
+    errors = {e["errorId"] for e in cdp.send("Page.getInstallabilityErrors")["installabilityErrors"]}
+    assert errors <= {"in-incognito"}  # installable, but for the test browser's private profile
     page.close()
 
 
