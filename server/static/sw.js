@@ -1,10 +1,9 @@
-// mj's service worker: the pages open offline after a first visit (docs/web.md, "Offline").
+// mj's service worker: the pages open offline after a first visit (docs/web.md, "Theme, icon, offline").
 // Served at /sw.js by server/shell.py, which puts a line before this one:
 //   const BUILD = {"cache": "mj-shell-<n>-<hash of server/static/>", "shell": [every URL to keep]};
 // Static files: cache first, then the network (a new version comes with a new cache name).
 // The pages and the catalogue: the network first, the cache when it fails (they follow the server when it is up).
 // Everything else (solving, games, logs) goes to the network only: offline, the page shows the fetch error.
-"use strict";
 
 const PAGES = new Set(["/", "/play", "/review"]);
 const CATALOGUE = new Set(["/api/idols", "/api/rules"]);
