@@ -1,4 +1,5 @@
-"""The app shell around the pages: favicon, web app manifest and the service worker (docs/web.md, "Theme, icon, offline").
+"""The app shell around the pages: favicon, web app manifest and the service worker (docs/web.md, "Theme,
+icon, offline").
 
     /favicon.ico            the SVG favicon (browsers that ask by habit get an icon, never a 404)
     /manifest.webmanifest   server/static/manifest.webmanifest as application/manifest+json

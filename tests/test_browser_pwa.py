@@ -249,7 +249,8 @@ def test_the_worker_keeps_every_static_file_under_a_name_that_follows_them(tmp_p
     (tmp_path / "img" / "b.png").write_bytes(b"png")
     (tmp_path / ".hidden").write_text("x")
     first = build(tmp_path)
-    assert first["shell"] == ["/", "/play", "/review", "/api/idols", "/api/rules", "/static/a.css", "/static/img/b.png"]
+    assert first["shell"] == ["/", "/play", "/review", "/api/idols", "/api/rules",
+                              "/static/a.css", "/static/img/b.png"]
     assert service_worker_source(tmp_path).startswith(f"const BUILD = {json.dumps(first)};\n")
     assert build(tmp_path) == first  # the same files, the same cache name
     (tmp_path / "a.css").write_text("a { color: red }")

@@ -1,4 +1,5 @@
-// Registers the service worker (/sw.js, scope /) that keeps the pages for offline use (docs/web.md, "Theme, icon, offline").
+// Registers the service worker (/sw.js, scope /) that keeps the pages for offline use
+// (docs/web.md, "Theme, icon, offline").
 "use strict";
 if ("serviceWorker" in navigator) {
   // A page opened under an older worker may have got this version's HTML with the older version's files (files
