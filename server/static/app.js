@@ -174,7 +174,8 @@ async function update(save = true) {
     document.querySelector(`input[name=win][value="${parsed.size === handSize ? "tsumo" : "none"}"]`).checked = true;
   }
   lastSize = parsed.size;
-  if (matchMedia("(max-width: 700px)").matches) $("palette-box").open = parsed.size < handSize;
+  // on a phone the palette folds once the answers can come (12 or 13 tiles), so the table is next to the hand
+  if (matchMedia("(max-width: 700px)").matches) $("palette-box").open = parsed.size < handSize - 1;
   if (!fieldOk) {
     const bad = FIELDS.filter(([, id]) => fields[id] === null).map(([, id]) => $(id).closest("label").firstElementChild.textContent);
     markStale(t("summaryFix", bad.join(", ")));
