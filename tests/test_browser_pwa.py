@@ -186,6 +186,9 @@ def test_pages_open_offline_after_a_first_visit(chromium, url):
         assert page.locator(PALETTE).count() == kinds  # the palette, from the kept /api/idols
         page.goto(f"{url}?hand={SEED_STEP_1}")  # a shared link opens the kept page too
         page.wait_for_selector(PALETTE)
+        # the answers need the server: one line says so (not the browser's "Failed to fetch")
+        error = page.wait_for_selector("#hand-error:not([hidden])").inner_text()
+        assert error.startswith("error: the server cannot be reached"), error
         for path, heading in (("play?seed=7", "play"), ("review", "review")):
             page.goto(url + path)
             assert heading in page.inner_text("h1")

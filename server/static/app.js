@@ -212,7 +212,7 @@ async function solve(text, full) {
     if (error.name === "AbortError") {
       if (solving === controller) { $("status").textContent = t("cancelled"); summary([t("cancelled")]); }
     } else {
-      showError($("hand-error"), error.status ? error.message : t("offline"));
+      showError($("hand-error"), error.message);
       markStale(t("summaryFix", t("handLabel")));
     }
   } finally {

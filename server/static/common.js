@@ -42,7 +42,13 @@ function chips(keys, cls = "chip") {
 }
 
 async function requestJson(url, options = {}) {
-  const response = await fetch(url, options);
+  let response;
+  try {
+    response = await fetch(url, options);
+  } catch (error) {  // no answer at all: say what it means rather than the browser's "Failed to fetch"
+    if (error.name === "AbortError") throw error;
+    throw new Error("error: the server cannot be reached (offline?): answers need mj serve running");
+  }
   const body = await response.json().catch(() => ({ error: `error: the server answered HTTP ${response.status}` }));
   if (!response.ok) throw Object.assign(new Error(body.error || `error: HTTP ${response.status}`), { status: response.status });
   return body;

@@ -55,7 +55,6 @@ const WORDS = {
     colPoints: "points", colWhy: "why", bonus: "favourite bonus", leftover: "in no unit", leftoverWhy: "left over: scores nothing",
     total: "total", linkProblem: (p) => `This link was not fully understood: ${p}.`,
     unknownParam: (k) => `unknown parameter ${k}`, unknownValue: (k, v) => `${k}=${v} is not known`,
-    offline: "The server cannot be reached (offline?): answers need it.",
   },
   ja: {
     skipAnswers: "答えへ移動", skipSituation: "状況へ移動",
@@ -107,7 +106,6 @@ const WORDS = {
     colPoints: "点", colWhy: "内訳", bonus: "担当ボーナス", leftover: "ユニット外", leftoverWhy: "余り: 0 点",
     total: "合計", linkProblem: (p) => `このリンクの一部が読めませんでした: ${p}。`,
     unknownParam: (k) => `不明なパラメータ ${k}`, unknownValue: (k, v) => `${k}=${v} は不明`,
-    offline: "サーバーにつながりません(オフライン?)。答えにはサーバーが要ります。",
   },
 };
 
