@@ -182,3 +182,17 @@ def test_review_takes_a_dropped_log(page, url):
     }""", text)
     page.wait_for_selector("#position .seat")
     assert page.inner_text("#step-count") == f"event 1 of {len(read(text)) - 1}:"
+
+
+def test_play_and_review_speak_japanese_after_the_toggle(page, url):
+    page.goto(f"{url}play?seed=7&coms=greedy&pace=0")
+    page.wait_for_selector("#my-hand .tile")
+    page.click("#lang-toggle")
+    page.wait_for_function("() => document.documentElement.lang === 'ja'")
+    assert page.inner_text("#table-title") == "卓" and page.inner_text("#wall").startswith("山の残り")
+    assert axe_serious(page) == []
+    page.goto(f"{url}review")  # the choice is kept
+    page.wait_for_function("() => document.documentElement.lang === 'ja'")
+    page.set_input_files("#log-file", files=[{"name": "g.jsonl", "mimeType": "text/plain", "buffer": short_log().encode()}])
+    page.wait_for_selector("#position .seat")
+    assert page.inner_text("#step-count").endswith("手目:") and page.inner_text("#load-title") == "牌譜"
