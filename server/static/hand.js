@@ -111,7 +111,7 @@ const Hand = {
       return node;
     };
     $("palette").replaceChildren(...[...groups].map(([key, members]) => el("div", { class: "palette-group" },
-      el("h4", { text: key, lang: key.includes("そら") ? "ja" : "en" }),
+      el("h3", { text: key, lang: key.includes("そら") ? "ja" : "en" }),
       el("div", { class: "palette-tiles" }, ...members.map(button)))));
     const buttons = [...$("palette").querySelectorAll("button")];
     buttons[0].tabIndex = 0;
