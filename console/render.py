@@ -263,9 +263,9 @@ def plan_headline(plan: Any) -> Text | None:
         low = ("~" if plan.method == "estimate" else "") + percent(best.win_probability)
         proved = {True: "the best discard is proved", False: "the brackets overlap: the best discard is not proved",
                   None: ""}[plan.separated]
-        why = f"; the exact optimum stopped: {plan.stopped}" if plan.stopped else ""
-        return Text(f"P(win) over {plan.turns} draws: {low} – {percent(best.upper)} (the optimum lies between; "
-                    f"{proved}{why})", style="bold")
+        why = f"the exact optimum stopped: {plan.stopped}" if plan.stopped else ""
+        notes = "; ".join(part for part in ("the optimum lies between", proved, why) if part)
+        return Text(f"P(win) over {plan.turns} draws: {low} – {percent(best.upper)} ({notes})", style="bold")
     return None
 
 

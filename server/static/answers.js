@@ -93,22 +93,29 @@ function fillPlan(p) {
     if (upper !== null && upper !== undefined && upper !== x) return `${format(x)} – ${format(upper)}`;
     return format(x);
   };
+  // E[score] by a named class (the optimum did not finish for it) is a real policy's value: a lower bound
+  const scoreBound = p.method !== "estimate" && p.policy_class.expected_score !== "all play";
+  const scoreValue = (d) => {
+    const shown = value(d.expected_score, d.expected_score_interval, null, Math.round);
+    return scoreBound && d.expected_score != null ? `≥ ${shown}` : shown;
+  };
   const byTile = new Map(p.discards.map((d) => [d.tile ?? "", d]));
   const best = p.recommended ? p.recommended.tile ?? "" : null;
   for (const tr of document.querySelectorAll("#discards tr[data-tile]")) {
     const d = byTile.get(tr.dataset.tile);
     if (!d) continue;
     tr.querySelector("td.win").textContent = value(d.win_probability, d.win_probability_interval, d.upper, pct);
-    tr.querySelector("td.score").textContent = value(d.expected_score, d.expected_score_interval, null, Math.round);
+    tr.querySelector("td.score").textContent = scoreValue(d);
     tr.classList.toggle("plan-best", tr.dataset.tile === best && tr.dataset.tile !== "");
   }
   const how = p.method === "optimal" ? t("exact") : p.method === "bounds"
     ? `${t("bounds")} (${p.separated ? t("boundsSep") : t("boundsOverlap")})`
-    : p.method === "estimate" ? t("estimate", p.games) : t("classLabel", p.policy_class.win_probability);
+    : p.method === "estimate" ? t("estimate", p.games) : t("classLabel", p.policy_class.win_probability.split(":")[0]);
   const r = p.recommended;
   const line = r && r.tile ? `${t("planBest")}: 打${tileName(r.tile)}` : "";
   $("plan-result").replaceChildren(el("p", { class: p.method === "optimal" ? "hint" : "estimate",
-    text: `${t("planLine", p.turns, how)}${line ? ` · ${line}` : ""}` }));
+    text: `${t("planLine", p.turns, how)}${line ? ` · ${line}` : ""}` }),
+    scoreBound ? el("p", { class: "hint score-bound", text: t("scoreBound") }) : "");
 }
 
 function drawWaits(a, after) {
