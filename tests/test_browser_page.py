@@ -252,3 +252,10 @@ def test_an_expected_score_from_a_class_is_shown_as_a_lower_bound(phone, url):
         assert all(c.startswith("≥ ") for c in cells) and phone.locator(".score-bound").count() == 1
         best = next(d for d in plan["discards"] if d["tile"] == "sayoko")
         assert f"≥ {round(best['expected_score'])}" in cells
+
+
+def test_the_one_line_answer_says_when_to_use_sora(phone, url):
+    """RULES.md's そら fetch: one tile from complete, 静香 in a waiting room; using そら now takes it."""
+    open_hand(phone, url, hand="そら 詩花 詩花 百合子 桃子 このみ やよい 真 伊織 未来 春香 千早", room="静香 紬")
+    assert phone.inner_text("#sora").endswith("Use そら now: take 静香 (h 2 → 1).")
+    assert phone.inner_text("#summary").startswith("h 2 · そら → 静香 · ")

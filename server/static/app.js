@@ -240,6 +240,7 @@ function summaryOf(a, p) {
   if (a.h === null) return summary([t("unreachable")]);
   if (a.hand_complete) return summary([t("summaryComplete", a.score?.total ?? "?")]);
   const parts = [t("summaryH", a.h)];
+  if (a.sora && a.sora.use_now) parts.push(t("summarySora", tileName(a.sora.options[0].take)));  // before any discard
   const rows = a.discards;
   if (rows[0].tile === null) {
     const waits = a.waits.filter((w) => w.live > 0).map((w) => tileName(w.tile));
