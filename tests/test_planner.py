@@ -365,3 +365,32 @@ def test_estimate_policy_matrices_against_its_plain_definition(ev):
             keys[x] = (-low, sum(prep.wall_r[i] for i in lowering))
         best = max(keys.values())
         assert policy.lowest_h(hand) == min(x for x, k in keys.items() if k == best)
+
+
+@pytest.mark.parametrize("rules", ["2019-12", "hitori-jong-2.1"])
+def test_the_no_win_score_shared_by_hands_equal_on_their_units_kinds_is_the_oracles(rules):
+    """NoWinScore shares one search between hands equal on the kinds of the units they hold whole: on random
+    12-tile hands, most of them one junk tile apart, every score equals the brute-force oracle's packing."""
+    import oracle
+    from game_checks import oracle_rules
+
+    from solver.planning.targets import NoWinScore
+
+    ev = Evaluator(rules)
+    nowin = NoWinScore(ev.rules, (), ev.tile("可奈"))
+    units = [u.members for u in ev.rules.units]
+    rng = random.Random(12)
+    kinds = [k for k in range(len(ev.tiles)) if k != ev.rules.tiles.sora]
+    for _ in range(40):
+        base = [0] * len(ev.tiles)
+        while sum(base) < 11:
+            k = rng.choice(kinds)
+            base[k] += base[k] < 3
+        for extra in rng.sample(kinds, 4):  # the same 11 tiles and a different 12th
+            hand = list(base)
+            if hand[extra] == 3:
+                continue
+            hand[extra] += 1
+            expected = oracle.best_score(units, hand, [], won=False, ron_tile=None, favourite=ev.tile("可奈"),
+                                         rules=oracle_rules(ev), sora=ev.rules.tiles.sora)
+            assert nowin.score(tuple(hand)) == expected

@@ -120,12 +120,41 @@ class NoWinScore:
                        favourite in u.members) for u in rules.units if sora not in u.members]
         self.masks = [sum(1 << k for k in members) for members, _, _ in self.units]
         self.score = lru_cache(maxsize=None)(self._score)
+        self._by_key: dict[tuple, int] = {}
+        self._fits: dict[int, tuple[list, tuple[int, ...]]] = {}
+        self._with_kind: dict[int, list[int]] = {}
+        for i, (members, _, _) in enumerate(self.units):
+            self._with_kind.setdefault(min(members), []).append(i)
 
     def _score(self, concealed: tuple[int, ...]) -> int:
         if not self.defined:
             return 0  # the rule set defines no such score: the model counts it as 0
         support = sum(1 << k for k, n in enumerate(concealed) if n)
-        fits = [unit for unit, mask in zip(self.units, self.masks) if mask & ~support == 0]
+        fits, kinds = self._fitting(support)
+        key = tuple(concealed[k] for k in kinds)
+        key = (kinds, key)
+        got = self._by_key.get(key)
+        if got is None:
+            got = self._by_key[key] = self._search(concealed, fits)
+        return got
+
+    def _fitting(self, support: int) -> tuple[list, tuple[int, ...]]:
+        """The units held whole (every member present) and their kinds K. The units that fit are exactly those
+        within K, so the score depends on the counts over K alone: hands equal there (most differ in a junk
+        tile) share one search."""
+        got = self._fits.get(support)
+        if got is None:
+            near = set()  # only units with a member held can fit
+            rest = support
+            while rest:
+                k = (rest & -rest).bit_length() - 1
+                near.update(self._with_kind.get(k, ()))
+                rest &= rest - 1
+            fits = [self.units[i] for i in sorted(near) if self.masks[i] & ~support == 0]
+            got = self._fits[support] = (fits, tuple(sorted({k for members, _, _ in fits for k in members})))
+        return got
+
+    def _search(self, concealed: tuple[int, ...], fits: list) -> int:
         counts = list(concealed)
         bonus = self.rules.favourite_bonus
         best = 0
