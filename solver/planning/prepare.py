@@ -131,7 +131,10 @@ def acceptance(targets: Targets, hand: Hand, wall: list[int], budget: int) -> tu
     numbers are exact; otherwise they are None rather than guessed.
     """
     held = hand.concealed
-    costs = {t: sum(max(0, c - held[k]) for k, c in enumerate(t)) for t in targets.counts}
+    kinds = [k for k, n in enumerate(held) if n]
+    costs = {}
+    for t in targets.counts:  # the cost is the sum of the target's counts less the held copies it covers
+        costs[t] = sum(t) - sum(min(t[k], held[k]) for k in kinds)
     if not costs:
         return None, None
     h = min(costs.values())

@@ -163,16 +163,30 @@ class Reach:
     def interchangeable(self, alive, positions: int):
         """(per-position flag: some target within reach holds it; classes of positions with equal columns;
         (position, count) for the positions every target holds the same number of; per position the
-        most and the least any target holds), from the targets' dense columns."""
-        denses = alive.denses if isinstance(alive, Costed) else [self.dense_by_id[id(x)] for x in alive]
-        nr = self.nr
-        columns = list(zip(*denses)) if denses else [()] * nr
-        most = tuple(max(column, default=0) for column in columns) + (0,) * (positions - nr)
-        least = tuple(min(column, default=0) for column in columns) + (0,) * (positions - nr)
-        flags = tuple(m > 0 for m in most)
+        most and the least any target holds), from the targets' sparse counts: a column is the list of
+        (target index, count) over the targets holding the position, so equal columns are equal lists and
+        the work is the targets' sizes, not positions x targets (most lists hold a few targets)."""
+        columns: dict[int, list] = {}
+        for j, target in enumerate(alive):
+            for i, c in target:
+                column = columns.get(i)
+                if column is None:
+                    columns[i] = [j, c]
+                else:
+                    column += (j, c)
+        n = len(alive)
+        most, least = [0] * positions, [0] * positions
         classes: dict[tuple, list[int]] = {}
-        for i, column in enumerate(columns):
-            if most[i]:
-                classes.setdefault(column, []).append(i)
-        constant = [(i, most[i]) for i in range(nr) if most[i] and least[i] == most[i]]
-        return flags, [members for members in classes.values() if len(members) > 1], constant, most, least
+        constant = []
+        for i in sorted(columns):
+            column = columns[i]
+            counts = column[1::2]
+            high = most[i] = max(counts)
+            if len(counts) == n:
+                low = least[i] = min(counts)
+                if low == high:
+                    constant.append((i, high))
+            classes.setdefault(tuple(column), []).append(i)
+        flags = tuple(m > 0 for m in most)
+        return flags, [members for members in classes.values() if len(members) > 1], constant, tuple(most), \
+            tuple(least)

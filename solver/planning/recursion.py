@@ -224,6 +224,8 @@ class Search(Reach, ClosedForms):
             return scale if self.win else score * scale  # "nearest": a complete hand in play wins at once
         if t == 1 and self.win and not room and not self.nearest:
             return self.last_discard(hand, wall)
+        if t == 2 and self.win and not room and not self.nearest and isinstance(alive, Costed):
+            return self.two_draws_best(hand, wall, W, alive)  # (its costs are this hand's: after_draw)
         alive, candidates = self.discard_options(hand, wall, room, t, alive, exact=self.nearest and not room)
         if not alive and not room:  # nothing within reach: the hand is kept (P(win) 0)
             best = 0 if self.win else \
@@ -246,6 +248,8 @@ class Search(Reach, ClosedForms):
             if got is not None:
                 return got
             alive = self.after_discard(alive, hand, wall, i, t)
+            if not alive and self.win:
+                return 0  # no target within reach (reduction 1), without keying the state
         return self.v12(h, wall, r, W, t, alive)
 
     def discard_options(self, hand, wall, room, t, alive, exact=False):
