@@ -10,6 +10,7 @@ import pytest
 
 from solver import Evaluator
 from solver.core.hand import Hand
+from solver.planning import closed
 from solver.planning.prepare import prepare
 from solver.planning.recursion import Search
 from solver.planning.request import Position
@@ -78,3 +79,57 @@ def test_two_draws_each_equals_every_discard(ev):
             checked += 1
             nonzero += max(plain) > 0
     assert checked > 50 and nonzero > 10  # the comparison saw real, winnable states
+
+
+def test_two_draw_bounds_hold(ev):
+    """Each discard's upper bound (two_draw_bounds, which orders and prunes the discards) is at least its value."""
+    rng = random.Random(f"two-draw-bounds-{ev.rules.name}")
+    pruned = 0
+    for _ in range(6):
+        for search, hand, wall, W, alive in thirteen_tile_states(ev, rng, 3):
+            if search.scores.get(hand[:search.nr]) is not None and not any(hand[search.nr:]):
+                continue
+            held = [i for i, n in enumerate(hand) if n]
+            tables = search.two_draw_tables(hand, held, alive)
+            values = list(search.two_draws_each(wall, W, held, *tables))
+            bounds = search.two_draw_bounds(wall, W, held, *tables)
+            assert all(b >= v for b, v in zip(bounds, values))
+            pruned += sum(b <= max(values) for b in bounds) - 1
+    assert pruned > 0  # the bound does prune here
+
+
+@pytest.mark.skipif(not closed.native_two_draws(), reason="the planner's C extension (_planc) is not built")
+def test_native_drawn_best_equals_python(ev):
+    """_planc.drawn_best (every draw of a 12-tile hand with three draws left, then the best discard) equals the
+    Python path: after_draw's list of the 13-tile hand, then two_draws_best (or a win at once when complete)."""
+    rng = random.Random(f"native-{ev.rules.name}")
+    checked = 0
+    for _ in range(8):
+        hand, seen = near_hand(ev, rng, ev.rules.hand_size - 1)
+        prep = prepare(ev.rules, Position(hand, seen), turns=3, objectives=("win",))
+        search = prep.searches["win"]
+        start, wall, W = prep.start, prep.wall_r, prep.W0
+        alive = search.reachable(start, wall, (), 3, search.sparse)
+        kinds = [k for k in range(prep.nr) if wall[k]]
+        native = closed._planc.drawn_best(start, wall, W, kinds, alive, alive.costs, prep.nr)
+        for k, got in zip(kinds, native):
+            h = start[:k] + (start[k] + 1,) + start[k + 1:]
+            w = wall[:k] + (wall[k] - 1,) + wall[k + 1:]
+            if search.scores.get(h[:prep.nr]) is not None and not any(h[prep.nr:]):
+                assert got == (W - 1) * (W - 2)
+            else:
+                assert got == search.two_draws_best(h, w, W - 1, search.after_draw(alive, start, k, 2))
+            checked += 1
+    assert checked > 100
+
+
+@pytest.mark.skipif(not closed.native_two_draws(), reason="the planner's C extension (_planc) is not built")
+def test_native_and_pure_plans_agree(ev, monkeypatch):
+    """A whole plan at turns 3 (roots with three draws left: every draw goes through C) is the same with MJ_PURE=1."""
+    rng = random.Random(f"native-plan-{ev.rules.name}")
+    hand, seen = near_hand(ev, rng, ev.rules.hand_size)
+    names = [ev.tiles.name(k) for k, n in enumerate(seen) for _ in range(n)]
+    fast = {r.tile: r.win_probability for r in ev.plan(hand, turns=3, seen=names, both=False, seconds=None).discards}
+    monkeypatch.setenv("MJ_PURE", "1")
+    pure = {r.tile: r.win_probability for r in ev.plan(hand, turns=3, seen=names, both=False, seconds=None).discards}
+    assert fast == pure

@@ -6,6 +6,13 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from solver.core.search.native import forced_pure
+
+try:
+    from solver.planning import _planc  # the two-draw closed form in C (setup.py), where it was built
+except ImportError:
+    _planc = None
+
 
 @lru_cache(maxsize=4096)  # a few hundred (W, t) pairs a plan, asked for at every state
 def falling(n: int, t: int) -> int:
@@ -74,7 +81,36 @@ class ClosedForms:
         wall has counts no live wait, so liveness needs no check here. Every discard is tried."""
         held = [i for i, n in enumerate(hand) if n]
         waits, pairs = self.two_draw_tables(hand, held, alive)
-        return max(self.two_draws_each(wall, W, held, waits, pairs), default=0)
+        best = 0
+        for bound, x in sorted(zip(self.two_draw_bounds(wall, W, held, waits, pairs), held), reverse=True):
+            if bound <= best:
+                break  # this discard and every later one (lower bounds first) cannot beat the best found
+            value = next(self.two_draws_each(wall, W, [x], waits, pairs))
+            if value > best:
+                best = value
+        return best
+
+    @staticmethod
+    def two_draw_bounds(wall, W, held, waits, pairs) -> list[int]:
+        """Per held x, an upper bound of two_draws_each's value of discarding x (docs section 8, "Pruning the
+        discards with two draws left"): with `ready` the live waits of hand - x, every draw outside them keeps at
+        least `ready` and at most `ready` or A live waits, A the live copies of x, of every kind some target one
+        away waits on, and of every kind of x's targets two away; and those draws number at most A of them too."""
+        union: set[int] = set()
+        for kinds in waits.values():
+            union |= kinds
+        one = sum(wall[i] for i in union)
+        out = []
+        for x in held:
+            ready = sum(wall[i] for i in waits.get(x, ()))
+            kinds = set()
+            for a, b, _ in pairs.get(x, ()):
+                kinds.add(a)
+                kinds.add(b)
+            most = (wall[x] if x < len(wall) else 0) + one + sum(wall[i] for i in kinds)
+            some = min(most, W - ready)
+            out.append(ready * (W - 1) + (W - ready - some) * ready + some * max(ready, most))
+        return out
 
     def two_draw_tables(self, hand, held, alive):
         """(s -> the kinds completing hand - s; x -> (a, b, spare) of each target two away whose extra tiles
@@ -168,3 +204,8 @@ def two_draw_value(wall, W, wins, by_draw) -> int:
                 best = got
         total += n * best
     return total + (W - covered) * ready
+
+
+def native_two_draws() -> bool:
+    """Whether the recursion uses _planc.drawn_best (built, and MJ_PURE=1 not set: tests compare the two)."""
+    return _planc is not None and not forced_pure()

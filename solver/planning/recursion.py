@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from solver.core.errors import MjError
-from solver.planning.closed import ClosedForms, falling
+from solver.planning.closed import ClosedForms, _planc, falling, native_two_draws
 from solver.planning.reach import Costed, Reach
 from solver.planning.targets import NoWinScore, OutOfTime, TooLarge
 
@@ -73,6 +73,7 @@ class Search(Reach, ClosedForms):
         # The class "nearest": only the targets at the lowest cost stay in play (a drawn tile is kept only
         # when it lowers h), so a ready hand keeps its wait and is valued in closed form.
         self.nearest = nearest
+        self.native = native_two_draws()  # the two-draw closed form after a draw in C (_planc), where built
 
     # --- conversions --------------------------------------------------------------------------------
     def full(self, hand: tuple[int, ...]) -> tuple[int, ...]:
@@ -170,6 +171,8 @@ class Search(Reach, ClosedForms):
         live = 0
         # under "nearest" a draw no target in play needs is discarded at once: one outcome with the junk
         most = self.group_of(alive)[3] if self.nearest and not room else None
+        if t == 3 and self.native and self.win and not room and not self.nearest and isinstance(alive, Costed):
+            self.drawn_natively(hand, wall, W, alive)
         for i in range(self.nr):
             n = wall[i]
             if n and (most is None or most[i] > hand[i]):
@@ -182,7 +185,8 @@ class Search(Reach, ClosedForms):
                     child = self.needing(alive, i, hand[i])
                 elif isinstance(alive, Costed) and not room and (t > 2 or not self.win):
                     h, w = tuple(h), tuple(w)
-                    got = self.seen13.get((h, w, (), t - 1, W - 1, ()))  # the child's raw key (v13)
+                    raw = (h, w, (), t - 1, W - 1, ())  # the child's raw key (v13)
+                    got = self.seen13.get(raw)
                     if got is not None:
                         total += n * got
                         continue
@@ -193,6 +197,25 @@ class Search(Reach, ClosedForms):
         if W > live:  # a tile of no relevant kind: discarded at once
             total += (W - live) * self.v12(hand, wall, room, W - 1, t - 1, alive)
         return total
+
+    def drawn_natively(self, hand, wall, W, alive) -> None:
+        """v13 after each draw of a 12-tile hand with three draws left (the best discard with two draws left,
+        two_draws_best), for every relevant kind at once in C (_planc.drawn_best), into the raw cache that draw()
+        reads; nothing where the C function declines (sizes past its arrays): v13 answers then."""
+        keys, kinds = [], []
+        for k in range(self.nr):
+            if wall[k]:
+                raw = (hand[:k] + (hand[k] + 1,) + hand[k + 1:], wall[:k] + (wall[k] - 1,) + wall[k + 1:], (), 2,
+                       W - 1, ())
+                if raw not in self.seen13:
+                    keys.append(raw)
+                    kinds.append(k)
+        if kinds:
+            got = _planc.drawn_best(hand, wall, W, kinds, alive, alive.costs, self.nr)
+            if got is not None:
+                self.seen13.update(zip(keys, got))
+                for _ in kinds:
+                    self.on_clock()
 
     def needing(self, alive, i, held) -> list:
         """Under "nearest", the targets in play after a draw of i: those that need it (one draw nearer, and

@@ -1,0 +1,256 @@
+/* The planner's hottest step in C (optional; closed.py's ClosedForms.two_draws_best is the same in Python and the
+ * fallback): a 12-tile hand with three draws left draws kind k, and the 13-tile hand's best discard with two draws
+ * left is valued in closed form (docs/formulation.md section 8, "The best discard with two draws left" and
+ * "Pruning the discards with two draws left"). Exact integers, scaled by (W-1)(W-2), W the wall before the draw.
+ *
+ * drawn_best(hand, wall, W, ks, targets, costs, nr) -> [value after drawing k for k in ks], or None where the
+ * sizes do not fit (then Python answers)
+ *   hand: counts over the search's positions (relevant kinds first, junk last), the 12-tile hand;
+ *   wall: live counts over the nr relevant kinds; targets: sparse ((position, count), ...) tuples within reach
+ *   of the 12-tile hand with three draws left, costs: their costs from it (reach.Costed).
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAXPOS 128
+#define MAXNR 64
+
+typedef struct { int k, s; uint64_t mask; } Entry;
+
+static int by_key(const void *a, const void *b) {
+    const Entry *x = a, *y = b;
+    if (x->k != y->k) return x->k - y->k;
+    return x->s - y->s;
+}
+
+typedef struct { long long bound; int x; } Cand;
+
+static int by_bound(const void *a, const void *b) {  /* highest bound first; ties: higher position first */
+    const Cand *x = a, *y = b;
+    if (x->bound != y->bound) return x->bound < y->bound ? 1 : -1;
+    return y->x - x->x;
+}
+
+static long long live(uint64_t mask, const int *w) {
+    long long n = 0;
+    while (mask) {
+        n += w[__builtin_ctzll(mask)];
+        mask &= mask - 1;
+    }
+    return n;
+}
+
+typedef struct {
+    int nr, npos, W;  /* W: the 13-tile state's wall */
+    int w[MAXNR];
+    int held[MAXPOS], nheld;
+    uint64_t waits[MAXPOS];  /* s -> kinds completing hand - s */
+    int *pa, *pb, *px, *ps, npairs;  /* targets two away: (a, b) missing, x an extra tile, s the other (spare) */
+    Entry *entries;
+} State;
+
+/* two_draws of hand - x (closed.two_draw_value over two_draws_each's tables) */
+static long long value_of(State *st, int x) {
+    uint64_t wins = st->waits[x];
+    long long ready = live(wins, st->w);
+    int n = 0;
+    for (int j = 0; j < st->nheld; j++) {
+        int s = st->held[j];
+        uint64_t kinds = st->waits[s];
+        if (s == x || !kinds) continue;
+        st->entries[n++] = (Entry){x, s, kinds};  /* a draw of x: discard s, back to waiting on kinds */
+        for (uint64_t m = kinds; m; m &= m - 1)  /* a draw of b: discard s, wait on x (x < nr here) */
+            st->entries[n++] = (Entry){__builtin_ctzll(m), s, x < st->nr ? 1ULL << x : 0};
+    }
+    for (int p = 0; p < st->npairs; p++) {
+        if (st->px[p] != x) continue;
+        st->entries[n++] = (Entry){st->pa[p], st->ps[p], 1ULL << st->pb[p]};
+        st->entries[n++] = (Entry){st->pb[p], st->ps[p], 1ULL << st->pa[p]};
+    }
+    qsort(st->entries, n, sizeof(Entry), by_key);
+    long long total = 0, covered = 0;
+    for (uint64_t m = wins; m; m &= m - 1) {
+        int k = __builtin_ctzll(m);
+        total += (long long)st->w[k] * (st->W - 1);
+        covered += st->w[k];
+    }
+    int i = 0;
+    while (i < n) {
+        int k = st->entries[i].k;
+        long long best = ready;
+        while (i < n && st->entries[i].k == k) {
+            int s = st->entries[i].s;
+            uint64_t mask = 0;
+            while (i < n && st->entries[i].k == k && st->entries[i].s == s) mask |= st->entries[i++].mask;
+            int has_k = (mask >> k) & 1;
+            long long got = (s == k ? live(mask | wins, st->w) : live(mask, st->w)) - has_k;
+            if (got > best) best = got;
+        }
+        long long wk = st->w[k];
+        if (!wk || ((wins >> k) & 1)) continue;
+        covered += wk;
+        total += wk * best;
+    }
+    return total + (st->W - covered) * ready;
+}
+
+/* the best two-draw value of hand + k (13 tiles, wall w - k), from the parsed targets within reach of the 12-tile
+ * hand with three draws left: -1 where a cost does not match the counts (never, for the lists reach.py keeps) */
+static long long best_after(State *st, const int *hand12, const int *wall12, int k, int nt, const unsigned char *rows,
+                            const int *costs12) {
+    int nr = st->nr, npos = st->npos;
+    int hand[MAXPOS];
+    memcpy(hand, hand12, sizeof(int) * npos);
+    memcpy(st->w, wall12, sizeof(int) * nr);
+    hand[k] += 1;  /* the draw */
+    st->w[k] -= 1;
+    st->nheld = 0;
+    st->npairs = 0;
+    for (int i = 0; i < npos; i++) {
+        st->waits[i] = 0;
+        if (hand[i]) st->held[st->nheld++] = i;
+    }
+    for (int t = 0; t < nt; t++) {
+        const unsigned char *dense = rows + (size_t)t * nr;
+        int cost = costs12[t] - (dense[k] > hand[k] - 1);  /* the drawn tile is one it lacked */
+        if (cost > 2) continue;
+        if (cost <= 0) return (long long)st->W * (st->W - 1);  /* the 13 tiles are this target: a win at once */
+        int missing[2], nm = 0, extra[2], ne = 0;
+        for (int i = 0; i < nr && nm <= 2; i++)
+            for (int d = dense[i] - hand[i]; d > 0; d--) {
+                if (nm == 2) { nm = 3; break; }
+                missing[nm++] = i;
+            }
+        for (int j = 0; j < st->nheld && ne <= 2; j++) {
+            int i = st->held[j];
+            int ti = i < nr ? dense[i] : 0;
+            for (int d = hand[i] - ti; d > 0; d--) {
+                if (ne == 2) { ne = 3; break; }
+                extra[ne++] = i;
+            }
+        }
+        if (cost == 1 && nm == 1 && ne == 1) {
+            st->waits[extra[0]] |= 1ULL << missing[0];
+        } else if (cost == 2 && nm == 2 && ne == 2) {
+            st->pa[st->npairs] = missing[0], st->pb[st->npairs] = missing[1];
+            st->px[st->npairs] = extra[0], st->ps[st->npairs++] = extra[1];
+            if (extra[1] != extra[0]) {
+                st->pa[st->npairs] = missing[0], st->pb[st->npairs] = missing[1];
+                st->px[st->npairs] = extra[1], st->ps[st->npairs++] = extra[0];
+            }
+        } else {
+            return -1;
+        }
+    }
+    uint64_t uni = 0;
+    for (int j = 0; j < st->nheld; j++) uni |= st->waits[st->held[j]];
+    long long one = live(uni, st->w), best = 0;
+    Cand cands[MAXPOS];
+    for (int j = 0; j < st->nheld; j++) {  /* closed.two_draw_bounds */
+        int x = st->held[j];
+        long long ready = live(st->waits[x], st->w);
+        uint64_t kinds = 0;
+        for (int p = 0; p < st->npairs; p++)
+            if (st->px[p] == x) kinds |= (1ULL << st->pa[p]) | (1ULL << st->pb[p]);
+        long long most = (x < nr ? st->w[x] : 0) + one + live(kinds, st->w);
+        long long some = most < st->W - ready ? most : st->W - ready;
+        cands[j].bound = ready * (st->W - 1) + (st->W - ready - some) * ready + some * (most > ready ? most : ready);
+        cands[j].x = x;
+    }
+    qsort(cands, st->nheld, sizeof(Cand), by_bound);
+    for (int j = 0; j < st->nheld; j++) {
+        if (cands[j].bound <= best) break;  /* it, and every later one, cannot beat the best found */
+        long long v = value_of(st, cands[j].x);
+        if (v > best) best = v;
+    }
+    return best;
+}
+
+static PyObject *drawn_best(PyObject *self, PyObject *args) {
+    PyObject *hand_o, *wall_o, *ks, *targets, *costs;
+    int W0, nr;
+    if (!PyArg_ParseTuple(args, "OOiOOOi", &hand_o, &wall_o, &W0, &ks, &targets, &costs, &nr)) return NULL;
+    if (!PyTuple_Check(hand_o) || !PyTuple_Check(wall_o) || !PyList_Check(ks) || !PyList_Check(targets) ||
+        !PyList_Check(costs)) {
+        PyErr_SetString(PyExc_TypeError, "drawn_best(tuple, tuple, int, list, list, list, int)");
+        return NULL;
+    }
+    Py_ssize_t npos = PyTuple_GET_SIZE(hand_o), nt = PyList_GET_SIZE(targets), nk = PyList_GET_SIZE(ks);
+    if (npos > MAXPOS || nr > MAXNR || nr > npos || PyTuple_GET_SIZE(wall_o) != nr || PyList_GET_SIZE(costs) != nt)
+        Py_RETURN_NONE;
+    State st;
+    memset(&st, 0, sizeof st);
+    st.nr = nr;
+    st.npos = (int)npos;
+    st.W = W0 - 1;
+    int hand[MAXPOS], wall[MAXNR];
+    for (Py_ssize_t i = 0; i < npos; i++) hand[i] = (int)PyLong_AsLong(PyTuple_GET_ITEM(hand_o, i));
+    for (int i = 0; i < nr; i++) wall[i] = (int)PyLong_AsLong(PyTuple_GET_ITEM(wall_o, i));
+    if (PyErr_Occurred()) return NULL;
+    unsigned char *rows = calloc((size_t)nt * nr + 1, 1);
+    int *costs12 = malloc(sizeof(int) * (nt + 1));
+    st.pa = malloc(sizeof(int) * (8 * nt + 8));  /* at most two pairs a target */
+    st.entries = malloc(sizeof(Entry) * (4 * nt + MAXPOS * (MAXNR + 1) + 4));
+    PyObject *out = NULL;
+    if (!rows || !costs12 || !st.pa || !st.entries) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    st.pb = st.pa + 2 * nt + 2;
+    st.px = st.pb + 2 * nt + 2;
+    st.ps = st.px + 2 * nt + 2;
+    for (Py_ssize_t t = 0; t < nt; t++) {  /* each target's dense counts, parsed once for every draw */
+        PyObject *target = PyList_GET_ITEM(targets, t);
+        costs12[t] = (int)PyLong_AsLong(PyList_GET_ITEM(costs, t));
+        if (!PyTuple_Check(target)) goto none;
+        for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(target); j++) {
+            PyObject *pair = PyTuple_GET_ITEM(target, j);
+            if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) != 2) goto none;
+            long i = PyLong_AsLong(PyTuple_GET_ITEM(pair, 0)), c = PyLong_AsLong(PyTuple_GET_ITEM(pair, 1));
+            if (i < 0 || i >= nr || c < 0 || c > 255) goto none;
+            rows[(size_t)t * nr + i] = (unsigned char)c;
+        }
+    }
+    if (PyErr_Occurred()) goto done;
+    out = PyList_New(nk);
+    if (!out) goto done;
+    for (Py_ssize_t j = 0; j < nk; j++) {
+        long k = PyLong_AsLong(PyList_GET_ITEM(ks, j));
+        if (k < 0 || k >= nr || !wall[k]) {
+            Py_CLEAR(out);
+            if (!PyErr_Occurred()) goto none;
+            goto done;
+        }
+        long long v = best_after(&st, hand, wall, (int)k, (int)nt, rows, costs12);
+        if (v < 0) {
+            Py_CLEAR(out);
+            goto none;
+        }
+        PyList_SET_ITEM(out, j, PyLong_FromLongLong(v));
+    }
+    goto done;
+none:
+    if (!PyErr_Occurred()) {
+        free(rows), free(costs12), free(st.pa), free(st.entries);
+        Py_RETURN_NONE;
+    }
+done:
+    free(rows), free(costs12), free(st.pa), free(st.entries);
+    return out;
+}
+
+static PyMethodDef methods[] = {
+    {"drawn_best", drawn_best, METH_VARARGS,
+     "drawn_best(hand, wall, W, ks, targets, costs, nr) -> per k in ks, the best two-draw value after drawing k"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_planc", "The planner's two-draw closed form in C (optional; closed.py is the fallback).",
+    -1, methods,
+};
+
+PyMODINIT_FUNC PyInit__planc(void) { return PyModule_Create(&module); }
