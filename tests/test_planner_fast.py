@@ -111,7 +111,8 @@ def test_native_drawn_best_equals_python(ev):
         start, wall, W = prep.start, prep.wall_r, prep.W0
         alive = search.reachable(start, wall, (), 3, search.sparse)
         kinds = [k for k in range(prep.nr) if wall[k]]
-        native = closed._planc.drawn_best(start, wall, W, kinds, alive, alive.costs, prep.nr)
+        rows = search.target_matrix()[search.rows_of(alive)].tobytes()
+        native = closed._planc.drawn_best(start, wall, W, kinds, rows, alive.costs, prep.nr)
         for k, got in zip(kinds, native):
             h = start[:k] + (start[k] + 1,) + start[k + 1:]
             w = wall[:k] + (wall[k] - 1,) + wall[k + 1:]

@@ -3,11 +3,11 @@
  * left is valued in closed form (docs/formulation.md section 8, "The best discard with two draws left" and
  * "Pruning the discards with two draws left"). Exact integers, scaled by (W-1)(W-2), W the wall before the draw.
  *
- * drawn_best(hand, wall, W, ks, targets, costs, nr) -> [value after drawing k for k in ks], or None where the
+ * drawn_best(hand, wall, W, ks, rows, costs, nr) -> [value after drawing k for k in ks], or None where the
  * sizes do not fit (then Python answers)
  *   hand: counts over the search's positions (relevant kinds first, junk last), the 12-tile hand;
- *   wall: live counts over the nr relevant kinds; targets: sparse ((position, count), ...) tuples within reach
- *   of the 12-tile hand with three draws left, costs: their costs from it (reach.Costed).
+ *   wall: live counts over the nr relevant kinds; rows: the targets within reach of the 12-tile hand with three
+ *   draws left, nr bytes each (their counts over the relevant kinds), costs: their costs from it (reach.Costed).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -170,17 +170,19 @@ static long long best_after(State *st, const int *hand12, const int *wall12, int
 }
 
 static PyObject *drawn_best(PyObject *self, PyObject *args) {
-    PyObject *hand_o, *wall_o, *ks, *targets, *costs;
+    PyObject *hand_o, *wall_o, *ks, *costs;
+    const char *rows_b;
+    Py_ssize_t nbytes;
     int W0, nr;
-    if (!PyArg_ParseTuple(args, "OOiOOOi", &hand_o, &wall_o, &W0, &ks, &targets, &costs, &nr)) return NULL;
-    if (!PyTuple_Check(hand_o) || !PyTuple_Check(wall_o) || !PyList_Check(ks) || !PyList_Check(targets) ||
-        !PyList_Check(costs)) {
-        PyErr_SetString(PyExc_TypeError, "drawn_best(tuple, tuple, int, list, list, list, int)");
+    if (!PyArg_ParseTuple(args, "OOiOy#Oi", &hand_o, &wall_o, &W0, &ks, &rows_b, &nbytes, &costs, &nr)) return NULL;
+    if (!PyTuple_Check(hand_o) || !PyTuple_Check(wall_o) || !PyList_Check(ks) || !PyList_Check(costs)) {
+        PyErr_SetString(PyExc_TypeError, "drawn_best(tuple, tuple, int, list, bytes, list, int)");
         return NULL;
     }
-    Py_ssize_t npos = PyTuple_GET_SIZE(hand_o), nt = PyList_GET_SIZE(targets), nk = PyList_GET_SIZE(ks);
-    if (npos > MAXPOS || nr > MAXNR || nr > npos || PyTuple_GET_SIZE(wall_o) != nr || PyList_GET_SIZE(costs) != nt)
+    Py_ssize_t npos = PyTuple_GET_SIZE(hand_o), nt = PyList_GET_SIZE(costs), nk = PyList_GET_SIZE(ks);
+    if (npos > MAXPOS || nr < 1 || nr > MAXNR || nr > npos || PyTuple_GET_SIZE(wall_o) != nr || nbytes != nt * nr)
         Py_RETURN_NONE;
+    const unsigned char *rows = (const unsigned char *)rows_b;
     State st;
     memset(&st, 0, sizeof st);
     st.nr = nr;
@@ -190,30 +192,18 @@ static PyObject *drawn_best(PyObject *self, PyObject *args) {
     for (Py_ssize_t i = 0; i < npos; i++) hand[i] = (int)PyLong_AsLong(PyTuple_GET_ITEM(hand_o, i));
     for (int i = 0; i < nr; i++) wall[i] = (int)PyLong_AsLong(PyTuple_GET_ITEM(wall_o, i));
     if (PyErr_Occurred()) return NULL;
-    unsigned char *rows = calloc((size_t)nt * nr + 1, 1);
     int *costs12 = malloc(sizeof(int) * (nt + 1));
     st.pa = malloc(sizeof(int) * (8 * nt + 8));  /* at most two pairs a target */
     st.entries = malloc(sizeof(Entry) * (4 * nt + MAXPOS * (MAXNR + 1) + 4));
     PyObject *out = NULL;
-    if (!rows || !costs12 || !st.pa || !st.entries) {
+    if (!costs12 || !st.pa || !st.entries) {
         PyErr_NoMemory();
         goto done;
     }
     st.pb = st.pa + 2 * nt + 2;
     st.px = st.pb + 2 * nt + 2;
     st.ps = st.px + 2 * nt + 2;
-    for (Py_ssize_t t = 0; t < nt; t++) {  /* each target's dense counts, parsed once for every draw */
-        PyObject *target = PyList_GET_ITEM(targets, t);
-        costs12[t] = (int)PyLong_AsLong(PyList_GET_ITEM(costs, t));
-        if (!PyTuple_Check(target)) goto none;
-        for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(target); j++) {
-            PyObject *pair = PyTuple_GET_ITEM(target, j);
-            if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) != 2) goto none;
-            long i = PyLong_AsLong(PyTuple_GET_ITEM(pair, 0)), c = PyLong_AsLong(PyTuple_GET_ITEM(pair, 1));
-            if (i < 0 || i >= nr || c < 0 || c > 255) goto none;
-            rows[(size_t)t * nr + i] = (unsigned char)c;
-        }
-    }
+    for (Py_ssize_t t = 0; t < nt; t++) costs12[t] = (int)PyLong_AsLong(PyList_GET_ITEM(costs, t));
     if (PyErr_Occurred()) goto done;
     out = PyList_New(nk);
     if (!out) goto done;
@@ -234,17 +224,17 @@ static PyObject *drawn_best(PyObject *self, PyObject *args) {
     goto done;
 none:
     if (!PyErr_Occurred()) {
-        free(rows), free(costs12), free(st.pa), free(st.entries);
+        free(costs12), free(st.pa), free(st.entries);
         Py_RETURN_NONE;
     }
 done:
-    free(rows), free(costs12), free(st.pa), free(st.entries);
+    free(costs12), free(st.pa), free(st.entries);
     return out;
 }
 
 static PyMethodDef methods[] = {
     {"drawn_best", drawn_best, METH_VARARGS,
-     "drawn_best(hand, wall, W, ks, targets, costs, nr) -> per k in ks, the best two-draw value after drawing k"},
+     "drawn_best(hand, wall, W, ks, rows, costs, nr) -> per k in ks, the best two-draw value after drawing k"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -5,6 +5,8 @@ which states of equal value meet. A mixin of recursion.Search, whose attributes 
 
 from __future__ import annotations
 
+MATRIX_FROM = 96  # targets within reach past which their columns are compared as numpy rows (Reach.interchangeable)
+
 
 class Costed(list):
     """Targets within reach of one state, with each one's cost from that state's hand (`costs`) and its dense
@@ -161,6 +163,43 @@ class Reach:
         return groups
 
     def interchangeable(self, alive, positions: int):
+        if len(alive) > MATRIX_FROM:
+            return self.interchangeable_matrix(alive, positions)
+        return self.interchangeable_sparse(alive, positions)
+
+    def rows_of(self, alive) -> list[int]:
+        """The rows of `alive`'s targets in target_matrix()."""
+        row = self.row_of
+        return [row[id(x)] for x in alive]
+
+    def target_matrix(self):
+        """Every listed target's counts over the relevant kinds, one row each (numpy, int8; made once)."""
+        if self.matrix is None:
+            import numpy as np  # (lazily: only plans with long lists of targets get here)
+
+            self.matrix = np.array(list(self.scores), dtype=np.int8).reshape(len(self.scores), self.nr)
+            self.row_of = {id(x): j for j, x in enumerate(self.sparse)}
+        return self.matrix
+
+    def interchangeable_matrix(self, alive, positions: int):
+        """interchangeable_sparse for a long list, by columns of the targets' matrix: the same tuple."""
+        import numpy as np
+
+        rows = self.target_matrix()[self.rows_of(alive)]
+        most, least = rows.max(0).tolist(), rows.min(0).tolist()
+        columns = np.ascontiguousarray(rows.T)
+        classes: dict[bytes, list[int]] = {}
+        constant = []
+        for i, m in enumerate(most):
+            if m:
+                classes.setdefault(columns[i].tobytes(), []).append(i)  # equal bytes: equal columns, exactly
+                if least[i] == m:
+                    constant.append((i, m))
+        pad = [0] * (positions - self.nr)
+        return tuple(m > 0 for m in most + pad), [members for members in classes.values() if len(members) > 1], \
+            constant, tuple(most + pad), tuple(least + pad)
+
+    def interchangeable_sparse(self, alive, positions: int):
         """(per-position flag: some target within reach holds it; classes of positions with equal columns;
         (position, count) for the positions every target holds the same number of; per position the
         most and the least any target holds), from the targets' sparse counts: a column is the list of

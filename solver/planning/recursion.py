@@ -73,6 +73,7 @@ class Search(Reach, ClosedForms):
         # The class "nearest": only the targets at the lowest cost stay in play (a drawn tile is kept only
         # when it lowers h), so a ready hand keeps its wait and is valued in closed form.
         self.nearest = nearest
+        self.matrix, self.row_of = None, {}  # Reach.target_matrix, made when a long list first needs it
         self.native = native_two_draws()  # the two-draw closed form after a draw in C (_planc), where built
 
     # --- conversions --------------------------------------------------------------------------------
@@ -211,7 +212,8 @@ class Search(Reach, ClosedForms):
                     keys.append(raw)
                     kinds.append(k)
         if kinds:
-            got = _planc.drawn_best(hand, wall, W, kinds, alive, alive.costs, self.nr)
+            rows = self.target_matrix()[self.rows_of(alive)].tobytes()
+            got = _planc.drawn_best(hand, wall, W, kinds, rows, alive.costs, self.nr)
             if got is not None:
                 self.seen13.update(zip(keys, got))
                 for _ in kinds:
