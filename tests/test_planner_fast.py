@@ -134,3 +134,17 @@ def test_native_and_pure_plans_agree(ev, monkeypatch):
     monkeypatch.setenv("MJ_PURE", "1")
     pure = {r.tile: r.win_probability for r in ev.plan(hand, turns=3, seen=names, both=False, seconds=None).discards}
     assert fast == pure
+
+
+def test_acceptances_equal_acceptance(ev):
+    """The rows' h and live acceptance by one matrix equal the per-hand count (prepare.acceptance)."""
+    from solver.planning.prepare import acceptance, acceptances
+
+    rng = random.Random(f"acceptances-{ev.rules.name}")
+    for _ in range(4):
+        hand, seen = near_hand(ev, rng, ev.rules.hand_size)
+        prep = prepare(ev.rules, Position(hand, seen), turns=2, objectives=("win",))
+        kept = [hand.remove(k) for k, n in enumerate(hand.concealed) if n]
+        for budget in (prep.budget, 1, 0):
+            assert acceptances(prep.targets, kept, prep.wall, budget) == \
+                [acceptance(prep.targets, h, prep.wall, budget) for h in kept]

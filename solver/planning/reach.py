@@ -14,11 +14,12 @@ class Costed(list):
     Reach.after_discard). Only where no waiting room is in play: a fetch or a discard into the room changes
     what is available."""
 
-    __slots__ = ("costs", "denses")
+    __slots__ = ("costs", "denses", "rows")
 
-    def __init__(self, targets, costs, denses):
+    def __init__(self, targets, costs, denses, rows=None):
         super().__init__(targets)
         self.costs, self.denses = costs, denses
+        self.rows = rows  # the targets' rows in Reach.target_matrix() (numpy), made when first asked for
 
 
 class Reach:
@@ -42,6 +43,9 @@ class Reach:
         """The parent's Costed list after a draw of relevant kind i, capped at t draws left: a target needing i
         is one nearer; its liveness is unchanged (one copy fewer live, one fewer needed)."""
         held, targets, costs, denses = hand[i], [], [], []
+        if len(alive) > MATRIX_FROM:  # the same, by columns
+            costs = self.cost_array(alive) - (self.target_matrix()[self.rows_for(alive), i] > held)
+            return self.narrowed(alive, (costs <= t).nonzero()[0], costs)
         for x, c, d in zip(alive, alive.costs, alive.denses):
             if d[i] > held:
                 c -= 1
@@ -57,6 +61,11 @@ class Reach:
         if x >= self.nr:  # no target holds it
             return self.reachable(hand, wall, (), t, alive)
         held, live, targets, costs, denses = hand[x], wall[x], [], [], []
+        if len(alive) > MATRIX_FROM:  # the same, by columns
+            column = self.target_matrix()[self.rows_for(alive), x].astype(int)
+            holds = column >= held
+            costs = self.cost_array(alive) + holds
+            return self.narrowed(alive, ((costs <= t) & ~(holds & (column - held + 1 > live))).nonzero()[0], costs)
         for y, c, d in zip(alive, alive.costs, alive.denses):
             if d[x] >= held:
                 if d[x] - held + 1 > live:
@@ -169,8 +178,33 @@ class Reach:
 
     def rows_of(self, alive) -> list[int]:
         """The rows of `alive`'s targets in target_matrix()."""
+        self.target_matrix()
         row = self.row_of
         return [row[id(x)] for x in alive]
+
+    def rows_for(self, alive):
+        """rows_of, kept on a Costed list (as a numpy array) so that it is made once."""
+        if not isinstance(alive, Costed):
+            return self.rows_of(alive)
+        if alive.rows is None:
+            import numpy as np
+
+            alive.rows = np.array(self.rows_of(alive), dtype=np.intp)
+        return alive.rows
+
+    @staticmethod
+    def cost_array(alive):
+        import numpy as np
+
+        return np.array(alive.costs, dtype=int)
+
+    @staticmethod
+    def narrowed(alive, keep, costs) -> Costed:
+        """The Costed list of `alive`'s entries at the positions `keep` (numpy), with new `costs` (numpy, per entry
+        of `alive`)."""
+        idx = keep.tolist()
+        targets, denses = [alive[j] for j in idx], [alive.denses[j] for j in idx]
+        return Costed(targets, costs[keep].tolist(), denses, alive.rows[keep])
 
     def target_matrix(self):
         """Every listed target's counts over the relevant kinds, one row each (numpy, int8; made once)."""
@@ -185,7 +219,7 @@ class Reach:
         """interchangeable_sparse for a long list, by columns of the targets' matrix: the same tuple."""
         import numpy as np
 
-        rows = self.target_matrix()[self.rows_of(alive)]
+        rows = self.target_matrix()[self.rows_for(alive)]
         most, least = rows.max(0).tolist(), rows.min(0).tolist()
         columns = np.ascontiguousarray(rows.T)
         classes: dict[bytes, list[int]] = {}

@@ -47,14 +47,7 @@ class Search(Reach, ClosedForms):
         self.sparse = [tuple((i, c) for i, c in enumerate(t) if c) for t in targets]
         self.sparse_of = dict(zip(targets, self.sparse))
         self.dense_by_id = {id(x): t for t, x in zip(targets, self.sparse)}  # (the sparse tuples live as long)
-        # 12 relevant tiles -> (kind whose draw completes them, the target it completes, its score): the
-        # waits, read without recursion with one draw left and for ready hands under "nearest"
-        self.completing: dict[tuple[int, ...], list[tuple]] = {}
-        for t in targets:
-            for i, c in enumerate(t):
-                if c:
-                    self.completing.setdefault(t[:i] + (c - 1,) + t[i + 1:], []).append(
-                        (i, self.sparse_of[t], targets[t]))
+        self._completing: dict[tuple[int, ...], list[tuple]] | None = None  # see completing
         self.nowin, self.sora = nowin, sora_pos
         self.nowin_of: dict[tuple[int, ...], int] = {}  # hand -> its score without a win
         self.wait_sets: dict[tuple[int, ...], list] = {}  # 13 relevant tiles -> discard_waits
@@ -75,6 +68,20 @@ class Search(Reach, ClosedForms):
         self.nearest = nearest
         self.matrix, self.row_of = None, {}  # Reach.target_matrix, made when a long list first needs it
         self.native = native_two_draws()  # the two-draw closed form after a draw in C (_planc), where built
+
+    @property
+    def completing(self) -> dict[tuple[int, ...], list[tuple]]:
+        """12 relevant tiles -> (kind whose draw completes them, the target it completes, its score): the waits,
+        read without recursion with one draw left and for ready hands under "nearest" (made on first use: the
+        optimum's two-draw forms never read it)."""
+        if self._completing is None:
+            self._completing = {}
+            for t, score in self.scores.items():
+                for i, c in enumerate(t):
+                    if c:
+                        self._completing.setdefault(t[:i] + (c - 1,) + t[i + 1:], []).append(
+                            (i, self.sparse_of[t], score))
+        return self._completing
 
     # --- conversions --------------------------------------------------------------------------------
     def full(self, hand: tuple[int, ...]) -> tuple[int, ...]:
@@ -212,7 +219,7 @@ class Search(Reach, ClosedForms):
                     keys.append(raw)
                     kinds.append(k)
         if kinds:
-            rows = self.target_matrix()[self.rows_of(alive)].tobytes()
+            rows = self.target_matrix()[self.rows_for(alive)].tobytes()
             got = _planc.drawn_best(hand, wall, W, kinds, rows, alive.costs, self.nr)
             if got is not None:
                 self.seen13.update(zip(keys, got))
