@@ -172,6 +172,7 @@ class Reach:
         return groups
 
     def interchangeable(self, alive, positions: int):
+        """interchangeable_sparse's tuple, by numpy columns for a long list."""
         if len(alive) > MATRIX_FROM:
             return self.interchangeable_matrix(alive, positions)
         return self.interchangeable_sparse(alive, positions)
