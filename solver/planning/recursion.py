@@ -254,6 +254,8 @@ class Search(Reach, ClosedForms):
         scale = falling(W, t)
         if score is not None and (self.win or self.nearest):
             return scale if self.win else score * scale  # "nearest": a complete hand in play wins at once
+        if t == 0 and self.win:
+            return 0  # no draw left: no discard can win (the waiting room only serves a later draw)
         if t == 1 and self.win and not room and not self.nearest:
             return self.last_discard(hand, wall)
         if t == 2 and self.win and not room and not self.nearest and isinstance(alive, Costed):
