@@ -180,7 +180,9 @@ class Search(Reach, ClosedForms):
         # under "nearest" a draw no target in play needs is discarded at once: one outcome with the junk
         most = self.group_of(alive)[3] if self.nearest and not room else None
         if t == 3 and self.native and self.win and not room and not self.nearest and isinstance(alive, Costed):
-            self.drawn_natively(hand, wall, W, alive)
+            native = self.drawn_natively(hand, wall, W, alive)
+            if native is not None:
+                return native
         for i in range(self.nr):
             n = wall[i]
             if n and (most is None or most[i] > hand[i]):
@@ -206,25 +208,25 @@ class Search(Reach, ClosedForms):
             total += (W - live) * self.v12(hand, wall, room, W - 1, t - 1, alive)
         return total
 
-    def drawn_natively(self, hand, wall, W, alive) -> None:
-        """v13 after each draw of a 12-tile hand with three draws left (the best discard with two draws left,
-        two_draws_best), for every relevant kind at once in C (_planc.drawn_best), into the raw cache that draw()
-        reads; nothing where the C function declines (sizes past its arrays): v13 answers then."""
-        keys, kinds = [], []
-        for k in range(self.nr):
-            if wall[k]:
-                raw = (hand[:k] + (hand[k] + 1,) + hand[k + 1:], wall[:k] + (wall[k] - 1,) + wall[k + 1:], (), 2,
-                       W - 1, ())
-                if raw not in self.seen13:
-                    keys.append(raw)
-                    kinds.append(k)
-        if kinds:
-            rows = self.target_matrix()[self.rows_for(alive)].tobytes()
-            got = _planc.drawn_best(hand, wall, W, kinds, rows, alive.costs, self.nr)
-            if got is not None:
-                self.seen13.update(zip(keys, got))
-                for _ in kinds:
-                    self.on_clock()
+    def drawn_natively(self, hand, wall, W, alive) -> int | None:
+        """draw() of a 12-tile hand with three draws left (P(win), no waiting room), with v13 after every relevant
+        draw (the best discard with two draws left, two_draws_best) from one C call (_planc.drawn_best); None
+        where the C function declines (sizes past its arrays): draw() answers then."""
+        kinds = [k for k in range(self.nr) if wall[k]]
+        rows = self.target_matrix()[self.rows_for(alive)].tobytes()
+        got = _planc.drawn_best(hand, wall, W, kinds, rows, alive.costs, self.nr)
+        if got is None:
+            return None
+        self.steps += len(kinds)
+        if self.deadline is not None and time.monotonic() > self.deadline:  # (each call is dozens of states)
+            raise OutOfTime(f"the exact plan passed its time budget at {self.visited} states")
+        total = live = 0
+        for k, value in zip(kinds, got):
+            total += wall[k] * value
+            live += wall[k]
+        if W > live:  # a tile of no relevant kind: discarded at once
+            total += (W - live) * self.v12(hand, wall, (), W - 1, 2, alive)
+        return total
 
     def needing(self, alive, i, held) -> list:
         """Under "nearest", the targets in play after a draw of i: those that need it (one draw nearer, and
