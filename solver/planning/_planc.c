@@ -49,6 +49,8 @@ typedef struct {
     int held[MAXPOS], nheld;
     uint64_t waits[MAXPOS];  /* s -> kinds completing hand - s */
     int *pa, *pb, *px, *ps, npairs;  /* targets two away: (a, b) missing, x an extra tile, s the other (spare) */
+    int *miss12, *ext12, *nmiss12, *next12;  /* per target, its missing and extra tiles from the 12-tile hand
+                                                (at most 4 listed; more: never within two draws) */
     Entry *entries;
 } State;
 
@@ -118,20 +120,15 @@ static long long best_after(State *st, const int *hand12, const int *wall12, int
         int cost = costs12[t] - (dense[k] > hand[k] - 1);  /* the drawn tile is one it lacked */
         if (cost > 2) continue;
         if (cost <= 0) return (long long)st->W * (st->W - 1);  /* the 13 tiles are this target: a win at once */
-        int missing[2], nm = 0, extra[2], ne = 0;
-        for (int i = 0; i < nr && nm <= 2; i++)
-            for (int d = dense[i] - hand[i]; d > 0; d--) {
-                if (nm == 2) { nm = 3; break; }
-                missing[nm++] = i;
-            }
-        for (int j = 0; j < st->nheld && ne <= 2; j++) {
-            int i = st->held[j];
-            int ti = i < nr ? dense[i] : 0;
-            for (int d = hand[i] - ti; d > 0; d--) {
-                if (ne == 2) { ne = 3; break; }
-                extra[ne++] = i;
-            }
+        /* the 13-tile hand's missing and extra tiles, from the 12-tile hand's (prepared once a call) */
+        const int *m12 = st->miss12 + 4 * t, *e12 = st->ext12 + 4 * t;
+        int missing[4], nm = 0, extra[4], ne = 0, dropped = 0;
+        for (int j = 0; j < st->nmiss12[t]; j++) {
+            if (m12[j] == k && !dropped) dropped = 1;  /* the drawn tile was one of them */
+            else missing[nm++] = m12[j];
         }
+        for (int j = 0; j < st->next12[t]; j++) extra[ne++] = e12[j];
+        if (!dropped && ne < 4) extra[ne++] = k;  /* a tile it has no use for */
         if (cost == 1 && nm == 1 && ne == 1) {
             st->waits[extra[0]] |= 1ULL << missing[0];
         } else if (cost == 2 && nm == 2 && ne == 2) {
@@ -205,6 +202,24 @@ static PyObject *drawn_best(PyObject *self, PyObject *args) {
     st.ps = st.px + 2 * nt + 2;
     for (Py_ssize_t t = 0; t < nt; t++) costs12[t] = (int)PyLong_AsLong(PyList_GET_ITEM(costs, t));
     if (PyErr_Occurred()) goto done;
+    st.miss12 = malloc(sizeof(int) * (10 * nt + 10));
+    if (!st.miss12) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    st.ext12 = st.miss12 + 4 * nt + 4;
+    st.nmiss12 = st.ext12 + 4 * nt + 4;
+    st.next12 = st.nmiss12 + nt + 1;
+    for (Py_ssize_t t = 0; t < nt; t++) {
+        const unsigned char *dense = rows + (size_t)t * nr;
+        int nm = 0, ne = 0;
+        for (int i = 0; i < nr; i++)
+            for (int d = dense[i] - hand[i]; d > 0 && nm < 4; d--) st.miss12[4 * t + nm++] = i;
+        for (int i = 0; i < npos; i++)
+            for (int d = hand[i] - (i < nr ? dense[i] : 0); d > 0 && ne < 4; d--) st.ext12[4 * t + ne++] = i;
+        st.nmiss12[t] = nm;
+        st.next12[t] = ne;
+    }
     out = PyList_New(nk);
     if (!out) goto done;
     for (Py_ssize_t j = 0; j < nk; j++) {
@@ -224,11 +239,11 @@ static PyObject *drawn_best(PyObject *self, PyObject *args) {
     goto done;
 none:
     if (!PyErr_Occurred()) {
-        free(costs12), free(st.pa), free(st.entries);
+        free(costs12), free(st.pa), free(st.entries), free(st.miss12);
         Py_RETURN_NONE;
     }
 done:
-    free(costs12), free(st.pa), free(st.entries);
+    free(costs12), free(st.pa), free(st.entries), free(st.miss12);
     return out;
 }
 
