@@ -139,8 +139,9 @@ def test_plan_past_the_budget_shows_a_bracket(chromium, url):
     and a line says the optimum lies between."""
     page = chromium.new_page(viewport={"width": 360, "height": 740})
     page.set_default_timeout(WAIT_MS)
+    # at turns 3 this hand's optimum keys 26 states (the last two draws are closed forms), nearest 19
     page.route("**/api/plan?*", lambda route: route.continue_(
-        url=route.request.url.replace("max_states=20000", "max_states=50")))
+        url=route.request.url.replace("max_states=20000", "max_states=20")))
     page.goto(f"{url}?{urlencode({'hand': ' '.join(SEED_STEP_1)})}")
     page.wait_for_function(ANSWERED)
     page.fill("#turns", "3")

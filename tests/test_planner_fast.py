@@ -148,3 +148,49 @@ def test_acceptances_equal_acceptance(ev):
         for budget in (prep.budget, 1, 0):
             assert acceptances(prep.targets, kept, prep.wall, budget) == \
                 [acceptance(prep.targets, h, prep.wall, budget) for h in kept]
+
+
+def test_matrix_narrowing_equals_the_loops(ev, monkeypatch):
+    """Long lists by numpy columns (reach.MATRIX_FROM) against the plain loops on the same lists: the targets after
+    draws and every discard after them (with their costs), and the interchangeable kinds."""
+    from solver.planning import reach
+
+    rng = random.Random(f"matrix-{ev.rules.name}")
+    for _ in range(2):
+        hand, seen = near_hand(ev, rng, ev.rules.hand_size - 1)
+        prep = prepare(ev.rules, Position(hand, seen), turns=3, objectives=("win",))
+        search = prep.searches["win"]
+        start, wall = prep.start, prep.wall_r
+        alive = search.reachable(start, wall, (), 3, search.sparse)
+        outcomes = {}
+        for limit in (0, 10 ** 9):
+            monkeypatch.setattr(reach, "MATRIX_FROM", limit)
+            got = [search.interchangeable(alive, len(prep.positions))]
+            for k in [k for k in range(prep.nr) if wall[k]][::4]:
+                if wall[k]:
+                    drawn = search.after_draw(alive, start, k, 2)
+                    got.append((list(drawn), drawn.costs, drawn.denses))
+                    h = start[:k] + (start[k] + 1,) + start[k + 1:]
+                    for x in (i for i, n in enumerate(h[:prep.nr]) if n):
+                        left = search.after_discard(drawn, h, wall, x, 2)
+                        got.append((list(left), left.costs, left.denses))
+            outcomes[limit] = got
+        assert outcomes[0] == outcomes[10 ** 9]
+
+
+def test_matrix_narrowing_keeps_both_objectives(monkeypatch):
+    """A whole plan of both objectives with every list of targets by numpy columns equals the plan with none
+    (hitori-jong-2.1, whose hands that did not win score nothing, so E[score] is quick here too)."""
+    from solver.planning import reach
+
+    ev = Evaluator("hitori-jong-2.1")
+    rng = random.Random("matrix-plans")
+    for _ in range(2):
+        hand, seen = near_hand(ev, rng, ev.rules.hand_size)
+        names = [ev.tiles.name(k) for k, n in enumerate(seen) for _ in range(n)]
+        plans = {}
+        for limit in (0, 10 ** 9):
+            monkeypatch.setattr(reach, "MATRIX_FROM", limit)
+            p = ev.plan(hand, turns=2, seen=names, seconds=None)
+            plans[limit] = [(r.tile, r.win_probability, r.expected_score) for r in p.discards]
+        assert plans[0] == plans[10 ** 9]
