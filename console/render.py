@@ -150,6 +150,18 @@ def analysis_view(analysis, hand, rules: RuleSet, plan=None) -> list[Any]:
             table.add_row(tiles_text([w.tile], rules), str(w.live) + (" (dead)" if w.live == 0 else ""),
                           "no win" if w.tsumo is None else str(w.tsumo), "no win" if w.ron is None else str(w.ron))
         out.append(table)
+    if analysis.callable and analysis.call_tile is None:
+        table = Table(title="Any discard: ron on it, or a call into a unit (best discard after it)")
+        for column in ("tile", "live", "ron", "unit", "h after", "discard", "verdict"):
+            table.add_column(column)
+        for r in analysis.callable:
+            ron = "" if r.ron is None else ("no win" if r.ron.ron is None else str(r.ron.ron))
+            for n, c in enumerate(r.units or (None,)):
+                cells = ("", "", "", "") if c is None else (unit_label(c.unit, rules), h_cell(c.h),
+                                                           tiles_text(c.discards, rules), "lowers h" if c.lowers else "does not lower h")
+                table.add_row(tiles_text([r.tile], rules) if n == 0 else "", str(r.live) if n == 0 else "",
+                              ron if n == 0 else "", *cells)
+        out.append(table)
     if analysis.call_tile is not None:
         ron = analysis.ron_on_call_tile
         if ron is not None:
@@ -251,9 +263,9 @@ def plan_headline(plan: Any) -> Text | None:
         low = ("~" if plan.method == "estimate" else "") + percent(best.win_probability)
         proved = {True: "the best discard is proved", False: "the brackets overlap: the best discard is not proved",
                   None: ""}[plan.separated]
-        why = f"; the exact optimum stopped: {plan.stopped}" if plan.stopped else ""
-        return Text(f"P(win) over {plan.turns} draws: {low} – {percent(best.upper)} (the optimum lies between; "
-                    f"{proved}{why})", style="bold")
+        why = f"the exact optimum stopped: {plan.stopped}" if plan.stopped else ""
+        notes = "; ".join(part for part in ("the optimum lies between", proved, why) if part)
+        return Text(f"P(win) over {plan.turns} draws: {low} – {percent(best.upper)} ({notes})", style="bold")
     return None
 
 

@@ -3,13 +3,16 @@
 Routes (all GET, parameters in the query string, named like the CLI's options):
     /                      the page (server/static/)
     /api/idols, /api/rules the catalogue, as `mj catalogue idols|rules --json`
-    /api/hand              the hand as parsed: tiles, called units, size (for drawing it)
+    /api/hand              the hand as parsed: tiles, called units, size, typed order (for drawing it)
+    /api/tiles             a list of tiles as parsed (the page checks seen, waiting room, discard each alone)
     /api/units, /api/score, /api/h, /api/analyze
                            exactly what `mj units|score|h|analyze --json` prints
     /api/plan              mj plan --json: P(win) and E[score] per discard over the draws left
     /play, /api/game/...   a game against COMs in the browser (server/game_routes.py)
     /review, /api/replay, /api/review
                            a game log stepped through and its decisions graded (server/review_routes.py)
+    /sw.js, /favicon.ico, /manifest.webmanifest
+                           the service worker, icon and manifest: offline after a first visit (server/shell.py)
 Bad input: status 400 and {"error": <the CLI's one line>, "code": <MjError code>}.
 """
 
@@ -32,6 +35,7 @@ from server.game_session import Sessions
 from server.pool import WorkerPool
 from server.respond import CLIENT_GONE, error, in_worker  # noqa: F401 (CLIENT_GONE: tests read it here)
 from server.review_routes import review_routes
+from server.shell import shell_routes
 from solver.core.errors import MjError, error_line
 
 STATIC = Path(__file__).parent / "static"
@@ -108,9 +112,11 @@ def create_app(workers: int = 2, catalogue_files: tuple[str, ...] = (), timeout:
         Route("/review", page("review.html")),
         *game_routes(sessions),
         *review_routes(pool, reviewer, timeout),
+        *shell_routes(),
         Route("/api/idols", partial(quick, func=jobs.idols, allowed=None)),
         Route("/api/rules", partial(quick, func=jobs.rules, allowed=None)),
         Route("/api/hand", partial(quick, func=jobs.hand, allowed=("hand",))),
+        Route("/api/tiles", partial(quick, func=jobs.tiles, allowed=("tiles",))),
         Route("/api/{name:path}", solve),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]

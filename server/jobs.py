@@ -15,6 +15,7 @@ from typing import Any, Mapping
 from solver.api import Evaluator, open_catalogue
 from solver.core.errors import MjError
 from solver.core.hand import check_hand
+from solver.core.notation import concealed_in_order, parse_tiles
 from solver.core.numbers import decimal, whole
 from solver.core.rules import DEFAULT_RULES, parse_date
 from solver.serialize import (
@@ -98,7 +99,15 @@ def hand(params: Mapping[str, str]) -> dict[str, Any]:
     parsed = ev.hand(params.get("hand", ""))
     size = parsed.size(ev.rules)
     check_hand(parsed, ev.rules, sizes=(size,))  # copies only: the size is checked when solving
-    return {"rules": ev.rules.name, **hand_dict(parsed, ev.rules), "size": size, "hand_size": ev.rules.hand_size}
+    typed = concealed_in_order(params.get("hand", ""), ev.rules)  # the concealed tiles as typed
+    return {"rules": ev.rules.name, **hand_dict(parsed, ev.rules), "size": size, "hand_size": ev.rules.hand_size,
+            "order": [ev.rules.tiles.ids[k] for k in typed]}
+
+
+def tiles(params: Mapping[str, str]) -> dict[str, Any]:
+    """A list of tiles (seen, a waiting room, a discard) as parsed: the page checks each field on its own."""
+    ev = evaluator(params)
+    return {"tiles": [ev.rules.tiles.ids[k] for k in parse_tiles(params.get("tiles", ""), ev.rules)]}
 
 
 # --- in a worker process ---------------------------------------------------------------------------

@@ -100,8 +100,16 @@ class Evaluator:
         if waiting_room is not None:
             room = parse_tiles(waiting_room, self.rules) if isinstance(waiting_room, str) \
                 else [self.tile(t) for t in waiting_room]
-        return analyze(self.distance_model, self.hand(hand), seen=self.seen(seen), favourite=self.tile(favourite),
-                       call_tile=self.tile(discard), waiting_room=room, exchange_limit=max_exchanges)
+        from dataclasses import replace
+
+        from solver.analysis.calls import call_table
+
+        parsed, seen = self.hand(hand), self.seen(seen)
+        result = analyze(self.distance_model, parsed, seen=seen, favourite=self.tile(favourite),
+                         call_tile=self.tile(discard), waiting_room=room, exchange_limit=max_exchanges)
+        if result.size == self.rules.hand_size - 1:  # between turns: what every possible discard offers
+            result = replace(result, callable=call_table(self.distance_model, parsed, seen, result.waits))
+        return result
 
     def plan(self, hand: HandLike, turns: int, objective: str = "win", seen: str | Iterable[TileLike] = (),
              waiting_room: str | Iterable[TileLike] = (), favourite: TileLike | None = None, detour: int | None = None,

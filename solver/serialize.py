@@ -88,6 +88,10 @@ def analysis_dict(analysis, hand, rules: RuleSet, favourite: int | None = None) 
                   for c in analysis.calls],
         "ron": wait_dict(analysis.ron_on_call_tile, rules) if analysis.ron_on_call_tile else None,
         "sora": sora,
+        "callable": [{"tile": ids[r.tile], "live": r.live, "ron": wait_dict(r.ron, rules) if r.ron else None,
+                      "units": [{**unit_dict(c.unit, rules), "h": c.h, "lowers": c.lowers,
+                                 "discards": [ids[k] for k in c.discards]} for c in r.units]}
+                     for r in analysis.callable],
         "notes": list(analysis.notes),
     }
 

@@ -219,3 +219,46 @@ def test_discard_rows_with_calls_seen_and_sora_match_recomputation(rules):
         expected = {t for t in range(54) if rest.totals(table)[t] + after[t] < 3
                     and exchange_distance(dm, rest.add(t), after).h < h12}
         assert {a.tile for a in row.accept} == expected
+
+
+def test_the_call_table_lists_every_live_kind_that_can_be_called_or_won_on(ev):
+    """12 tiles, no discard typed: each row's units and best discards equal the per-kind call options (h after
+    each call recomputed here with the plain exchange distance), and its ron equals the hand's waits."""
+    from solver.analysis.calls import call_table
+
+    hand = ev.hand("静香 翼 春香 千早 美希 百合子 海美 琴葉 エレナ 美也 伊織 紬")
+    seen = ev.seen("美也 千早 千早")
+    rows = {r.tile: r for r in call_table(ev.distance_model, hand, seen, ev.analyze(hand, "美也 千早 千早").waits)}
+    for kind in range(len(ev.tiles)):
+        live = 3 - hand.concealed[kind] - seen[kind]
+        if live == 0:  # no copy left for another player to discard
+            assert kind not in rows
+            continue
+        best: dict[int, tuple[int, set[int]]] = {}
+        for u in ev.rules.units_of_kind[kind]:
+            others = [k for k in ev.rules.units[u].members if k != kind]
+            if ev.rules.units[u].size < 3 or any(hand.concealed[k] == 0 for k in others):
+                continue
+            left = Hand(tuple(c - (k in others) for k, c in enumerate(hand.concealed)), (u,))
+            for out in {k for k, c in enumerate(left.concealed) if c}:
+                after = tuple(s + (k == out) for k, s in enumerate(seen))
+                h = exchange_distance(ev.distance_model, left.remove(out), after).h
+                low, outs = best.get(u, (99, set()))
+                best[u] = (h, {out}) if h < low else (low, outs | {out} if h == low else outs)
+        if not best:
+            assert kind not in rows or rows[kind].ron is not None
+            continue
+        row = rows[kind]
+        assert row.live == live
+        assert {c.unit: (c.h, set(c.discards)) for c in row.units} == best
+    h_now = exchange_distance(ev.distance_model, hand, seen).h
+    assert all(c.lowers == (c.h < h_now) for r in rows.values() for c in r.units)
+
+
+def test_analyze_of_twelve_tiles_prints_the_call_table():
+    result = CliRunner().invoke(cli.app, ["analyze", "真 雪歩 あずさ 可奈 歩 未来 まつり 美也 海美 奈緒 美奈子 星梨花"])
+    assert result.exit_code == 0 and "Any discard: ron on it, or a call into a unit" in result.stdout
+    payload = json.loads(CliRunner().invoke(cli.app, ["analyze", "真 雪歩 あずさ 可奈 歩 未来 まつり 美也 海美 奈緒 美奈子 星梨花",
+                                                      "--json"]).stdout)
+    ron = {r["tile"] for r in payload["callable"] if r["ron"] and r["ron"]["ron"] is not None}
+    assert ron == {w["tile"] for w in payload["waits"] if w["live"] and w["ron"] is not None}

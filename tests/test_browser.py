@@ -20,6 +20,7 @@ EXAMPLE_1 = "[静香 百合子 昴] 真 雪歩 あずさ 可奈 歩 可奈 志�
 # the answers on screen are for the hand now in the text box (not for an earlier, shorter one)
 ANSWERED = """() => { const a = document.querySelector('#analysis');
                       return !a.hidden && a.dataset.hand === document.querySelector('#hand-text').value; }"""
+PLANNED = "() => [...document.querySelectorAll('#discard-table td.win')].every(td => td.textContent !== '…')"
 WAIT_MS = 60_000  # generous: the machine is shared; a pass takes a fraction of this
 
 
@@ -97,58 +98,51 @@ def test_bad_notation_shows_the_cli_error(page):
     assert expected.startswith("error: unknown tile 'harka'")
 
 
-def test_plan_shows_exact_win_probabilities(chromium, url):
-    """Seed 000's hand with one draw left: P(win) = live winning tiles / unseen tiles, 11/149 at best."""
+def planned_page(chromium, url, turns, route=None):
     page = chromium.new_page(viewport={"width": 360, "height": 740})
     page.set_default_timeout(WAIT_MS)
-    page.goto(f"{url}?{urlencode({'hand': ' '.join(SEED_STEP_1)})}")
+    if route:
+        page.route("**/api/plan?*", lambda r: r.continue_(url=route(r.request.url)))
+    page.goto(f"{url}?{urlencode({'hand': ' '.join(SEED_STEP_1), 'turns': turns})}")
     page.wait_for_function(ANSWERED)
-    page.fill("#turns", "1")
-    page.click("#plan")
-    page.wait_for_selector("#plan-result table")
-    assert page.locator("#plan-result tbody tr").first.inner_text().split("\t")[1] == "7.38 %"
-    assert page.inner_text("#plan-result p").startswith("With 1 draws left: discard ")
+    page.wait_for_function(PLANNED)
+    return page
+
+
+def no_horizontal_scroll(page) -> bool:
     widths = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
-    assert widths[0] <= widths[1] == 360
+    return widths[0] <= widths[1]
+
+
+def test_plan_shows_exact_win_probabilities(chromium, url):
+    """Seed 000's hand with one draw left: P(win) = live winning tiles / unseen tiles, 11/149 at best."""
+    page = planned_page(chromium, url, 1)
+    assert page.locator("#discard-table tbody tr").first.locator("td.win").inner_text() == "7.4 %"
+    assert page.inner_text("#plan-result").startswith("P(win) over 1 draw(s): exact optimum")
+    assert no_horizontal_scroll(page)
     page.close()
 
 
 def test_plan_past_the_frontier_shows_a_labelled_estimate(chromium, url):
     """The page asks for an estimate past its state limit (lowered here through the request so the
     test is quick): every number is marked ≈ with its interval, a bold line says it is not exact."""
-    page = chromium.new_page(viewport={"width": 360, "height": 740})
-    page.set_default_timeout(WAIT_MS)
-    page.route("**/api/plan?*", lambda route: route.continue_(  # the class nearest, past its limit: the estimate
-        url=route.request.url.replace("max_states=20000", "max_states=50").replace("estimate=2000", "estimate=200")
-        + "&nearest=1"))
-    page.goto(f"{url}?{urlencode({'hand': ' '.join(SEED_STEP_1)})}")
-    page.wait_for_function(ANSWERED)
-    page.fill("#turns", "6")
-    page.click("#plan")
-    page.wait_for_selector("#plan-result table")
-    first = page.locator("#plan-result tbody tr").first.inner_text().split("\t")
-    assert first[1].startswith("≈ ") and " – " in first[1] and first[2].startswith("≈ ")
-    assert page.inner_text("#plan-result .estimate").startswith("Estimate, not exact")
-    widths = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
-    assert widths[0] <= widths[1] == 360
+    page = planned_page(chromium, url, 6, lambda u: u.replace("max_states=20000", "max_states=50")
+                        .replace("estimate=2000", "estimate=200") + "&nearest=1")
+    row = page.locator("#discard-table tbody tr").first
+    assert row.locator("td.win").inner_text().startswith("≈ ") and "–" in row.locator("td.win").inner_text()
+    assert row.locator("td.score").inner_text().startswith("≈ ")
+    assert "estimate, not exact" in page.inner_text("#plan-result .estimate")
+    assert no_horizontal_scroll(page)
     page.close()
 
 
 def test_plan_past_the_budget_shows_a_bracket(chromium, url):
     """Past the optimum's state limit (lowered through the request) each P(win) is a bracket "lower – upper"
     and a line says the optimum lies between."""
-    page = chromium.new_page(viewport={"width": 360, "height": 740})
-    page.set_default_timeout(WAIT_MS)
     # at turns 3 this hand's optimum keys 26 states (the last two draws are closed forms), nearest 19
-    page.route("**/api/plan?*", lambda route: route.continue_(
-        url=route.request.url.replace("max_states=20000", "max_states=20")))
-    page.goto(f"{url}?{urlencode({'hand': ' '.join(SEED_STEP_1)})}")
-    page.wait_for_function(ANSWERED)
-    page.fill("#turns", "3")
-    page.click("#plan")
-    page.wait_for_selector("#plan-result table")
-    first = page.locator("#plan-result tbody tr").first.inner_text().split("\t")
-    assert " – " in first[1] and not first[1].startswith("≈")
+    page = planned_page(chromium, url, 3, lambda u: u.replace("max_states=20000", "max_states=20"))
+    first = page.locator("#discard-table tbody tr").first.locator("td.win").inner_text()
+    assert " – " in first and not first.startswith("≈")
     assert "the optimum lies between" in page.inner_text("#plan-result .estimate")
     page.close()
 

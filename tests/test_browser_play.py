@@ -20,11 +20,12 @@ PREFERRED = ("hora", "dahai", "none", "chi", "sora")  # what the test clicks whe
 
 
 def axe_serious(page) -> list[str]:
+    """axe-core's serious and critical violations, and a skipped heading level (moderate, but a screen reader's map)."""
     from axe_playwright_python.sync_playwright import Axe
 
     found = Axe().run(page).response["violations"]
     return [f"{v['id']}: {v['help']} ({len(v['nodes'])}: {v['nodes'][0]['target']})"
-            for v in found if v["impact"] in ("serious", "critical")]
+            for v in found if v["impact"] in ("serious", "critical") or v["id"] == "heading-order"]
 
 
 @pytest.fixture
@@ -166,3 +167,33 @@ def test_review_names_a_bad_log(page, url):
     page.set_input_files("#log-file", files=[{"name": "x.jsonl", "mimeType": "text/plain", "buffer": b"{oops\n"}])
     error = page.wait_for_selector("#log-error:not([hidden])")
     assert error.inner_text().startswith("error: line 1: not JSON")
+
+
+def test_review_takes_a_dropped_log(page, url):
+    text = short_log()
+    page.goto(f"{url}review")
+    page.wait_for_selector("#drop")
+    # a real drop: a DataTransfer holding the log as a file, dispatched on the drop zone
+    page.evaluate("""(text) => {
+        const data = new DataTransfer();
+        data.items.add(new File([text], "game.jsonl", { type: "application/x-ndjson" }));
+        const zone = document.getElementById("drop");
+        zone.dispatchEvent(new DragEvent("dragover", { dataTransfer: data, bubbles: true, cancelable: true }));
+        zone.dispatchEvent(new DragEvent("drop", { dataTransfer: data, bubbles: true, cancelable: true }));
+    }""", text)
+    page.wait_for_selector("#position .seat")
+    assert page.inner_text("#step-count") == f"event 1 of {len(read(text)) - 1}:"
+
+
+def test_play_and_review_speak_japanese_after_the_toggle(page, url):
+    page.goto(f"{url}play?seed=7&coms=greedy&pace=0")
+    page.wait_for_selector("#my-hand .tile")
+    page.click("#lang-toggle")
+    page.wait_for_function("() => document.documentElement.lang === 'ja'")
+    assert page.inner_text("#table-title") == "卓" and page.inner_text("#wall").startswith("山の残り")
+    assert axe_serious(page) == []
+    page.goto(f"{url}review")  # the choice is kept
+    page.wait_for_function("() => document.documentElement.lang === 'ja'")
+    page.set_input_files("#log-file", files=[{"name": "g.jsonl", "mimeType": "text/plain", "buffer": short_log().encode()}])
+    page.wait_for_selector("#position .seat")
+    assert page.inner_text("#step-count").endswith("手目:") and page.inner_text("#load-title") == "牌譜"

@@ -65,6 +65,7 @@ def cli_error(*args: str) -> str:
      ["score", EXAMPLE_1, "--ron", "美也", "--favorite", "可奈"]),
     ("score", {"hand": EXAMPLE_1, "win": "none", "as_of": "2019-11-01"},
      ["score", EXAMPLE_1, "--no-win", "--as-of", "2019-11-01"]),
+    ("analyze", {"hand": SEED_HAND.replace(" 紗代子", "")}, ["analyze", SEED_HAND.replace(" 紗代子", "")]),
     ("idols", {}, ["catalogue", "idols"]),
     ("rules", {}, ["catalogue", "rules"]),
 ])
@@ -93,6 +94,14 @@ def test_hand_route_parses_for_the_page(client):
     assert parsed["tiles"] == ["haruka", "haruka"]
     assert [u["members"] for u in parsed["called"]] == [["shizuka", "yuriko", "subaru"]]
     assert (parsed["size"], parsed["hand_size"]) == (5, 13)
+
+
+def test_hand_route_keeps_the_typed_order_and_tiles_route_parses_a_field(client):
+    parsed = client.get("/api/hand", params={"hand": "真 [静香 百合子 昴] 春香 miki 真"}).json()
+    assert parsed["order"] == ["makoto", "haruka", "miki", "makoto"]
+    assert client.get("/api/tiles", params={"tiles": "美也、kana"}).json() == {"tiles": ["miya", "kana"]}
+    bad = client.get("/api/tiles", params={"tiles": "harka"})
+    assert bad.status_code == 400 and bad.json()["error"] == cli_error("units", "harka")
 
 
 def test_page_and_static_files(client):

@@ -1,211 +1,279 @@
-// mj serve: the page. It only draws what the JSON API answers; every rule lives in the server.
+// mj serve, the hand page: the position in the URL and the history, requests, the one-line summary.
+// It only draws what the JSON API answers; every rule lives in the server.
 "use strict";
 
-const $ = (id) => document.getElementById(id);
-const idols = new Map();          // id -> idol record from /api/idols (name, attribute, colour, ...)
-let hand = { tiles: [], called: [] };  // as the server parsed it: tile ids, called units (members)
-let pending = null;               // a called unit being entered: tile ids, or null
 let handSize = 13;
-let solving = null;               // the AbortController of the answers being fetched
+let lastSize = 0;
+let solving = null;   // the AbortController of the answers being fetched
 let typingTimer = null;
+let ruleList = [];
+let fieldOk = true;   // the seen / waiting room / discard fields parse
+let lastAnalysis = null;
+let winChosen = false;  // the player picked how the hand wins (else: tsumo at 13 tiles, no win at 12)
+const FIELDS = [["seen", "seen"], ["room", "waiting-room"], ["discard", "discard"]];
+const PLAN_STATES = 20000, PLAN_GAMES = 2000, PLAN_SECONDS = 3;
 
-// --- small DOM helpers -------------------------------------------------------------------------
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (key === "class") node.className = value;
-    else if (key === "text") node.textContent = value;
-    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
-    else node.setAttribute(key, value);
-  }
-  for (const child of children) if (child != null) node.append(child);
-  return node;
-}
-function name(id) { return idols.has(id) ? idols.get(id).name : id; }
-function tile(id, tag = "span", attrs = {}) {
-  const idol = idols.get(id) || { attribute: "", name: id };
-  const node = el(tag, { class: `tile attr-${idol.attribute}`, title: `${idol.full_name || id} (${id})`,
-                         "data-id": id, text: idol.name, ...attrs });
-  if (idol.colour) node.style.borderBottomColor = idol.colour;
-  return node;
-}
-function chips(ids, extra = () => "") {
-  return el("span", { class: "chips" }, ...ids.map((id) => {
-    const chip = tile(id);
-    chip.classList.add("chip");
-    chip.textContent += extra(id);
-    return chip;
-  }));
-}
-function table(headers, rows) {
-  const head = el("tr", {}, ...headers.map(([text, cls]) => el("th", { class: cls || "", text })));
-  return el("table", {}, el("thead", {}, head), el("tbody", {}, ...rows));
-}
-function cell(content, cls = "") {
-  const td = el("td", { class: cls });
-  td.append(content instanceof Node ? content : String(content ?? ""));
-  return td;
-}
-function showError(node, message) { node.textContent = message || ""; node.hidden = !message; }
-
-// --- the API -------------------------------------------------------------------------------------
 async function api(route, params, signal) {
   const query = new URLSearchParams(Object.entries(params).filter(([, v]) => v !== "" && v != null));
-  const response = await fetch(`/api/${route}?${query}`, { signal });
-  const body = await response.json().catch(() => ({ error: `error: the server answered HTTP ${response.status}` }));
-  if (!response.ok) throw Object.assign(new Error(body.error || `error: HTTP ${response.status}`), { status: response.status });
-  return body;
+  return requestJson(`/api/${route}?${query}`, { signal });
 }
+function showError(node, message) { node.textContent = message || ""; node.hidden = !message; }
+function fieldError(id, message) {
+  showError($(`${id}-error`), message);
+  if (message) $(id).setAttribute("aria-invalid", "true"); else $(id).removeAttribute("aria-invalid");
+}
+function win() { return document.querySelector("input[name=win]:checked").value; }
 function situation() {
   return { rules: $("rules").value, favourite: $("favourite").value, seen: $("seen").value.trim(),
            waiting_room: $("waiting-room").value.trim(), discard: $("discard").value.trim() };
 }
-function win() { return document.querySelector("input[name=win]:checked").value; }
+function summary(parts) { $("summary-text").textContent = parts.filter(Boolean).join(" · "); }
 
-// --- the hand: text <-> tiles ----------------------------------------------------------------------
-function handText() {
-  const groups = hand.called.map((members) => `[${members.map(name).join(" ")}]`);
-  return groups.concat(hand.tiles.map(name)).join(" ");
+// --- the URL keeps the whole position; every step (a discard or a draw opened, an example) is a history entry ---
+const URL_KEYS = ["hand", "rules", "favourite", "seen", "room", "discard", "win", "ron", "turns", "objective",
+                  "order", "after", "lang"];
+function urlQuery() {
+  const q = new URLSearchParams();
+  const put = (key, value, fallback = "") => { if (value && value !== fallback) q.set(key, value); };
+  put("hand", $("hand-text").value.trim());
+  put("rules", $("rules").value, ruleList[0]?.name);
+  put("favourite", $("favourite").value);
+  for (const [key, id] of FIELDS) put(key, $(id).value.trim());
+  if (winChosen) put("win", win());
+  if (win() === "ron") put("ron", $("ron-tile").value);
+  put("turns", $("turns").value, "3");
+  put("objective", $("objective").value, "win");
+  put("order", $("order").value, "tap");
+  put("after", $("position-title").dataset.after || "");
+  put("lang", new URLSearchParams(location.search).get("lang") ? language : "");
+  return `${location.pathname}${q.toString() ? `?${q}` : ""}`;
 }
-function setHand(tiles, called) {
-  hand = { tiles, called };
-  $("hand-text").value = handText();
-  update();
+function saveUrl(push = false) {
+  const next = urlQuery();
+  if (next === location.pathname + location.search) return;
+  if (push) history.pushState(null, "", next); else history.replaceState(null, "", next);
 }
-function drawHand() {
-  const box = $("hand");
-  box.replaceChildren();
-  hand.called.forEach((members, n) => {
-    const remove = () => setHand(hand.tiles, hand.called.filter((_, i) => i !== n));
-    box.append(el("span", { class: "group", title: "called unit: tap to remove it" },
-      el("span", { class: "group-label", text: "called" }),
-      ...members.map((id) => tile(id, "button", { type: "button", onclick: remove }))));
-  });
-  hand.tiles.forEach((id, n) => {
-    box.append(tile(id, "button", { type: "button", "aria-label": `remove ${name(id)}`,
-      onclick: () => setHand(hand.tiles.filter((_, i) => i !== n), hand.called) }));
-  });
-  if (pending) {
-    box.append(el("span", { class: "group pending" }, el("span", { class: "group-label", text: "calling" }),
-      ...pending.map((id, n) => tile(id, "button", { type: "button",
-        onclick: () => { pending.splice(n, 1); drawHand(); } }))));
-  }
+function idOf(value) {  // an idol by id or short name, as a hand-written link may give either
+  const idol = idolsByName.get(value);
+  return idol ? idol.id : null;
 }
-function addTile(id) {
-  if (pending) { pending.push(id); drawHand(); return; }
-  setHand(hand.tiles.concat([id]), hand.called);
-}
-function toggleCall() {
-  const button = $("call-toggle");
-  if (pending === null) {
-    pending = [];
-    button.textContent = "Done: add the called unit";
-    $("call-hint").textContent = "tap its members, then Done";
-  } else {
-    const group = pending;
-    pending = null;
-    button.textContent = "Enter a called unit";
-    $("call-hint").textContent = "";
-    if (group.length) setHand(hand.tiles, hand.called.concat([group]));
-    else drawHand();
-  }
-  button.setAttribute("aria-pressed", String(pending !== null));
-}
-
-// --- the URL keeps the position, so it can be shared -----------------------------------------------
-const URL_FIELDS = { hand: "hand-text", rules: "rules", favourite: "favourite", seen: "seen",
-                     room: "waiting-room", discard: "discard", ron: "ron-tile" };
-function saveUrl() {
-  const query = new URLSearchParams();
-  for (const [key, id] of Object.entries(URL_FIELDS)) if ($(id).value) query.set(key, $(id).value);
-  if (win() !== "tsumo") query.set("win", win());
-  history.replaceState(null, "", `${location.pathname}?${query}`);
-}
+// Read the URL into the inputs; what it cannot use is said in one notice, never dropped without a word.
 function loadUrl() {
-  const query = new URLSearchParams(location.search);
-  for (const [key, id] of Object.entries(URL_FIELDS)) {
-    if (!query.has(key)) continue;
-    if (id === "ron-tile") $(id).append(el("option", { value: query.get(key), text: query.get(key) }));
-    $(id).value = query.get(key);
-  }
-  const how = document.querySelector(`input[name=win][value="${query.get("win")}"]`);
-  if (how) how.checked = true;
+  const q = new URLSearchParams(location.search);
+  const problems = [...q.keys()].filter((k) => !URL_KEYS.includes(k)).map((k) => t("unknownParam", k));
+  const get = (key) => q.get(key) ?? "";
+  $("hand-text").value = get("hand");
+  const rules = get("rules");
+  if (rules && !ruleList.some((r) => r.name === rules)) problems.push(t("unknownValue", "rules", rules));
+  $("rules").value = rules && ruleList.some((r) => r.name === rules) ? rules : ruleList[0].name;
+  const favourite = get("favourite");
+  if (favourite && !idOf(favourite)) problems.push(t("unknownValue", "favourite", favourite));
+  $("favourite").value = idOf(favourite) || "";
+  for (const [key, id] of FIELDS) $(id).value = get(key);
+  const how = get("win");
+  if (how && !["tsumo", "ron", "none"].includes(how)) problems.push(t("unknownValue", "win", how));
+  winChosen = ["tsumo", "ron", "none"].includes(how);
+  document.querySelector(`input[name=win][value="${winChosen ? how : "tsumo"}"]`).checked = true;
+  const ron = get("ron");
+  if (ron && !idOf(ron)) problems.push(t("unknownValue", "ron", ron));
+  $("ron-tile").dataset.wanted = idOf(ron) || "";
+  const turns = get("turns");
+  if (turns && !/^\d+$/.test(turns)) problems.push(t("unknownValue", "turns", turns));
+  $("turns").value = /^\d+$/.test(turns) ? turns : "3";
+  $("objective").value = get("objective") === "score" ? "score" : "win";
+  $("order").value = get("order") === "palette" ? "palette" : "tap";
+  $("position-title").dataset.after = get("after");
+  showError($("link-notice"), problems.length ? t("linkProblem", problems.join("; ")) : "");
+}
+function go(change, push = true) {  // a new position: the inputs change, one history entry is added
+  change();
+  saveUrl(push);
+  update(false);
+}
+const navigate = {
+  discard: (id) => go(() => {
+    $("seen").value = [$("seen").value.trim(), tileName(id)].filter(Boolean).join(" ");  // it lies in the room now
+    $("position-title").dataset.after = tileName(id);
+    const at = Hand.tiles.indexOf(id);
+    Hand.tiles = Hand.tiles.filter((_, i) => i !== at);
+    $("hand-text").value = Hand.text();
+  }),
+  draw: (id) => go(() => {
+    $("position-title").dataset.after = "";
+    Hand.tiles = Hand.tiles.concat([id]);
+    $("hand-text").value = Hand.text();
+  }),
+};
+
+// --- answers -------------------------------------------------------------------------------------------------
+function markStale(message) {
+  for (const id of ["analysis", "score-box"]) $(id).classList.toggle("stale", Boolean(message));
+  if (message) summary([message]);
+}
+function clearAnswers(message, line) {
+  $("analysis").hidden = true;
+  $("score-box").hidden = true;
+  $("status").textContent = message;
+  summary([line ?? message]);
+}
+async function checkFields(rules) {  // each field parsed alone, so an error is shown under its own box
+  const results = await Promise.all(FIELDS.map(async ([, id]) => {
+    const text = $(id).value.trim();
+    if (!text) { fieldError(id, ""); return [id, []]; }
+    try {
+      const parsed = await api("tiles", { tiles: text, rules });
+      fieldError(id, "");
+      return [id, parsed.tiles];
+    } catch (error) {
+      fieldError(id, error.message);
+      return [id, null];
+    }
+  }));
+  return Object.fromEntries(results);
 }
 
-// --- answers -----------------------------------------------------------------------------------------
-async function update() {
-  saveUrl();
-  const text = $("hand-text").value;
+async function update(save = true) {
+  if (save) saveUrl();
   if (solving) solving.abort();
+  const text = $("hand-text").value;
+  const rules = $("rules").value;
+  $("rules-about").textContent = ruleList.find((r) => r.name === rules)?.description || "";
+  const fields = await checkFields(rules);
+  Hand.seen = fields.seen || [];
+  fieldOk = Object.values(fields).every((v) => v !== null);
   if (!text.trim()) {
-    hand = { tiles: [], called: [] };
-    drawHand();
+    Hand.tiles = []; Hand.called = [];
+    Hand.draw();
     showError($("hand-error"), "");
-    clearAnswers("Tap tiles or type a hand to begin.");
+    $("hand").removeAttribute("aria-invalid");
+    $("hand-count").textContent = t("count", 0, handSize);
+    clearAnswers(t("begin"));
     return;
   }
   let parsed;
   try {
-    parsed = await api("hand", { hand: text, rules: $("rules").value });
+    parsed = await api("hand", { hand: text, rules });
   } catch (error) {
+    if ($("hand-text").value !== text) return;
     showError($("hand-error"), error.message);
-    clearAnswers("");
+    $("hand-text").setAttribute("aria-invalid", "true");
+    markStale(t("summaryFix", t("handLabel")));
     return;
   }
   if ($("hand-text").value !== text) return;  // typed on meanwhile: a newer update runs
   showError($("hand-error"), "");
-  hand = { tiles: parsed.tiles, called: parsed.called.map((u) => u.members) };
+  $("hand-text").removeAttribute("aria-invalid");
+  // keep the order the tiles were entered in (the server's list is by kind)
+  Hand.tiles = parsed.order;
+  Hand.called = parsed.called.map((u) => u.members);
   handSize = parsed.hand_size;
-  drawHand();
-  fillRonTiles();
-  $("hand-count").textContent = `${parsed.size} of ${handSize} tiles`;
-  if (parsed.size < handSize - 1) clearAnswers(`Add ${handSize - 1 - parsed.size} more tile(s) for the analysis.`);
-  else solve(text);
-}
-function clearAnswers(message) {
-  for (const id of ["analysis", "score-box", "plan-box"]) $(id).hidden = true;
-  $("status").textContent = message;
+  Hand.draw();
+  fillRonTiles(parsed.order);
+  $("hand-count").textContent = t("count", parsed.size, handSize);
+  if (parsed.size !== lastSize && !winChosen) {  // 13 tiles: tsumo; 12: no win (a win needs 13)
+    document.querySelector(`input[name=win][value="${parsed.size === handSize ? "tsumo" : "none"}"]`).checked = true;
+  }
+  lastSize = parsed.size;
+  // on a phone the palette folds once the answers can come (12 or 13 tiles), so the table is next to the hand
+  if (matchMedia("(max-width: 700px)").matches) $("palette-box").open = parsed.size < handSize - 1;
+  if (!fieldOk) {
+    const bad = FIELDS.filter(([, id]) => fields[id] === null).map(([, id]) => $(id).closest("label").firstElementChild.textContent);
+    markStale(t("summaryFix", bad.join(", ")));
+    return;
+  }
+  if (parsed.size < handSize - 1) {
+    clearAnswers(t("more", handSize - 1 - parsed.size), t("summaryAdd", handSize - 1 - parsed.size));
+    return;
+  }
+  solve(text, parsed.size === handSize);
 }
 
-async function solve(text) {
+async function solve(text, full) {
   const controller = new AbortController();
   solving = controller;
   const started = performance.now();
-  const progress = $("progress");
   const tick = setInterval(() => {
-    progress.hidden = false;
-    $("progress-text").textContent = `solving… ${((performance.now() - started) / 1000).toFixed(1)} s`;
+    $("progress").hidden = false;
+    const word = $("analysis").dataset.hand === text ? t("planning") : t("solving");
+    $("progress-text").textContent = `${word} ${((performance.now() - started) / 1000).toFixed(1)} s`;
   }, 150);
+  $("progress-text").textContent = t("solving");
+  $("status").textContent = "";
   const params = { hand: text, ...situation() };
-  const jobs = [api("analyze", params, controller.signal).then((answer) => {
-    drawAnalysis(answer);
-    $("analysis").dataset.hand = text;  // which hand the answers on screen are for
-  })];
-  jobs.push(scoreHand(controller.signal));  // 12 tiles: a win needs 13, but "no win" has a score
   try {
-    await Promise.all(jobs);
-    $("status").textContent = "";
-    $("plan-box").hidden = false;
+    const [analysis] = await Promise.all([api("analyze", params, controller.signal), scoreHand(controller.signal, full)]);
+    lastAnalysis = analysis;
+    drawAnalysis(analysis, { after: full ? "" : $("position-title").dataset.after, go: navigate });
+    $("analysis").dataset.hand = text;  // which hand the answers on screen are for
+    markStale("");
+    summaryOf(analysis, null);
+    await plan(controller, text);
   } catch (error) {
     if (error.name === "AbortError") {
-      if (solving === controller) $("status").textContent = "Cancelled.";
+      if (solving === controller) { $("status").textContent = t("cancelled"); summary([t("cancelled")]); }
     } else {
       showError($("hand-error"), error.message);
-      clearAnswers("");
+      markStale(t("summaryFix", t("handLabel")));
     }
   } finally {
     clearInterval(tick);
-    if (solving === controller) { solving = null; progress.hidden = true; }
+    if (solving === controller) { solving = null; $("progress").hidden = true; }
   }
 }
 
-async function scoreHand(signal) {
+async function plan(controller, text) {
+  const turns = $("turns").value.trim();
+  if (!/^\d+$/.test(turns) || +turns < 1 || +turns > 30) { fieldError("turns", t("turnsNeeded")); return; }
+  fieldError("turns", "");
+  if (lastAnalysis.h === null || lastAnalysis.hand_complete) return;
+  const { discard, ...rest } = situation();  // a call tile is no part of a plan
+  // the optimum up to PLAN_STATES states or PLAN_SECONDS, then bounds per discard, past that a labelled estimate
+  const p = await api("plan", { hand: text, turns, objective: $("objective").value, max_states: PLAN_STATES,
+                                seconds: PLAN_SECONDS, estimate: PLAN_GAMES, ...rest }, controller.signal);
+  if ($("analysis").dataset.hand !== text) return;
+  fillPlan(p);
+  summaryOf(lastAnalysis, p);
+}
+
+// "h 1 · 打 紗代子 / 奈緒 · 11 live · P(win) 61 %": the answer in one line, kept in view on a phone.
+function summaryOf(a, p) {
+  if (a.h === null) return summary([t("unreachable")]);
+  if (a.hand_complete) return summary([t("summaryComplete", a.score?.total ?? "?")]);
+  const parts = [t("summaryH", a.h)];
+  if (a.sora && a.sora.use_now) parts.push(t("summarySora", tileName(a.sora.options[0].take)));  // before any discard
+  const rows = a.discards;
+  if (rows[0].tile === null) {
+    const waits = a.waits.filter((w) => w.live > 0).map((w) => tileName(w.tile));
+    parts.push(waits.length ? t("summaryWaits", waits.join(" / ")) : null, t("summaryLive", rows[0].live));
+  } else {
+    parts.push(`打 ${bestRows(rows).map((r) => tileName(r.tile)).join(" / ")}`, t("summaryLive", rows[0].live));
+  }
+  if (p && p.recommended && p.recommended.win_probability !== null) {
+    const r = p.recommended;
+    const shown = r.upper !== null && r.upper !== r.win_probability && !r.win_probability_interval
+      ? `${pct(r.win_probability)}–${pct(r.upper)}` : `${r.win_probability_interval ? "≈ " : ""}${pct(r.win_probability)}`;
+    parts.push(t("summaryWin", shown) + (r.tile && !bestRows(rows).some((x) => x.tile === r.tile) ? ` (打${tileName(r.tile)})` : ""));
+  }
+  summary(parts);
+}
+
+async function scoreHand(signal, full) {
   const how = win();
+  $("score-box").hidden = false;
+  for (const radio of document.querySelectorAll("input[name=win]")) radio.disabled = !full && radio.value !== "none";
+  $("ron-tile").disabled = !full;
+  showError($("score-note"), full ? "" : t("twelveNote"));
+  const noWinScored = ruleList.find((r) => r.name === $("rules").value)?.no_win !== "none";
+  if (how === "none" && !noWinScored) {  // a rule choice, not an error: said in grey, not red
+    $("score").replaceChildren();
+    showError($("score-error"), "");
+    showError($("score-note"), t("noNoWin", $("rules").value));
+    return;
+  }
   const params = { hand: $("hand-text").value, rules: $("rules").value, favourite: $("favourite").value, win: how,
                    ron: how === "ron" ? $("ron-tile").value : "" };
-  $("score-box").hidden = false;
   try {
-    drawScore(await api("score", params, signal));
+    drawScore(await api("score", params, signal), $("favourite").value);
     showError($("score-error"), "");
   } catch (error) {
     if (error.name === "AbortError" || error.status !== 400) throw error;
@@ -213,167 +281,66 @@ async function scoreHand(signal) {
     showError($("score-error"), error.message);
   }
 }
-function fillRonTiles() {
+function fillRonTiles(ids) {
   const select = $("ron-tile");
-  const chosen = select.value;
-  const kinds = [...new Set(hand.tiles)];
-  select.replaceChildren(...kinds.map((id) => el("option", { value: id, text: name(id) })));
+  const chosen = select.value || select.dataset.wanted;
+  const kinds = [...new Set(ids)];
+  select.replaceChildren(...kinds.map((id) => el("option", { value: id, text: tileName(id), lang: "ja" })));
   if (kinds.includes(chosen)) select.value = chosen;
 }
 
-function drawAnalysis(a) {
-  $("analysis").hidden = false;
-  const counts = `${a.complete.length} complete, ${a.one_short.length} one short, ${a.two_short.length} two short units`;
-  $("h-line").textContent = a.h === null ? "no complete hand can be reached"
-    : `h = ${a.h}${a.hand_complete ? " (complete)" : ""} · ${counts}`;
-
-  const exchanges = a.exchanges.map((e) => el("div", { class: "exchange" },
-    e.out.length ? chips(e.out) : el("span", { class: "hint", text: "draw" }),
-    el("span", { class: "arrow", text: "⇒" }), chips(e.in),
-    el("span", { class: "reaches", text: "reaches " + e.target.map((u) => u.name).join(" / ")
-      + (e.sora_for.length ? ` (そら as ${e.sora_for.map(name).join(" ")})` : "") })));
-  $("exchanges").replaceChildren(...(a.exchanges.length ? [
-    el("h2", { text: `Optimal exchanges (${a.exchanges.length}${a.exchanges_complete ? "" : "+, list cut short"})` }),
-    el("div", { id: "exchange-list" }, ...exchanges)] : []));
-
-  const twelve = a.discards.length === 1 && a.discards[0].tile === null;
-  const rows = a.discards.map((r, n) => el("tr", { class: n === 0 ? "best" : "" },
-    cell(r.tile === null ? "—" : chips([r.tile])), cell(r.h ?? "—", "num"), cell(r.live, "num"),
-    cell(chips(r.accept.map((x) => x.tile), (id) => `×${r.accept.find((x) => x.tile === id).live}`))));
-  $("discards").replaceChildren(
-    el("h2", { text: twelve ? "Next draw: the tiles that lower h" : "Per discard: h after it and the draws that lower it" }),
-    table([["discard"], ["h", "num"], ["live", "num"], ["accepted draws × live copies"]], rows));
-
-  const waits = a.waits.map((w) => el("tr", {}, cell(chips([w.tile])),
-    cell(w.live === 0 ? "0 (dead)" : w.live, "num"), cell(w.tsumo, "num"), cell(w.ron ?? "no win", "num")));
-  $("waits").replaceChildren(...(a.waits.length ? [el("h2", { text: "Waits (score by tsumo / by ron)" }),
-    table([["wait"], ["live", "num"], ["tsumo", "num"], ["ron", "num"]], waits)] : []));
-
-  const calls = [];
-  if (a.call_tile) {
-    calls.push(el("h2", { text: `Calls on ${name(a.call_tile)}` }));
-    if (a.ron) calls.push(el("p", { text: a.ron.ron === null ? "It completes the hand, but a ron on it is not a win."
-      : `Ron on it: ${a.ron.ron} points.` }));
-    calls.push(a.calls.length ? table([["unit"], ["then discard"], ["h after", "num"], ["verdict"]],
-      a.calls.map((c) => el("tr", {}, cell(c.name), cell(chips([c.discard])), cell(c.h ?? "—", "num"),
-        cell(c.lowers ? "lowers h" : "mistake: does not lower h"))))
-      : el("p", { class: "hint", text: "No unit of 3 or more members can take it." }));
-  }
-  $("calls").replaceChildren(...calls);
-
-  const s = a.sora;
-  $("sora").replaceChildren(...(s ? [el("h2", { text: "そら" }), el("p", { text: s.use_now
-    ? `Use そら now: take ${name(s.options[0].take)} (h ${s.h_now} → ${s.options[0].h}).`
-    : `Keep そら: no tile in the waiting room lowers h (now ${s.h_now}).` })] : []));
-
-  const present = [["complete", a.complete], ["one member short", a.one_short], ["two members short", a.two_short]]
-    .map(([label, units]) => el("details", { class: "present" }, el("summary", { text: `${units.length} ${label}` }),
-      table([["unit"], ["members"], ["needs"]], units.map((u) => el("tr", {}, cell(u.name), cell(chips(u.members)),
-        cell(u.missing.length ? chips(u.missing) : "—"))))));
-  $("present").replaceChildren(el("h2", { text: "Units present" }), ...present);
-  $("notes").replaceChildren(...a.notes.map((note) => el("li", { text: note })));
-}
-
-function drawScore(s) {
-  const box = $("score");
-  if (s.total === null) {
-    box.replaceChildren(el("p", { id: "score-total", text: `Not a win: ${s.reason}` }));
-    return;
-  }
-  const rows = s.units.map((u) => {
-    const flags = [u.called && "called", u.holds_ron && "ron tile",
-                   u.sora_for.length && `そら as ${u.sora_for.map(name).join(" ")}`].filter(Boolean);
-    return el("tr", {}, cell(el("span", {}, u.name, el("br"), chips(u.members))),
-      cell(u.points, "num"), cell(el("span", { class: "why", text: [u.why, ...flags].join("; ") })));
-  });
-  if (s.bonus) rows.push(el("tr", {}, cell("favourite bonus"), cell(s.bonus, "num"),
-    cell(el("span", { class: "why", text: `${name($("favourite").value)} is in a unit` }))));
-  if (s.leftover.length) rows.push(el("tr", {}, cell(el("span", {}, "in no unit ", chips(s.leftover))), cell(0, "num"),
-    cell(el("span", { class: "why", text: "left over: scores nothing" }))));
-  const sum = s.units.map((u) => u.points).concat(s.bonus ? [s.bonus] : []).join(" + ");
-  rows.push(el("tr", { class: "total" }, cell("total"), cell(el("span", { id: "score-total", text: s.total }), "num"),
-    cell(el("span", { class: "why", text: `${sum} = ${s.total}` }))));
-  const title = s.won ? `Win by ${s.win}` : "The hand did not win: its best units";
-  box.replaceChildren(el("p", { class: "hint", text: title }), table([["unit"], ["points", "num"], ["why"]], rows));
-}
-
-const PLAN_STATES = 20000, PLAN_GAMES = 2000, PLAN_SECONDS = 3;
-
-async function plan() {
-  const out = $("plan-result"), problem = $("plan-error");
-  problem.hidden = true;
-  out.replaceChildren(el("p", { class: "hint", text: "planning…" }));
-  const { discard, ...rest } = situation();  // a call tile is no part of a plan
-  try {
-    // the optimum up to PLAN_STATES memoised states or PLAN_SECONDS, then bounds per discard (the class
-    // nearest below, a proved upper bound above), past that a labelled estimate: not a long wait
-    const p = await api("plan", { hand: $("hand-text").value, turns: $("turns").value,
-                                  objective: $("objective").value, max_states: PLAN_STATES,
-                                  seconds: PLAN_SECONDS, estimate: PLAN_GAMES, ...rest });
-    const name = (id) => (id === null ? "(next draw)" : idols.get(id)?.name ?? id);
-    const pct = (x) => (100 * x).toFixed(2) + " %";
-    const shown = (value, interval, format) => (value === null ? "" : !interval ? String(format(value))
-      : el("span", {}, `≈ ${format(value)}`,
-           el("span", { class: "interval", text: `${format(interval[0])} – ${format(interval[1])}` })));
-    const rows = p.discards.map((d) => el("tr", {}, cell(name(d.tile)),
-      cell(d.upper !== null && d.upper !== d.win_probability && !d.win_probability_interval
-        ? `${pct(d.win_probability)} – ${pct(d.upper)}` : shown(d.win_probability, d.win_probability_interval, pct), "num"),
-      cell(shown(d.expected_score, d.expected_score_interval, Math.round), "num")));
-    const best = p.recommended;
-    const sora = best.sora ? (best.sora.use_now ? `; use そら now and take ${name(best.sora.take)}` : "; keep そら") : "";
-    const classes = Object.entries(p.policy_class).map(([k, v]) => `${k}: ${v}`).join("; ");
-    const estimate = p.method === "estimate"
-      ? [el("p", { class: "estimate", text: `Estimate, not exact: past the exact frontier, ${p.games} sampled walls per discard (95 % intervals).` })]
-      : [];
-    if (p.method !== "optimal" && p.method !== "class" && best.upper !== null && best.win_probability !== null) {
-      estimate.push(el("p", { class: "estimate", text: `P(win) over ${p.turns} draws: ${pct(best.win_probability)} – ` +
-        `${pct(best.upper)} (the optimum lies between; ${p.separated ? "the best discard is proved" : "the brackets overlap"}).` }));
-    }
-    out.replaceChildren(
-      el("p", { text: `With ${p.turns} draws left: discard ${name(best.tile)}${sora}.` }), ...estimate,
-      table([["discard"], ["P(win)", "num"], ["E[score]", "num"]], rows),
-      el("p", { class: "hint", text: `policy class — ${classes}` }));
-  } catch (error) {
-    out.replaceChildren();
-    problem.textContent = error.message;
-    problem.hidden = false;
-  }
-}
-
-// --- start -------------------------------------------------------------------------------------------
-function drawPalette(list) {
-  const groups = new Map();
-  for (const idol of list) {
-    const key = ["Extra", "Sora"].includes(idol.attribute) ? "apart" : idol.attribute;
-    if (!groups.has(key)) groups.set(key, []);
-    groups.get(key).push(idol);
-  }
-  const button = (idol) => tile(idol.id, "button", { type: "button", "aria-label": `add ${idol.name}`,
-                                                     onclick: () => addTile(idol.id) });
-  $("palette").replaceChildren(...[...groups].map(([key, members]) => key === "apart"
-    ? el("div", { class: "palette-group" }, el("h3", { text: "詩花 and そら" }),
-        el("div", { class: "apart" }, ...members.map(button)))
-    : el("div", { class: "palette-group" }, el("h3", { text: key }),
-        el("div", { class: "palette-tiles" }, ...members.map(button)))));
-}
-
+// --- start -----------------------------------------------------------------------------------------------------
 async function start() {
-  const [idolList, ruleList] = await Promise.all([api("idols", {}), api("rules", {})]);
-  for (const idol of idolList) idols.set(idol.id, idol);
-  drawPalette(idolList);
-  $("rules").replaceChildren(...ruleList.map((r) => el("option", { value: r.name, text: r.name, title: r.description })));
+  const params = new URLSearchParams(location.search);
+  chooseLanguage(params.get("lang"));
+  const idolList = await loadIdols();
+  ruleList = await api("rules", {});
+  Hand.drawPalette(idolList);
+  Hand.onChange = () => { $("position-title").dataset.after = ""; update(); };
+  $("rules").replaceChildren(...ruleList.map((r) => el("option", { value: r.name, text: r.name })));
   $("favourite").append(...idolList.filter((i) => i.attribute !== "Sora")
-    .map((i) => el("option", { value: i.id, text: i.name })));
+    .map((i) => el("option", { value: i.id, text: i.name, lang: "ja" })));
   loadUrl();
-  const later = () => { clearTimeout(typingTimer); typingTimer = setTimeout(update, 350); };
+  const later = (event) => {
+    if (event.isComposing) return;  // an IME is still composing a name
+    clearTimeout(typingTimer);
+    typingTimer = setTimeout(update, 500);
+  };
   $("hand-text").addEventListener("input", later);
-  for (const id of ["seen", "waiting-room", "discard"]) $(id).addEventListener("input", later);
-  for (const id of ["rules", "favourite", "ron-tile"]) $(id).addEventListener("change", update);
-  for (const radio of document.querySelectorAll("input[name=win]")) radio.addEventListener("change", update);
-  $("clear").addEventListener("click", () => { pending = null; setHand([], []); });
-  $("call-toggle").addEventListener("click", toggleCall);
+  for (const [, id] of FIELDS) $(id).addEventListener("change", () => update());  // Enter or leaving the box
+  for (const id of ["rules", "favourite", "ron-tile", "objective"]) $(id).addEventListener("change", () => update());
+  $("turns").addEventListener("change", () => update());
+  $("order").addEventListener("change", () => { Hand.draw(); saveUrl(); });
+  for (const radio of document.querySelectorAll("input[name=win]")) {
+    radio.addEventListener("change", () => { winChosen = true; update(); });
+  }
+  $("clear").addEventListener("click", () => {
+    Hand.pending = null;
+    $("position-title").dataset.after = "";
+    Hand.set([], []);
+  });
+  $("call-toggle").addEventListener("click", () => Hand.toggleCall());
   $("cancel").addEventListener("click", () => solving && solving.abort());
-  $("plan").addEventListener("click", plan);
+  $("plan").addEventListener("click", () => update());
+  $("lang-toggle").addEventListener("click", () => {
+    setLanguage(language === "ja" ? "en" : "ja");
+    saveUrl();
+    if (lastAnalysis) update(false);
+  });
+  window.addEventListener("popstate", () => { loadUrl(); update(false); });
+  welcome();
   update();
+}
+
+function welcome() {
+  let seen = false;
+  try { seen = localStorage.getItem("mj-welcomed") === "1"; } catch { /* private mode */ }
+  $("welcome").hidden = seen || Boolean($("hand-text").value);
+  const close = () => { $("welcome").hidden = true; try { localStorage.setItem("mj-welcomed", "1"); } catch { /* */ } };
+  $("welcome-close").addEventListener("click", close);
+  $("example").addEventListener("click", () => {
+    close();  // seed 000's first position (RULES.md): h 1, eleven optimal exchanges
+    go(() => { $("hand-text").value = "真 雪歩 あずさ 可奈 歩 未来 まつり 美也 紗代子 海美 奈緒 美奈子 星梨花"; });
+  });
 }
 start().catch((error) => showError($("hand-error"), `error: the page could not start (${error.message})`));

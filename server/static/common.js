@@ -19,7 +19,9 @@ function el(tag, attrs = {}, ...children) {
 
 async function loadIdols() {
   const response = await fetch("/api/idols");
-  for (const idol of await response.json()) { idolsByName.set(idol.name, idol); idolsByName.set(idol.id, idol); }
+  const list = await response.json();
+  for (const idol of list) { idolsByName.set(idol.name, idol); idolsByName.set(idol.id, idol); }
+  return list;
 }
 function tileName(key) { return idolsByName.has(key) ? idolsByName.get(key).name : key; }
 
@@ -27,7 +29,7 @@ function tileName(key) { return idolsByName.has(key) ? idolsByName.get(key).name
 function tile(key, tag = "span", attrs = {}) {
   const idol = idolsByName.get(key) || { attribute: "", name: key };
   const node = el(tag, { class: `tile attr-${idol.attribute}`, title: idol.full_name || key,
-                         lang: "ja", text: idol.name, ...attrs });
+                         lang: "ja", "data-id": idol.id, text: idol.name, ...attrs });
   if (idol.colour) node.style.borderBottomColor = idol.colour;
   return node;
 }
@@ -40,28 +42,34 @@ function chips(keys, cls = "chip") {
 }
 
 async function requestJson(url, options = {}) {
-  const response = await fetch(url, options);
+  let response;
+  try {
+    response = await fetch(url, options);
+  } catch (error) {  // no answer at all: say what it means rather than the browser's "Failed to fetch"
+    if (error.name === "AbortError") throw error;
+    throw new Error("error: the server cannot be reached (offline?): answers need mj serve running");
+  }
   const body = await response.json().catch(() => ({ error: `error: the server answered HTTP ${response.status}` }));
   if (!response.ok) throw Object.assign(new Error(body.error || `error: HTTP ${response.status}`), { status: response.status });
   return body;
 }
 
-// One line of narration for a logged event (names: the players by seat).
+// One line of narration for a logged event (names: the players by seat), in the page's language (words-game.js).
 function narrate(event, names) {
-  const who = (seat) => names[seat] ?? `seat ${seat}`;
+  const who = (seat) => names[seat] ?? t("seatN", seat);
+  const x = tileName(event.pai);
   switch (event.type) {
-    case "start_game": return `${names.join(" vs ")}: the game begins`;
-    case "start_kyoku": return `the deal: ${who(event.oya)} draws first`;
-    case "tsumo": return event.pai === "?" ? `${who(event.actor)} draws` : `${who(event.actor)} draws ${tileName(event.pai)}`;
-    case "dahai": return `${who(event.actor)} discards ${tileName(event.pai)}`;
-    case "sora": return `${who(event.actor)} sends そら and takes ${tileName(event.pai)} from ${who(event.target)}'s room`;
-    case "chi": return `${who(event.actor)} calls ${tileName(event.pai)} into ${event.unit} (with ${event.consumed.map(tileName).join(" ")})`;
-    case "hora": return event.actor === event.target
-      ? `${who(event.actor)} wins by tsumo on ${tileName(event.pai)}: ${event.score ?? "?"}`
-      : `${who(event.actor)} wins by ron on ${who(event.target)}'s ${tileName(event.pai)}: ${event.score ?? "?"}`;
-    case "ryukyoku": return "exhaustive draw: the wall is empty";
-    case "end_game": return `scores: ${event.scores.map((s, i) => `${who(i)} ${s ?? "—"}`).join(", ")}`;
-    case "error": return `${who(event.actor)}: ${event.reason} (the fallback COM decided)`;
+    case "start_game": return t("evStart", names);
+    case "start_kyoku": return t("evDeal", who(event.oya));
+    case "tsumo": return event.pai === "?" ? t("evDraw", who(event.actor)) : t("evDrew", who(event.actor), x);
+    case "dahai": return t("evDiscard", who(event.actor), x);
+    case "sora": return t("evSora", who(event.actor), x, who(event.target));
+    case "chi": return t("evCall", who(event.actor), x, event.unit, event.consumed.map(tileName).join(" "));
+    case "hora": return event.actor === event.target ? t("evTsumo", who(event.actor), x, event.score ?? "?")
+      : t("evRon", who(event.actor), who(event.target), x, event.score ?? "?");
+    case "ryukyoku": return t("evDrawn");
+    case "end_game": return t("evEnd", event.scores.map((s, i) => `${who(i)} ${s ?? "—"}`).join(", "));
+    case "error": return t("evError", who(event.actor), event.reason);
     default: return event.type;
   }
 }
@@ -72,23 +80,23 @@ function seatTiles(view, seat) {
     el("span", { class: "group-label", text: call.unit }), chips(call.tiles)));
   return [
     calls.length ? el("div", { class: "calls" }, ...calls) : null,
-    el("div", { class: "room" }, el("span", { class: "hint", text: "room " }),
-      view.rooms[seat].length ? chips(view.rooms[seat]) : el("span", { class: "hint", text: "empty" })),
+    el("div", { class: "room" }, el("span", { class: "hint", text: `${t("roomWord")} ` }),
+      view.rooms[seat].length ? chips(view.rooms[seat]) : el("span", { class: "hint", text: t("emptyWord") })),
   ];
 }
 
 // A score payload (mj score --json) as lines: unit, points, why; the total.
 function scoreTable(score) {
-  if (!score) return el("p", { class: "hint", text: "no score under this rule set for a hand that did not win" });
+  if (!score) return el("p", { class: "hint", text: t("noScore") });
   const rows = score.units.map((u) => el("tr", {},
     el("td", {}, el("span", { lang: "ja", text: u.name }), el("br"), chips(u.members)),
     el("td", { class: "num", text: u.points }), el("td", { class: "why", text: u.why })));
-  if (score.bonus) rows.push(el("tr", {}, el("td", { text: "favourite bonus" }), el("td", { class: "num", text: score.bonus }), el("td")));
-  if (score.leftover.length) rows.push(el("tr", {}, el("td", {}, "in no unit ", chips(score.leftover)),
-    el("td", { class: "num", text: 0 }), el("td", { class: "why", text: "left over: scores nothing" })));
+  if (score.bonus) rows.push(el("tr", {}, el("td", { text: t("bonus") }), el("td", { class: "num", text: score.bonus }), el("td")));
+  if (score.leftover.length) rows.push(el("tr", {}, el("td", {}, `${t("leftover")} `, chips(score.leftover)),
+    el("td", { class: "num", text: 0 }), el("td", { class: "why", text: t("leftoverWhy") })));
   const sum = score.units.map((u) => u.points).concat(score.bonus ? [score.bonus] : []).join(" + ");
-  rows.push(el("tr", { class: "total" }, el("td", { text: "total" }), el("td", { class: "num score-total", text: score.total }),
+  rows.push(el("tr", { class: "total" }, el("td", { text: t("total") }), el("td", { class: "num score-total", text: score.total }),
     el("td", { class: "why", text: `${sum || 0} = ${score.total}` })));
-  return el("table", {}, el("thead", {}, el("tr", {}, el("th", { text: "unit" }), el("th", { class: "num", text: "points" }),
-    el("th", { text: "why" }))), el("tbody", {}, ...rows));
+  return el("table", {}, el("thead", {}, el("tr", {}, el("th", { text: t("colUnit") }), el("th", { class: "num", text: t("colPoints") }),
+    el("th", { text: t("colWhy") }))), el("tbody", {}, ...rows));
 }

@@ -19,7 +19,7 @@ function setupForm() {
   const chosen = (query.get("coms") || "greedy,seed000,random").split(",");
   ["com1", "com2", "com3"].forEach((id, i) => {
     const select = $(id);
-    if (i > 0) select.append(el("option", { value: "", text: "(none)" }));
+    if (i > 0) select.append(el("option", { value: "", text: t("noCom") }));
     for (const com of COMS) select.append(el("option", { value: com, text: com }));
     select.value = chosen[i] ?? (i > 0 ? "" : "greedy");
   });
@@ -73,7 +73,7 @@ async function poll() {
       latest = snapshot;
       play();
       if (snapshot.over || snapshot.legal) return;
-      $("prompt").textContent = queue.length ? "" : "the COMs are thinking…";
+      $("prompt").textContent = queue.length ? "" : t("thinking");
       await new Promise((resolve) => setTimeout(resolve, 150));
     }
   } finally {
@@ -112,22 +112,22 @@ function showStep(step) {
 }
 
 function drawTable(actions = []) {
-  $("wall").textContent = `${view.wall_left} tiles left in the wall · you have ${view.turns_left} draw(s) left`;
+  $("wall").textContent = t("wallLine", view.wall_left, view.turns_left);
   $("seats").replaceChildren(...names.map((name, seat) => el("div",
     { class: `seat${view.turn === seat && view.phase !== "end" ? " to-move" : ""}`, "data-seat": seat },
-    el("h3", {}, `${seat === 0 ? "You" : name} `,
-      el("span", { class: "hint" }, `seat ${seat} · ${view.sizes[seat]} tiles · favourite `,
+    el("h3", {}, `${seat === 0 ? t("you") : name} `,
+      el("span", { class: "hint" }, t("seatLine", seat, view.sizes[seat]),
         el("span", { lang: "ja", text: tileName(favourites[seat] || "") }))),
     ...seatTiles(view, seat))));
-  $("my-favourite").textContent = `favourite ${tileName(view.favourite)}`;
+  $("my-favourite").textContent = t("favouriteOf", tileName(view.favourite));
   const discards = new Map(actions.filter((a) => a.type === "dahai").map((a) => [a.pai, a]));
   const handTile = (name, extra = {}) => discards.has(name)
     ? tile(name, "button", { type: "button", "data-action": "dahai", "data-tile": name,
-                             "aria-label": `discard ${tileName(name)}`, onclick: () => send(discards.get(name)), ...extra })
+                             "aria-label": t("discardThis", tileName(name)), onclick: () => send(discards.get(name)), ...extra })
     : tile(name, "span", extra);
   const tiles = view.hand.map((name) => handTile(name));
   if (view.drawn) tiles.push(handTile(view.drawn, { class: `tile drawn attr-${(idolsByName.get(view.drawn) || {}).attribute}`,
-                                                    title: "just drawn" }));
+                                                    title: t("justDrawn") }));
   const mine = (view.calls[0] || []).map((call) => el("span", { class: "group", title: `called: ${call.unit}` },
     el("span", { class: "group-label", text: call.unit }), chips(call.tiles)));
   $("my-hand").replaceChildren(...mine, ...tiles);
@@ -135,10 +135,10 @@ function drawTable(actions = []) {
 
 function label(action) {
   switch (action.type) {
-    case "hora": return action.target === 0 ? `Tsumo: win with ${tileName(action.pai)}` : `Ron: win on ${tileName(action.pai)}`;
-    case "chi": return `Call ${tileName(action.pai)} into ${action.unit} (with ${action.consumed.map(tileName).join(" ")})`;
-    case "sora": return `そら: take ${tileName(action.pai)} from ${action.target === 0 ? "your" : `${names[action.target]}'s`} room`;
-    case "none": return "Pass";
+    case "hora": return action.target === 0 ? t("tsumoWin", tileName(action.pai)) : t("ronWin", tileName(action.pai));
+    case "chi": return t("callInto", tileName(action.pai), action.unit, action.consumed.map(tileName).join(" "));
+    case "sora": return t("soraTake", tileName(action.pai), action.target === 0 ? t("yourRoom") : t("theirRoom", names[action.target]));
+    case "none": return t("pass");
     default: return action.type;
   }
 }
@@ -150,9 +150,9 @@ function offer(actions) {
     type: "button", class: action.type === "hora" ? "win-button" : null, "data-action": action.type,
     "data-tile": action.pai ?? null, "data-target": action.target ?? null, text: label(action),
     onclick: () => send(action) })));
-  const kind = actions.some((a) => a.type === "dahai") ? "Your turn: tap a tile to discard it"
-    : actions.some((a) => a.type === "sora") ? "Before your draw: use そら, or draw (Pass)"
-    : `${names[view.last?.actor] ?? "a COM"} discarded ${tileName(view.last?.pai ?? "")}: call, win or pass`;
+  const kind = actions.some((a) => a.type === "dahai") ? t("promptDiscard")
+    : actions.some((a) => a.type === "sora") ? t("promptSora")
+    : t("promptClaim", names[view.last?.actor] ?? t("aCom"), tileName(view.last?.pai ?? ""));
   $("prompt").textContent = kind;
 }
 
@@ -177,10 +177,10 @@ function gameOver(snapshot) {
   const over = $("game-over");
   const results = snapshot.results || [];
   const best = Math.max(...results.map((r) => r.score ? r.score.total : -Infinity));
-  $("outcome").textContent = snapshot.error ? "The game stopped." :
-    results.map((r) => `${r.seat === 0 ? "You" : r.name}: ${r.score ? r.score.total : "—"}${r.score && r.score.total === best ? " (top)" : ""}`).join(" · ");
+  $("outcome").textContent = snapshot.error ? t("stopped") :
+    results.map((r) => `${r.seat === 0 ? t("you") : r.name}: ${r.score ? r.score.total : "—"}${r.score && r.score.total === best ? t("top") : ""}`).join(" · ");
   $("results").replaceChildren(...results.map((r) => el("div", { class: "result", "data-seat": r.seat },
-    el("h3", {}, `${r.seat === 0 ? "You" : r.name}: ${r.win === "none" ? "did not win" : `won by ${r.win}`}`),
+    el("h3", {}, `${r.seat === 0 ? t("you") : r.name}: ${r.win === "none" ? t("didNotWin") : t("wonBy", r.win)}`),
     el("div", { class: "row" }, ...r.called.map((u) => el("span", { class: "group" },
       el("span", { class: "group-label", text: u.name }), chips(u.members))), chips(r.tiles)),
     scoreTable(r.score))));
@@ -191,4 +191,5 @@ function gameOver(snapshot) {
   over.scrollIntoView({ block: "start" });
 }
 
+wireLanguage(() => { if (latest && latest.legal) offer(latest.legal); else if (view) drawTable(); });
 loadIdols().then(() => (query.has("coms") || query.has("seed") ? start() : setupForm()));

@@ -36,20 +36,20 @@ function show(index) {
   const { event, view } = replayed.steps[at];
   const names = replayed.names;
   $("step").value = at;
-  $("step-count").textContent = `event ${at} of ${replayed.steps.length - 1}:`;
+  $("step-count").textContent = t("stepCount", at, replayed.steps.length - 1);
   $("step-event").textContent = narrate(event, names);
   const next = replayed.steps[at + 1];
   const graded = next && decisionsByIndex.get(at + 1);
-  const nextLine = next ? el("p", { class: "hint", text: `next: ${narrate(next.event, names)}${graded
-    ? ` · best: ${describe(graded.best.action)}${graded.match ? " (the same)" : `, loss ${percent(graded.loss)}`}` : ""}` }) : null;
+  const nextLine = next ? el("p", { class: "hint", text: `${t("nextWord")}${narrate(next.event, names)}${graded
+    ? ` · ${t("bestWord")}${describe(graded.best.action)}${graded.match ? t("sameWord") : `, ${t("lossWord", percent(graded.loss))}`}` : ""}` }) : null;
   if (!view) {
-    $("step-wall").textContent = "before the deal";
+    $("step-wall").textContent = t("beforeDeal");
     $("position").replaceChildren(nextLine || "");
   } else {
-    $("step-wall").textContent = `${view.wall_left} tiles left in the wall`;
+    $("step-wall").textContent = t("wallLeft", view.wall_left);
     $("position").replaceChildren(nextLine || "", ...names.map((name, seat) => el("div",
       { class: `seat${event.actor === seat ? " to-move" : ""}`, "data-seat": seat },
-      el("h3", {}, `${seat}: ${name} `, el("span", { class: "hint" }, "favourite ",
+      el("h3", {}, `${seat}: ${name} `, el("span", { class: "hint" }, t("favouriteWord"),
         el("span", { lang: "ja", text: tileName(view.favourites[seat]) }))),
       el("div", { class: "row" }, chips(view.hands[seat])), ...seatTiles(view, seat))));
   }
@@ -63,12 +63,12 @@ function show(index) {
 function describe(action) {
   if (!action) return "—";
   switch (action.type) {
-    case "dahai": return `discard ${tileName(action.pai)}`;
-    case "sora": return `そら: take ${tileName(action.pai)}`;
-    case "chi": return `call ${tileName(action.pai)} into ${action.unit}`;
-    case "hora": return `win on ${tileName(action.pai)}`;
-    case "none": return "pass";
-    case "tsumo": return "draw";
+    case "dahai": return t("actDiscard", tileName(action.pai));
+    case "sora": return t("actSora", tileName(action.pai));
+    case "chi": return t("actCall", tileName(action.pai), action.unit);
+    case "hora": return t("actWin", tileName(action.pai));
+    case "none": return t("actPass");
+    case "tsumo": return t("actDraw");
     default: return action.type;
   }
 }
@@ -101,7 +101,10 @@ async function review() {
   }
 }
 
+let lastAnswer = null;  // redrawn in the other language
+
 function drawReview(answer) {
+  lastAnswer = answer;
   const s = answer.summary;
   decisionsByIndex = new Map(answer.decisions.map((d) => [d.index, d]));
   const worst = new Set(s.worst);
@@ -110,21 +113,21 @@ function drawReview(answer) {
       && graded.win_upper > graded.win_probability ? `P(win) ${percent(graded.win_probability)} – ${percent(graded.win_upper)}`
       : `P(win) ${percent(graded.win_probability)}`),
       graded.expected_score != null && `E ${number(graded.expected_score)}`, graded.h != null && `h ${graded.h}`,
-      graded.live != null && `${graded.live} live`].filter(Boolean).join(" · ") }));
+      graded.live != null && t("liveWord", graded.live)].filter(Boolean).join(" · ") }));
   const rows = answer.decisions.map((d, n) => el("tr", {
     class: `decision${worst.has(n) ? " worst" : ""}`, "data-index": d.index, tabindex: "0",
     onclick: () => show(d.index - 1), onkeydown: (e) => { if (e.key === "Enter") show(d.index - 1); } },
     el("td", { class: "num", text: d.index }), el("td", { text: d.type }), side(d.chosen), side(d.best),
     el("td", { class: "num", text: d.match ? "=" : d.loss != null ? percent(d.loss)
       : d.loss_bounds ? `${percent(d.loss_bounds[0])} – ${percent(d.loss_bounds[1])}` : d.h_lost ? `h +${d.h_lost}` : "≠" }),
-    el("td", { class: "why", text: [d.missed_win && "a win was missed", d.method, d.note].filter(Boolean).join(": ") })));
+    el("td", { class: "why", text: [d.missed_win && t("missedWin"), d.method, d.note].filter(Boolean).join(": ") })));
   $("review-result").replaceChildren(
-    el("p", { id: "review-summary" }, `${s.decisions} decisions, ${s.matches} as the best `,
-      `(${s.match_rate == null ? "—" : (100 * s.match_rate).toFixed(0)} %), P(win) lost in all: ${percent(s.total_loss)}`
-      + (s.graded_by_win_probability != null ? ` (over the ${s.graded_by_win_probability} decisions graded by P(win))` : "")
-      + (s.missed_wins ? `, ${s.missed_wins} win(s) missed` : "")),
+    el("p", { id: "review-summary" }, t("reviewSummary", s.decisions, s.matches,
+      s.match_rate == null ? "—" : (100 * s.match_rate).toFixed(0), percent(s.total_loss))
+      + (s.graded_by_win_probability != null ? t("byWin", s.graded_by_win_probability) : "")
+      + (s.missed_wins ? t("missedWins", s.missed_wins) : "")),
     el("p", { class: "hint", text: answer.model }),
-    el("table", { id: "decisions" }, el("thead", {}, el("tr", {}, ...["event", "type", "chosen", "best", "loss", "how"]
+    el("table", { id: "decisions" }, el("thead", {}, el("tr", {}, ...t("heads")
       .map((h) => el("th", { text: h })))), el("tbody", {}, ...rows)));
   show(at);
 }
@@ -158,6 +161,7 @@ function wire() {
 }
 
 wire();
+wireLanguage(() => { if (lastAnswer) drawReview(lastAnswer); else if (replayed) show(at); });
 loadIdols().then(async () => {
   if (!query.get("game")) return;
   try {  // opened from /play: the game's log, still on this server

@@ -135,6 +135,7 @@ class Analysis:
     ron_on_call_tile: Wait | None = None
     sora: SoraAdvice | None = None
     notes: tuple[str, ...] = field(default=())
+    callable: tuple = ()  # 12 tiles: every tile another player could discard that can be called or won on (calls.py)
 
 
 def seen_plus(seen: tuple[int, ...], kind: int, size: int) -> tuple[int, ...]:

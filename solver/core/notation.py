@@ -44,6 +44,11 @@ def parse_hand(text: str, rules: RuleSet) -> Hand:
     return Hand(tuple(counts), tuple(sorted(called)))
 
 
+def concealed_in_order(text: str, rules: RuleSet) -> list[int]:
+    """The tiles outside brackets, in the order they were written (parse_hand keeps counts only)."""
+    return parse_tiles(_GROUP.sub(" ", text), rules)
+
+
 def called_unit(kinds: list[int], rules: RuleSet) -> int:
     """The index of the unit a called group forms; it must be a unit of 3 or more members."""
     names = " ".join(rules.tiles.name(k) for k in kinds)

@@ -1,0 +1,139 @@
+// mj serve: the page's words in English and Japanese. Static text carries data-i18n="key" (data-placeholder for
+// a placeholder); answers are drawn with t(key, ...). The language: ?lang=, then the last choice, then the browser's.
+"use strict";
+
+const WORDS = {
+  en: {
+    skipAnswers: "Skip to the answers", skipSituation: "Skip to the situation",
+    tagline: "exact answers for Milli-Jong (ミリジャン) hands: h, discards, waits, calls, scores",
+    navHand: "Hand", navPlay: "Play", navReview: "Review", handTitle: "Hand", answersTitle: "Answers",
+    welcome1: "Enter your 13 tiles (or 12 between turns) by tapping the palette or typing names. The table then shows, "
+      + "for every discard, the exchange distance h, the live tiles that lower it and the chance to win.",
+    tryExample: "Try an example", gotIt: "Got it", handLabel: "Hand",
+    handHint: "tap tiles below, or type names (called units in brackets)", clear: "Clear", order: "order",
+    orderTap: "as entered", orderPalette: "palette", paletteTitle: "Tiles (copies left on each)",
+    callEnter: "Enter a called unit", callDone: "Done: add the called unit", callHint: "tap its members, then Done",
+    situation: "Situation", rules: "Rule set", favourite: "Favourite (担当)", none: "none", seen: "Seen tiles",
+    seenHint: "discards, others' calls; Enter to apply", room: "Waiting room (for そら)", roomHint: "empty: not asked",
+    discardLabel: "Another player's discard", discardHint: "calls and ron on it; Enter to apply",
+    cancel: "Cancel", drawsLeft: "draws left", sortBy: "best by", replan: "Plan again", score: "Score",
+    tsumo: "tsumo", ronOn: "ron on", noWin: "no win",
+    begin: "Tap tiles or type a hand to begin.", more: (n) => `Add ${n} more tile(s) for the answers.`,
+    count: (n, of) => `${n} of ${of} tiles`, solving: "solving…", planning: "planning…", cancelled: "Cancelled.",
+    hLine: (h, done, counts) => `h = ${h}${done ? " (complete)" : ""} · ${counts}`,
+    unreachable: "no complete hand can be reached", counts: (c, o, t) => `${c} complete, ${o} one short, ${t} two short units`,
+    discardTitle: "Per discard: h after it, live draws that lower it, the chance to win",
+    drawTitle: "Next draw: the tiles that lower h", after: (x) => `after 打${x}`, afterTitle: (x) => `The position after 打${x}`,
+    colDiscard: "discard", colH: "h", colLive: "live", colAccept: "draws that lower h", colWin: "P(win)", colScore: "E[score]",
+    kinds: (k, n) => `${k} kinds · ${n} live`, worse: (n) => `${n} more discard(s) with a worse h`,
+    tied: "tied best", best: "best", planBest: "the planner's best",
+    open: (x) => `open the position after 打${x}`, draw: (x) => `open the position after drawing ${x}`,
+    waitsAfter: (x) => `waits after 打${x}`, waitsTitle: "Waits (score by tsumo / by ron)",
+    colWait: "wait", dead: "0 (dead)", noWinCell: "no win",
+    planLine: (n, how) => `P(win) over ${n} draw(s): ${how}`,
+    exact: "exact optimum", bounds: "the optimum lies between the two numbers", boundsSep: "the best discard is proved",
+    boundsOverlap: "the brackets overlap", estimate: (g) => `estimate, not exact: ${g} sampled walls per discard (95 % intervals)`,
+    classLabel: (c) => `exact within the class ${c}`,
+    scoreBound: "E[score] ≥: the exact value of a real way of playing (the class nearest); the optimum for E[score] "
+      + "did not finish within the time budget and may be higher.",
+    summaryH: (h) => `h ${h}`, summaryLive: (n) => `${n} live`, summaryWin: (p) => `P(win) ${p}`,
+    summaryWaits: (w) => `waits ${w}`, summaryComplete: (s) => `complete · tsumo ${s}`,
+    summaryFix: (f) => `fix ${f}`, summarySora: (x) => `そら → ${x}`, summaryAdd: (n) => `add ${n} more tile(s)`,
+    turnsNeeded: "enter the draws left (1–30) to plan",
+    callsOn: (x) => `Calls on ${x}`, ronBanner: (x, s) => `Ron on ${x}: ${s} points`,
+    ronNoWin: (x) => `${x} completes the hand, but a ron on it is not a win`,
+    noUnit: "No unit of 3 or more members can take it.", colUnit: "unit", colThen: "then discard",
+    colHAfter: "h after", colVerdict: "verdict", lowers: "lowers h", mistake: "mistake: does not lower h",
+    callableTitle: "Any discard: ron on it, or a call into a unit", colTile: "tile", colRon: "ron",
+    noCallable: "No discard wins or lowers h by a call.",
+    callsNoGain: (n) => `${n} more tile(s) can be called, but no call lowers h`,
+    soraNow: (x, a, b) => `Use そら now: take ${x} (h ${a} → ${b}).`, soraKeep: (h) => `Keep そら: no tile in the waiting room lowers h (now ${h}).`,
+    exchangesTitle: (n, cut) => `Optimal exchanges (${n}${cut ? "+, list cut short" : ""})`, drawWord: "draw",
+    reaches: "reaches", presentTitle: "Units present", complete: "complete", oneShort: "one member short",
+    twoShort: "two members short", colMembers: "members", colNeeds: "needs",
+    winBy: (w) => `Win by ${w}`, notWinTitle: "The hand did not win: its best units", notWin: (r) => `Not a win: ${r}`,
+    twelveNote: "A win needs 13 tiles: the waits above give each winning tile's score.",
+    noNoWin: (r) => `Rule set ${r} gives no score to a hand that did not win.`,
+    colPoints: "points", colWhy: "why", bonus: "favourite bonus", leftover: "in no unit", leftoverWhy: "left over: scores nothing",
+    total: "total", linkProblem: (p) => `This link was not fully understood: ${p}.`,
+    unknownParam: (k) => `unknown parameter ${k}`, unknownValue: (k, v) => `${k}=${v} is not known`,
+  },
+  ja: {
+    skipAnswers: "答えへ移動", skipSituation: "状況へ移動",
+    tagline: "ミリジャンの手牌に厳密な答え: 向聴・打牌・待ち・鳴き・点数",
+    navHand: "手牌", navPlay: "対局", navReview: "検討", handTitle: "手牌", answersTitle: "答え",
+    welcome1: "下の牌をタップするか名前を入力して、13枚(手番の間は12枚)を入れてください。"
+      + "打牌ごとに向聴数 h、h を下げる受け入れ(残り枚数)、和了率が表に出ます。",
+    tryExample: "例を見る", gotIt: "閉じる", handLabel: "手牌", handHint: "下の牌をタップ、または名前を入力(鳴いたユニットは [ ] で)",
+    clear: "クリア", order: "並び", orderTap: "入力順", orderPalette: "牌の順", paletteTitle: "牌(残り枚数つき)",
+    callEnter: "鳴いたユニットを入れる", callDone: "完了: ユニットを追加", callHint: "メンバーをタップして完了",
+    situation: "状況", rules: "ルール", favourite: "担当", none: "なし", seen: "見えている牌",
+    seenHint: "捨て牌・他家の鳴き。Enter で反映", room: "控え室(そら用)", roomHint: "空: 聞かない",
+    discardLabel: "他家の捨て牌", discardHint: "鳴きとロン。Enter で反映",
+    cancel: "中止", drawsLeft: "残りツモ", sortBy: "最善の基準", replan: "再計算", score: "点数",
+    tsumo: "ツモ", ronOn: "ロン", noWin: "流局",
+    begin: "牌をタップするか手牌を入力してください。", more: (n) => `あと ${n} 枚で答えが出ます。`,
+    count: (n, of) => `${n} / ${of} 枚`, solving: "計算中…", planning: "計算中…", cancelled: "中止しました。",
+    hLine: (h, done, counts) => `向聴 h = ${h}${done ? "(和了形)" : ""} · ${counts}`,
+    unreachable: "和了形に届きません", counts: (c, o, t) => `完成 ${c}・1枚不足 ${o}・2枚不足 ${t} ユニット`,
+    discardTitle: "打牌ごと: 打牌後の向聴、受け入れ(残り枚数)、和了率",
+    drawTitle: "次のツモ: 向聴を下げる牌", after: (x) => `打${x} の後`, afterTitle: (x) => `打${x} の後の形`,
+    colDiscard: "打牌", colH: "向聴", colLive: "受入", colAccept: "受け入れ", colWin: "和了率", colScore: "期待点",
+    kinds: (k, n) => `${k} 種 ${n} 枚`, worse: (n) => `向聴が悪い打牌 ${n} 件`,
+    tied: "同率最善", best: "最善", planBest: "和了率で最善",
+    open: (x) => `打${x} の後を開く`, draw: (x) => `${x} をツモった後を開く`,
+    waitsAfter: (x) => `打${x} の後の待ち`, waitsTitle: "待ち(ツモ / ロンの点数)",
+    colWait: "待ち", dead: "0(枯れ)", noWinCell: "和了なし",
+    planLine: (n, how) => `残り ${n} ツモの和了率: ${how}`,
+    exact: "厳密な最適値", bounds: "最適値は二つの数の間", boundsSep: "最善の打牌は証明済み",
+    boundsOverlap: "区間が重なる", estimate: (g) => `推定値(厳密でない): 打牌ごとに ${g} 山(95 % 区間)`,
+    classLabel: (c) => `クラス ${c} の中で厳密`,
+    scoreBound: "期待点の ≥: 実際の打ち方(クラス nearest)の厳密な値。期待点の最適値は時間内に終わらず、これより高いことがあります。",
+    summaryH: (h) => `向聴 ${h}`, summaryLive: (n) => `受入 ${n} 枚`, summaryWin: (p) => `和了率 ${p}`,
+    summaryWaits: (w) => `待ち ${w}`, summaryComplete: (s) => `和了形 · ツモ ${s}`,
+    summaryFix: (f) => `${f} を直してください`, summarySora: (x) => `そらで ${x}`, summaryAdd: (n) => `あと ${n} 枚`,
+    turnsNeeded: "残りツモ(1–30)を入れてください",
+    callsOn: (x) => `${x} への鳴き`, ronBanner: (x, s) => `${x} でロン: ${s} 点`,
+    ronNoWin: (x) => `${x} で和了形になりますが、ロン和了はできません`,
+    noUnit: "3人以上のユニットで鳴けません。", colUnit: "ユニット", colThen: "その後の打牌",
+    colHAfter: "鳴き後の向聴", colVerdict: "判定", lowers: "向聴が下がる", mistake: "悪手: 向聴が下がらない",
+    callableTitle: "どの捨て牌で: ロン、またはユニットへの鳴き", colTile: "牌", colRon: "ロン",
+    noCallable: "ロンも向聴が下がる鳴きもありません。",
+    callsNoGain: (n) => `鳴けるが向聴が下がらない牌 ${n} 種`,
+    soraNow: (x, a, b) => `今そらを使う: ${x} を取る(向聴 ${a} → ${b})。`, soraKeep: (h) => `そらは温存: 控え室に向聴を下げる牌なし(今 ${h})。`,
+    exchangesTitle: (n, cut) => `最適な入れ替え(${n}${cut ? "+、一部のみ" : ""})`, drawWord: "ツモ",
+    reaches: "到達", presentTitle: "手牌にあるユニット", complete: "完成", oneShort: "1人不足", twoShort: "2人不足",
+    colMembers: "メンバー", colNeeds: "不足",
+    winBy: (w) => `${w} で和了`, notWinTitle: "和了していない手: 最高のユニット", notWin: (r) => `和了ではない: ${r}`,
+    twelveNote: "和了には13枚が要ります。点数は上の待ちの表に。", noNoWin: (r) => `ルール ${r} では流局時の点数はありません。`,
+    colPoints: "点", colWhy: "内訳", bonus: "担当ボーナス", leftover: "ユニット外", leftoverWhy: "余り: 0 点",
+    total: "合計", linkProblem: (p) => `このリンクの一部が読めませんでした: ${p}。`,
+    unknownParam: (k) => `不明なパラメータ ${k}`, unknownValue: (k, v) => `${k}=${v} は不明`,
+  },
+};
+
+let language = "en";
+
+function t(key, ...args) {
+  const word = WORDS[language][key] ?? WORDS.en[key];
+  return typeof word === "function" ? word(...args) : word ?? key;
+}
+
+function chooseLanguage(asked) {
+  const saved = (() => { try { return localStorage.getItem("mj-lang"); } catch { return null; } })();
+  const wanted = asked || saved || (navigator.language || "en").slice(0, 2);
+  setLanguage(wanted in WORDS ? wanted : "en", false);
+}
+
+function setLanguage(code, remember = true) {
+  language = code;
+  document.documentElement.lang = code;
+  if (remember) { try { localStorage.setItem("mj-lang", code); } catch { /* private mode: not kept */ } }
+  for (const node of document.querySelectorAll("[data-i18n]")) node.textContent = t(node.dataset.i18n);
+  for (const node of document.querySelectorAll("[data-placeholder]")) node.placeholder = t(node.dataset.placeholder);
+  const toggle = document.getElementById("lang-toggle");
+  if (toggle) {  // the button names the other language in that language
+    toggle.textContent = code === "ja" ? "English" : "日本語";
+    toggle.lang = code === "ja" ? "en" : "ja";
+  }
+}

@@ -1,0 +1,83 @@
+// mj serve: the words of /play and /review (and the narration of a game's events) in English and Japanese.
+// Loaded after i18n.js, whose t() and language toggle they use.
+"use strict";
+
+Object.assign(WORDS.en, {
+  skipTable: "Skip to the table", skipGame: "Skip to the game", playTitle: "mj · play", reviewTitle: "mj · review",
+  setupTitle: "A game against COMs",
+  setupHint: "You are seat 0 and draw first. The COMs are the game engine's (docs/game.md): greedy (least h, then most "
+    + "live tiles), seed000 (seed 000's steps as written), random, planner (mj plan's choice, slower).",
+  seedLabel: "Seed", seedRandom: "random", start: "Start", noCom: "(none)", tableTitle: "The table",
+  yourHand: "Your hand", moves: "Moves", gameOverTitle: "Game over", downloadLog: "Download the log",
+  reviewGame: "Review this game", newGame: "New game", thinking: "the COMs are thinking…",
+  wallLine: (w, d) => `${w} tiles left in the wall · you have ${d} draw(s) left`, you: "You",
+  seatLine: (s, n) => `seat ${s} · ${n} tiles · favourite `, favouriteOf: (x) => `favourite ${x}`,
+  justDrawn: "just drawn", discardThis: (x) => `discard ${x}`,
+  tsumoWin: (x) => `Tsumo: win with ${x}`, ronWin: (x) => `Ron: win on ${x}`,
+  callInto: (x, u, w) => `Call ${x} into ${u} (with ${w})`, soraTake: (x, whose) => `そら: take ${x} from ${whose} room`,
+  yourRoom: "your", theirRoom: (n) => `${n}'s`, pass: "Pass",
+  promptDiscard: "Your turn: tap a tile to discard it", promptSora: "Before your draw: use そら, or draw (Pass)",
+  promptClaim: (n, x) => `${n} discarded ${x}: call, win or pass`, aCom: "a COM", stopped: "The game stopped.",
+  top: " (top)", didNotWin: "did not win", wonBy: (w) => `won by ${w}`,
+  logTitle: "A game log", pickLog: "Pick a log written by mj play --log or downloaded from /play, or drop it here",
+  stepTitle: "Step through the game", gradingTitle: "Decisions of one seat", seatWord: "Seat",
+  secondsLabel: "Seconds a decision", reviewButton: "Review these decisions",
+  stepCount: (n, of) => `event ${n} of ${of}:`, nextWord: "next: ", bestWord: "best: ", sameWord: " (the same)",
+  lossWord: (x) => `loss ${x}`, beforeDeal: "before the deal", wallLeft: (w) => `${w} tiles left in the wall`,
+  favouriteWord: "favourite ", missedWin: "a win was missed",
+  actDiscard: (x) => `discard ${x}`, actSora: (x) => `そら: take ${x}`, actCall: (x, u) => `call ${x} into ${u}`,
+  actWin: (x) => `win on ${x}`, actPass: "pass", actDraw: "draw",
+  reviewSummary: (n, m, rate, lost) => `${n} decisions, ${m} as the best (${rate} %), P(win) lost in all: ${lost}`,
+  byWin: (n) => ` (over the ${n} decisions graded by P(win))`, missedWins: (n) => `, ${n} win(s) missed`,
+  heads: ["event", "type", "chosen", "best", "loss", "how"], liveWord: (n) => `${n} live`,
+  evStart: (names) => `${names.join(" vs ")}: the game begins`, evDeal: (w) => `the deal: ${w} draws first`,
+  evDraw: (w) => `${w} draws`, evDrew: (w, x) => `${w} draws ${x}`, evDiscard: (w, x) => `${w} discards ${x}`,
+  evSora: (w, x, t) => `${w} sends そら and takes ${x} from ${t}'s room`,
+  evCall: (w, x, u, c) => `${w} calls ${x} into ${u} (with ${c})`, evTsumo: (w, x, s) => `${w} wins by tsumo on ${x}: ${s}`,
+  evRon: (w, t, x, s) => `${w} wins by ron on ${t}'s ${x}: ${s}`, evDrawn: "exhaustive draw: the wall is empty",
+  evEnd: (list) => `scores: ${list}`, evError: (w, r) => `${w}: ${r} (the fallback COM decided)`, seatN: (n) => `seat ${n}`,
+  roomWord: "room", emptyWord: "empty", noScore: "no score under this rule set for a hand that did not win",
+});
+
+Object.assign(WORDS.ja, {
+  skipTable: "卓へ移動", skipGame: "対局へ移動", playTitle: "mj · 対局", reviewTitle: "mj · 検討",
+  setupTitle: "COM との対局",
+  setupHint: "あなたは席 0 で最初にツモります。COM はゲームエンジンのもの(docs/game.md): greedy(向聴最小、次に受け入れ最大)、"
+    + "seed000(seed 000 の手順どおり)、random、planner(mj plan の選択、遅め)。",
+  seedLabel: "シード", seedRandom: "ランダム", start: "開始", noCom: "(なし)", tableTitle: "卓",
+  yourHand: "あなたの手牌", moves: "経過", gameOverTitle: "終局", downloadLog: "牌譜をダウンロード",
+  reviewGame: "この対局を検討", newGame: "新しい対局", thinking: "COM が考え中…",
+  wallLine: (w, d) => `山の残り ${w} 枚 · あなたの残りツモ ${d} 回`, you: "あなた",
+  seatLine: (s, n) => `席 ${s} · ${n} 枚 · 担当 `, favouriteOf: (x) => `担当 ${x}`,
+  justDrawn: "ツモ牌", discardThis: (x) => `${x} を打つ`,
+  tsumoWin: (x) => `ツモ: ${x} で和了`, ronWin: (x) => `ロン: ${x} で和了`,
+  callInto: (x, u, w) => `鳴き: ${x} を ${u} に(${w} と)`, soraTake: (x, whose) => `そら: ${whose}控え室から ${x} を取る`,
+  yourRoom: "自分の", theirRoom: (n) => `${n} の`, pass: "パス",
+  promptDiscard: "あなたの番: 打つ牌をタップ", promptSora: "ツモの前に: そらを使うか、ツモ(パス)",
+  promptClaim: (n, x) => `${n} が ${x} を打牌: 鳴き・ロン・パス`, aCom: "COM", stopped: "対局が止まりました。",
+  top: "(トップ)", didNotWin: "和了なし", wonBy: (w) => `${w === "tsumo" ? "ツモ" : "ロン"}で和了`,
+  logTitle: "牌譜", pickLog: "mj play --log で書いた牌譜か /play でダウンロードした牌譜を選ぶか、ここにドロップ",
+  stepTitle: "対局を一手ずつ", gradingTitle: "一席の判断", seatWord: "席", secondsLabel: "一判断あたりの秒数",
+  reviewButton: "判断を検討", stepCount: (n, of) => `${of} 手中 ${n} 手目:`, nextWord: "次: ", bestWord: "最善: ",
+  sameWord: "(同じ)", lossWord: (x) => `損失 ${x}`, beforeDeal: "配牌前", wallLeft: (w) => `山の残り ${w} 枚`,
+  favouriteWord: "担当 ", missedWin: "和了を逃した",
+  actDiscard: (x) => `打${x}`, actSora: (x) => `そら: ${x} を取る`, actCall: (x, u) => `${x} を ${u} に鳴く`,
+  actWin: (x) => `${x} で和了`, actPass: "パス", actDraw: "ツモ",
+  reviewSummary: (n, m, rate, lost) => `判断 ${n} 回、最善と一致 ${m} 回(${rate} %)、失った和了率の合計 ${lost}`,
+  byWin: (n) => `(和了率で採点した ${n} 回について)`, missedWins: (n) => `、和了見逃し ${n} 回`,
+  heads: ["手", "種類", "選択", "最善", "損失", "方法"], liveWord: (n) => `受入 ${n} 枚`,
+  evStart: (names) => `${names.join(" 対 ")}: 対局開始`, evDeal: (w) => `配牌: ${w} からツモ`,
+  evDraw: (w) => `${w} ツモ`, evDrew: (w, x) => `${w} ${x} をツモ`, evDiscard: (w, x) => `${w} 打${x}`,
+  evSora: (w, x, t) => `${w} そらで ${t} の控え室から ${x} を取る`,
+  evCall: (w, x, u, c) => `${w} ${x} を ${u} に鳴く(${c} と)`, evTsumo: (w, x, s) => `${w} ${x} でツモ和了: ${s}`,
+  evRon: (w, t, x, s) => `${w} ${t} の ${x} でロン和了: ${s}`, evDrawn: "流局: 山が尽きた",
+  evEnd: (list) => `点数: ${list}`, evError: (w, r) => `${w}: ${r}(代わりの COM が判断)`, seatN: (n) => `席 ${n}`,
+  roomWord: "控え室", emptyWord: "空", noScore: "このルールでは和了しなかった手に点数なし",
+});
+
+// The header's language button on /play and /review: static words change at once, later ones in the new language.
+function wireLanguage(redraw = () => {}) {
+  chooseLanguage(new URLSearchParams(location.search).get("lang"));
+  const toggle = document.getElementById("lang-toggle");
+  if (toggle) toggle.addEventListener("click", () => { setLanguage(language === "ja" ? "en" : "ja"); redraw(); });
+}
