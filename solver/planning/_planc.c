@@ -49,6 +49,8 @@ typedef struct {
     int held[MAXPOS], nheld;
     uint64_t waits[MAXPOS];  /* s -> kinds completing hand - s */
     int *pa, *pb, *px, *ps, npairs;  /* targets two away: (a, b) missing, x an extra tile, s the other (spare) */
+    int *low, nlow, *boff, *bidx;  /* targets within two draws of the 12-tile hand; per kind k, those three away
+                                      that lack k (boff[k] .. boff[k+1] in bidx) */
     int *miss12, *ext12, *nmiss12, *next12;  /* per target, its missing and extra tiles from the 12-tile hand
                                                 (at most 4 listed; more: never within two draws) */
     Entry *entries;
@@ -101,7 +103,7 @@ static long long value_of(State *st, int x) {
 
 /* the best two-draw value of hand + k (13 tiles, wall w - k), from the parsed targets within reach of the 12-tile
  * hand with three draws left: -1 where a cost does not match the counts (never, for the lists reach.py keeps) */
-static long long best_after(State *st, const int *hand12, const int *wall12, int k, int nt, const unsigned char *rows,
+static long long best_after(State *st, const int *hand12, const int *wall12, int k, const unsigned char *rows,
                             const int *costs12) {
     int nr = st->nr, npos = st->npos;
     int hand[MAXPOS];
@@ -115,7 +117,10 @@ static long long best_after(State *st, const int *hand12, const int *wall12, int
         st->waits[i] = 0;
         if (hand[i]) st->held[st->nheld++] = i;
     }
-    for (int t = 0; t < nt; t++) {
+    /* the targets within two draws of hand + k: those within two of the hand, then those three away that lack k */
+    int nlow = st->nlow, nk = st->boff[k + 1] - st->boff[k];
+    for (int j = 0; j < nlow + nk; j++) {
+        int t = j < nlow ? st->low[j] : st->bidx[st->boff[k] + j - nlow];
         const unsigned char *dense = rows + (size_t)t * nr;
         int cost = costs12[t] - (dense[k] > hand[k] - 1);  /* the drawn tile is one it lacked */
         if (cost > 2) continue;
@@ -220,6 +225,37 @@ static PyObject *drawn_best(PyObject *self, PyObject *args) {
         st.nmiss12[t] = nm;
         st.next12[t] = ne;
     }
+    st.low = malloc(sizeof(int) * (5 * nt + nr + 2));
+    if (!st.low) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    st.boff = st.low + nt + 1;
+    st.bidx = st.boff + nr + 1;
+    memset(st.boff, 0, sizeof(int) * (nr + 1));
+    for (Py_ssize_t t = 0; t < nt; t++) {  /* a kind listed once per target (a target may lack two of one kind) */
+        const int *m = st.miss12 + 4 * t;
+        if (costs12[t] <= 2) st.low[st.nlow++] = (int)t;
+        else if (costs12[t] == 3)
+            for (int j = 0; j < st.nmiss12[t]; j++)
+                if (j == 0 || m[j] != m[j - 1]) st.boff[m[j] + 1]++;
+    }
+    for (int i = 0; i < nr; i++) st.boff[i + 1] += st.boff[i];
+    {
+        int *fill = malloc(sizeof(int) * (nr + 1));
+        if (!fill) {
+            PyErr_NoMemory();
+            goto done;
+        }
+        memcpy(fill, st.boff, sizeof(int) * (nr + 1));
+        for (Py_ssize_t t = 0; t < nt; t++) {
+            const int *m = st.miss12 + 4 * t;
+            if (costs12[t] == 3)
+                for (int j = 0; j < st.nmiss12[t]; j++)
+                    if (j == 0 || m[j] != m[j - 1]) st.bidx[fill[m[j]]++] = (int)t;
+        }
+        free(fill);
+    }
     out = PyList_New(nk);
     if (!out) goto done;
     for (Py_ssize_t j = 0; j < nk; j++) {
@@ -229,7 +265,7 @@ static PyObject *drawn_best(PyObject *self, PyObject *args) {
             if (!PyErr_Occurred()) goto none;
             goto done;
         }
-        long long v = best_after(&st, hand, wall, (int)k, (int)nt, rows, costs12);
+        long long v = best_after(&st, hand, wall, (int)k, rows, costs12);
         if (v < 0) {
             Py_CLEAR(out);
             goto none;
@@ -239,11 +275,11 @@ static PyObject *drawn_best(PyObject *self, PyObject *args) {
     goto done;
 none:
     if (!PyErr_Occurred()) {
-        free(costs12), free(st.pa), free(st.entries), free(st.miss12);
+        free(costs12), free(st.pa), free(st.entries), free(st.miss12), free(st.low);
         Py_RETURN_NONE;
     }
 done:
-    free(costs12), free(st.pa), free(st.entries), free(st.miss12);
+    free(costs12), free(st.pa), free(st.entries), free(st.miss12), free(st.low);
     return out;
 }
 
