@@ -215,13 +215,18 @@ static PyObject *drawn_best(PyObject *self, PyObject *args) {
     st.ext12 = st.miss12 + 4 * nt + 4;
     st.nmiss12 = st.ext12 + 4 * nt + 4;
     st.next12 = st.nmiss12 + nt + 1;
+    int held12[MAXPOS], nheld12 = 0;
+    for (int i = 0; i < npos; i++)
+        if (hand[i]) held12[nheld12++] = i;
     for (Py_ssize_t t = 0; t < nt; t++) {
         const unsigned char *dense = rows + (size_t)t * nr;
-        int nm = 0, ne = 0;
-        for (int i = 0; i < nr; i++)
+        int nm = 0, ne = 0, want = costs12[t] < 4 ? costs12[t] : 4;  /* its cost is the number it lacks */
+        for (int i = 0; i < nr && nm < want; i++)
             for (int d = dense[i] - hand[i]; d > 0 && nm < 4; d--) st.miss12[4 * t + nm++] = i;
-        for (int i = 0; i < npos; i++)
+        for (int j = 0; j < nheld12; j++) {
+            int i = held12[j];
             for (int d = hand[i] - (i < nr ? dense[i] : 0); d > 0 && ne < 4; d--) st.ext12[4 * t + ne++] = i;
+        }
         st.nmiss12[t] = nm;
         st.next12[t] = ne;
     }
