@@ -1,10 +1,13 @@
-"""The optional C extension of the search (solver/core/search/_searchc.c, searchc_dfs.c); everything else is in pyproject.toml.
+"""The optional C extensions: the search (solver/core/search/_searchc.c, searchc_dfs.c) and the planner's two-draw
+closed form (solver/planning/_planc.c); everything else is in pyproject.toml.
 
-`optional=True`: a machine that cannot compile it still installs, and the pure-Python search runs
+`optional=True`: a machine that cannot compile them still installs, and the pure-Python paths run
 (`mj` says so in one line on stderr).
 """
 
 from setuptools import Extension, setup
 
 setup(ext_modules=[Extension("solver.core.search._searchc", ["solver/core/search/_searchc.c", "solver/core/search/searchc_dfs.c"],
-                             depends=["solver/core/search/searchc.h"], optional=True, extra_compile_args=["-O2"])])
+                             depends=["solver/core/search/searchc.h"], optional=True, extra_compile_args=["-O2"]),
+                       Extension("solver.planning._planc", ["solver/planning/_planc.c"], optional=True,
+                                 extra_compile_args=["-O2"])])

@@ -139,7 +139,8 @@ def test_plan_past_the_frontier_shows_a_labelled_estimate(chromium, url):
 def test_plan_past_the_budget_shows_a_bracket(chromium, url):
     """Past the optimum's state limit (lowered through the request) each P(win) is a bracket "lower – upper"
     and a line says the optimum lies between."""
-    page = planned_page(chromium, url, 3, lambda u: u.replace("max_states=20000", "max_states=50"))
+    # at turns 3 this hand's optimum keys 26 states (the last two draws are closed forms), nearest 19
+    page = planned_page(chromium, url, 3, lambda u: u.replace("max_states=20000", "max_states=20"))
     first = page.locator("#discard-table tbody tr").first.locator("td.win").inner_text()
     assert " – " in first and not first.startswith("≈")
     assert "the optimum lies between" in page.inner_text("#plan-result .estimate")

@@ -96,7 +96,8 @@ def test_all_play_equals_explicit_copies(data):
 @given(st.data())
 def test_reductions_change_no_value(data):
     """The optimum's reductions (kinds no target within reach holds merged, interchangeable kinds sorted in the
-    key, the one-draw wait table, junk discarded first, two draws in closed form, one discard per swap) against the same search with each switched off, on
+    key, the one-draw wait table, junk discarded first, two draws in closed form, one discard per swap, the best
+    discard with two draws left in one pass) against the same search with each switched off, on
     small games with seen tiles: the same Fractions."""
     from solver.planning.recursion import Search
 
@@ -111,9 +112,12 @@ def test_reductions_change_no_value(data):
                                                            seconds=None).discards}
     except MjError:
         return
-    for name in ("canonical", "last_discard", "junk", "two_draws", "one_per_swap"):
+    for name in ("canonical", "last_discard", "junk", "two_draws", "one_per_swap", "two_draws_best"):
         with pytest.MonkeyPatch.context() as patch:
-            if name == "canonical":
+            if name == "two_draws_best":  # every discard's 12-tile state searched (listed, keyed, two_draws)
+                patch.setattr(Search, "two_draws_best", lambda self, hand, wall, W, alive: max(
+                    self.discard_value(hand, wall, (), W, 2, alive, i) for i, n in enumerate(hand) if n))
+            elif name == "canonical":
                 patch.setattr(Search, "canonical", lambda self, hand, wall, alive: ((hand, wall), (hand, wall)))
             elif name == "one_per_swap":
                 patch.setattr(Search, "one_per_swap", staticmethod(lambda hand, wall, candidates, classes: candidates))

@@ -6,6 +6,13 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from solver.core.search.native import forced_pure
+
+try:
+    from solver.planning import _planc  # the two-draw closed form in C (setup.py), where it was built
+except ImportError:
+    _planc = None
+
 
 @lru_cache(maxsize=4096)  # a few hundred (W, t) pairs a plan, asked for at every state
 def falling(n: int, t: int) -> int:
@@ -60,23 +67,88 @@ class ClosedForms:
             a, b = missing
             by_draw.setdefault(a, {}).setdefault(spare, set()).add(b)
             by_draw.setdefault(b, {}).setdefault(spare, set()).add(a)
-        ready = sum(wall[i] for i in wins)  # discarding the drawn tile keeps these waits
-        total = (W - sum(wall[:nr])) * ready  # a draw of no relevant kind
-        for k in range(nr):
-            n = wall[k]
-            if not n:
-                continue
-            if k in wins:
-                total += n * (W - 1)
-                continue
-            best = ready  # (k is no wait here: its one fewer live copy changes nothing)
-            for x, waits in by_draw.get(k, {}).items():
-                got = sum(wall[i] for i in waits) - (k in waits)
-                if x == k:
-                    got = sum(wall[i] for i in waits | wins) - (k in waits)
-                best = max(best, got)
-            total += n * best
-        return total
+        return two_draw_value(wall, W, wins, by_draw)
+
+    def two_draws_best(self, hand, wall, W, alive) -> int:
+        """P(win) of a 13-tile hand with two draws left, scaled by W (W-1): the best discard's two_draws, for every
+        discard from one pass over the hand's targets within reach (costs from the 13 tiles, at most 2), with no
+        12-tile state built, listed or keyed (docs section 8, "The best discard with two draws left").
+
+        A target one tile away (all the hand but s, missing b; `waits[s]` holds b) is a wait on b after
+        discarding s, and after discarding another x it is two away: missing b and x, spare s. A target two tiles
+        away (all the hand but s1, s2; missing a, b) is after discarding s1 two away with spare s2 (and the
+        reverse), and out of reach after any other discard. A target that needs one more live copy of x than the
+        wall has counts no live wait, so liveness needs no check here. Every discard is tried."""
+        held = [i for i, n in enumerate(hand) if n]
+        waits, pairs = self.two_draw_tables(hand, held, alive)
+        best = 0
+        for bound, x in sorted(zip(self.two_draw_bounds(wall, W, held, waits, pairs), held), reverse=True):
+            if bound <= best:
+                break  # this discard and every later one (lower bounds first) cannot beat the best found
+            value = next(self.two_draws_each(wall, W, [x], waits, pairs))
+            if value > best:
+                best = value
+        return best
+
+    @staticmethod
+    def two_draw_bounds(wall, W, held, waits, pairs) -> list[int]:
+        """Per held x, an upper bound of two_draws_each's value of discarding x (docs section 8, "Pruning the
+        discards with two draws left"): with `ready` the live waits of hand - x, every draw outside them keeps at
+        least `ready` and at most `ready` or A live waits, A the live copies of x, of every kind some target one
+        away waits on, and of every kind of x's targets two away; and those draws number at most A of them too."""
+        union: set[int] = set()
+        for kinds in waits.values():
+            union |= kinds
+        one = sum(wall[i] for i in union)
+        out = []
+        for x in held:
+            ready = sum(wall[i] for i in waits.get(x, ()))
+            kinds = set()
+            for a, b, _ in pairs.get(x, ()):
+                kinds.add(a)
+                kinds.add(b)
+            most = (wall[x] if x < len(wall) else 0) + one + sum(wall[i] for i in kinds)
+            some = min(most, W - ready)
+            out.append(ready * (W - 1) + (W - ready - some) * ready + some * max(ready, most))
+        return out
+
+    def two_draw_tables(self, hand, held, alive):
+        """(s -> the kinds completing hand - s; x -> (a, b, spare) of each target two away whose extra tiles
+        hold x), from the 13-tile hand's targets within reach."""
+        nr = self.nr
+        waits: dict[int, set[int]] = {}
+        pairs: dict[int, list[tuple[int, int, int]]] = {}
+        for target, cost, dense in zip(alive, alive.costs, alive.denses):
+            missing = [i for i, c in target if c > hand[i]]
+            extra = [i for i in held if (dense[i] if i < nr else 0) < hand[i]]
+            if cost == 1:
+                waits.setdefault(extra[0], set()).add(missing[0])
+            elif cost == 2:
+                a, b = missing if len(missing) == 2 else missing * 2
+                if len(extra) == 2:
+                    s1, s2 = extra
+                    pairs.setdefault(s1, []).append((a, b, s2))
+                    pairs.setdefault(s2, []).append((a, b, s1))
+                else:
+                    pairs.setdefault(extra[0], []).append((a, b, extra[0]))
+        return waits, pairs
+
+    @staticmethod
+    def two_draws_each(wall, W, held, waits, pairs):
+        """two_draws of hand - x for each held x in turn, from two_draws_best's tables."""
+        for x in held:
+            wins = waits.get(x, set())
+            by_draw: dict[int, dict[int, set[int]]] = {}
+            for s, kinds in waits.items():
+                if s == x:
+                    continue
+                by_draw.setdefault(x, {})[s] = set(kinds)  # a draw of x: discard s, back to waiting on kinds
+                for b in kinds:  # a draw of b: discard s, wait on x
+                    by_draw.setdefault(b, {}).setdefault(s, set()).add(x)
+            for a, b, spare in pairs.get(x, ()):
+                by_draw.setdefault(a, {}).setdefault(spare, set()).add(b)
+                by_draw.setdefault(b, {}).setdefault(spare, set()).add(a)
+            yield two_draw_value(wall, W, wins, by_draw)
 
     def last_discard(self, hand, wall) -> int:
         """P(win) of the best discard with one draw left, scaled by W, from the wait table alone.
@@ -106,3 +178,34 @@ class ClosedForms:
                 if kinds:
                     found.add(kinds)
         return [tuple(k) for k in found if not any(k < other for other in found)]
+
+
+def two_draw_value(wall, W, wins, by_draw) -> int:
+    """ClosedForms.two_draws from its tables: the kinds whose draw completes the 12-tile hand, and per other
+    needed draw k, per discard x after it, the waits left. A draw of a kind in neither keeps the waits `wins`
+    (discarded at once: k is no wait, and its one fewer live copy changes nothing)."""
+    ready = sum(wall[i] for i in wins)
+    total, covered = 0, 0
+    for k in wins:
+        n = wall[k]
+        total += n * (W - 1)
+        covered += n
+    for k, options in by_draw.items():
+        n = wall[k]
+        if not n or k in wins:
+            continue
+        covered += n
+        best = ready
+        for x, waits in options.items():
+            got = sum(wall[i] for i in waits) - (k in waits)
+            if x == k:
+                got = sum(wall[i] for i in waits | wins) - (k in waits)
+            if got > best:
+                best = got
+        total += n * best
+    return total + (W - covered) * ready
+
+
+def native_two_draws() -> bool:
+    """Whether the recursion uses _planc.drawn_best (built, and MJ_PURE=1 not set: tests compare the two)."""
+    return _planc is not None and not forced_pure()

@@ -14,8 +14,8 @@ from fractions import Fraction
 
 from solver.core.hand import Hand
 from solver.core.rules import RuleSet
-from solver.planning.prepare import (NEAREST, Prepared, acceptance, class_labels, distance,  # noqa: F401 (API)
-                                     prepare, wall_counts)
+from solver.planning.prepare import (NEAREST, Prepared, acceptance, acceptances, class_labels,  # noqa: F401 (API)
+                                     distance, prepare, wall_counts)
 from solver.planning.recursion import STATE_LIMIT, check_probability
 from solver.planning.request import MAX_GAMES, OBJECTIVES, Limits, PlanRequest, Position  # noqa: F401 (API)
 from solver.planning.targets import TooLarge
@@ -236,9 +236,8 @@ def root_states(prep: Prepared, rules: RuleSet, position: Position):
 
 def finish(prep: Prepared, rules: RuleSet, request: PlanRequest, choices, rows, labels, games) -> Plan:
     hand, nr, start = request.position.hand, prep.nr, prep.start
-    for i, (row, choice) in enumerate(zip(rows, choices)):
-        kept = hand if choice is None else hand.remove(prep.positions[choice])
-        h_after, live = acceptance(prep.targets, kept, prep.wall, prep.budget)
+    kept = [hand if choice is None else hand.remove(prep.positions[choice]) for choice in choices]
+    for i, (row, (h_after, live)) in enumerate(zip(rows, acceptances(prep.targets, kept, prep.wall, prep.budget))):
         rows[i] = replace(row, h=h_after, live=live)
     first, second = ("win_probability", "expected_score") if request.objective == "win" else \
         ("expected_score", "win_probability")

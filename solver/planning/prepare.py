@@ -131,7 +131,10 @@ def acceptance(targets: Targets, hand: Hand, wall: list[int], budget: int) -> tu
     numbers are exact; otherwise they are None rather than guessed.
     """
     held = hand.concealed
-    costs = {t: sum(max(0, c - held[k]) for k, c in enumerate(t)) for t in targets.counts}
+    kinds = [k for k, n in enumerate(held) if n]
+    costs = {}
+    for t in targets.counts:  # the cost is the sum of the target's counts less the held copies it covers
+        costs[t] = sum(t) - sum(min(t[k], held[k]) for k in kinds)
     if not costs:
         return None, None
     h = min(costs.values())
@@ -139,3 +142,25 @@ def acceptance(targets: Targets, hand: Hand, wall: list[int], budget: int) -> tu
         return None, None
     kinds = {k for t, c in costs.items() if c == h for k, n in enumerate(t) if n > held[k]}
     return h, sum(wall[k] for k in kinds)
+
+
+def acceptances(targets: Targets, hands: list[Hand], wall: list[int], budget: int) -> list[tuple[int | None, int | None]]:
+    """acceptance of each hand, by one matrix of the targets' counts (the same numbers, in one pass each)."""
+    import numpy as np
+
+    if not targets.counts:
+        return [(None, None)] * len(hands)
+    matrix = np.array(list(targets.counts), dtype=np.int16)
+    sizes = matrix.sum(1)
+    live = np.array(wall)
+    out = []
+    for hand in hands:
+        held = np.array(hand.concealed, dtype=np.int16)
+        costs = sizes - np.minimum(matrix, held).sum(1)
+        h = int(costs.min())
+        if h > budget:
+            out.append((None, None))
+            continue
+        lowering = (matrix[costs == h] > held).any(0)
+        out.append((h, int(live[lowering].sum())))
+    return out

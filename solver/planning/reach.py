@@ -5,6 +5,8 @@ which states of equal value meet. A mixin of recursion.Search, whose attributes 
 
 from __future__ import annotations
 
+MATRIX_FROM = 96  # targets within reach past which their columns are compared as numpy rows (Reach.interchangeable)
+
 
 class Costed(list):
     """Targets within reach of one state, with each one's cost from that state's hand (`costs`) and its dense
@@ -12,11 +14,12 @@ class Costed(list):
     Reach.after_discard). Only where no waiting room is in play: a fetch or a discard into the room changes
     what is available."""
 
-    __slots__ = ("costs", "denses")
+    __slots__ = ("costs", "denses", "rows")
 
-    def __init__(self, targets, costs, denses):
+    def __init__(self, targets, costs, denses, rows=None):
         super().__init__(targets)
         self.costs, self.denses = costs, denses
+        self.rows = rows  # the targets' rows in Reach.target_matrix() (numpy), made when first asked for
 
 
 class Reach:
@@ -40,6 +43,9 @@ class Reach:
         """The parent's Costed list after a draw of relevant kind i, capped at t draws left: a target needing i
         is one nearer; its liveness is unchanged (one copy fewer live, one fewer needed)."""
         held, targets, costs, denses = hand[i], [], [], []
+        if len(alive) > MATRIX_FROM:  # the same, by columns
+            costs = self.cost_array(alive) - (self.target_matrix()[self.rows_for(alive), i] > held)
+            return self.narrowed(alive, (costs <= t).nonzero()[0], costs)
         for x, c, d in zip(alive, alive.costs, alive.denses):
             if d[i] > held:
                 c -= 1
@@ -55,6 +61,11 @@ class Reach:
         if x >= self.nr:  # no target holds it
             return self.reachable(hand, wall, (), t, alive)
         held, live, targets, costs, denses = hand[x], wall[x], [], [], []
+        if len(alive) > MATRIX_FROM:  # the same, by columns
+            column = self.target_matrix()[self.rows_for(alive), x].astype(int)
+            holds = column >= held
+            costs = self.cost_array(alive) + holds
+            return self.narrowed(alive, ((costs <= t) & ~(holds & (column - held + 1 > live))).nonzero()[0], costs)
         for y, c, d in zip(alive, alive.costs, alive.denses):
             if d[x] >= held:
                 if d[x] - held + 1 > live:
@@ -161,18 +172,95 @@ class Reach:
         return groups
 
     def interchangeable(self, alive, positions: int):
+        """interchangeable_sparse's tuple, by numpy columns for a long list."""
+        if len(alive) > MATRIX_FROM:
+            return self.interchangeable_matrix(alive, positions)
+        return self.interchangeable_sparse(alive, positions)
+
+    def rows_of(self, alive) -> list[int]:
+        """The rows of `alive`'s targets in target_matrix()."""
+        self.target_matrix()
+        row = self.row_of
+        return [row[id(x)] for x in alive]
+
+    def rows_for(self, alive):
+        """rows_of, kept on a Costed list (as a numpy array) so that it is made once."""
+        if not isinstance(alive, Costed):
+            return self.rows_of(alive)
+        if alive.rows is None:
+            import numpy as np
+
+            alive.rows = np.array(self.rows_of(alive), dtype=np.intp)
+        return alive.rows
+
+    @staticmethod
+    def cost_array(alive):
+        import numpy as np
+
+        return np.array(alive.costs, dtype=int)
+
+    @staticmethod
+    def narrowed(alive, keep, costs) -> Costed:
+        """The Costed list of `alive`'s entries at the positions `keep` (numpy), with new `costs` (numpy, per entry
+        of `alive`)."""
+        idx = keep.tolist()
+        targets, denses = [alive[j] for j in idx], [alive.denses[j] for j in idx]
+        return Costed(targets, costs[keep].tolist(), denses, alive.rows[keep])
+
+    def target_matrix(self):
+        """Every listed target's counts over the relevant kinds, one row each (numpy, int8; made once)."""
+        if self.matrix is None:
+            import numpy as np  # (lazily: only plans with long lists of targets get here)
+
+            self.matrix = np.array(list(self.scores), dtype=np.int8).reshape(len(self.scores), self.nr)
+            self.row_of = {id(x): j for j, x in enumerate(self.sparse)}
+        return self.matrix
+
+    def interchangeable_matrix(self, alive, positions: int):
+        """interchangeable_sparse for a long list, by columns of the targets' matrix: the same tuple."""
+        import numpy as np
+
+        rows = self.target_matrix()[self.rows_for(alive)]
+        most, least = rows.max(0).tolist(), rows.min(0).tolist()
+        columns = np.ascontiguousarray(rows.T)
+        classes: dict[bytes, list[int]] = {}
+        constant = []
+        for i, m in enumerate(most):
+            if m:
+                classes.setdefault(columns[i].tobytes(), []).append(i)  # equal bytes: equal columns, exactly
+                if least[i] == m:
+                    constant.append((i, m))
+        pad = [0] * (positions - self.nr)
+        return tuple(m > 0 for m in most + pad), [members for members in classes.values() if len(members) > 1], \
+            constant, tuple(most + pad), tuple(least + pad)
+
+    def interchangeable_sparse(self, alive, positions: int):
         """(per-position flag: some target within reach holds it; classes of positions with equal columns;
         (position, count) for the positions every target holds the same number of; per position the
-        most and the least any target holds), from the targets' dense columns."""
-        denses = alive.denses if isinstance(alive, Costed) else [self.dense_by_id[id(x)] for x in alive]
-        nr = self.nr
-        columns = list(zip(*denses)) if denses else [()] * nr
-        most = tuple(max(column, default=0) for column in columns) + (0,) * (positions - nr)
-        least = tuple(min(column, default=0) for column in columns) + (0,) * (positions - nr)
-        flags = tuple(m > 0 for m in most)
+        most and the least any target holds), from the targets' sparse counts: a column is the list of
+        (target index, count) over the targets holding the position, so equal columns are equal lists and
+        the work is the targets' sizes, not positions x targets (most lists hold a few targets)."""
+        columns: dict[int, list] = {}
+        for j, target in enumerate(alive):
+            for i, c in target:
+                column = columns.get(i)
+                if column is None:
+                    columns[i] = [j, c]
+                else:
+                    column += (j, c)
+        n = len(alive)
+        most, least = [0] * positions, [0] * positions
         classes: dict[tuple, list[int]] = {}
-        for i, column in enumerate(columns):
-            if most[i]:
-                classes.setdefault(column, []).append(i)
-        constant = [(i, most[i]) for i in range(nr) if most[i] and least[i] == most[i]]
-        return flags, [members for members in classes.values() if len(members) > 1], constant, most, least
+        constant = []
+        for i in sorted(columns):
+            column = columns[i]
+            counts = column[1::2]
+            high = most[i] = max(counts)
+            if len(counts) == n:
+                low = least[i] = min(counts)
+                if low == high:
+                    constant.append((i, high))
+            classes.setdefault(tuple(column), []).append(i)
+        flags = tuple(m > 0 for m in most)
+        return flags, [members for members in classes.values() if len(members) > 1], constant, tuple(most), \
+            tuple(least)

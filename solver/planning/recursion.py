@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from solver.core.errors import MjError
-from solver.planning.closed import ClosedForms, falling
+from solver.planning.closed import ClosedForms, _planc, falling, native_two_draws
 from solver.planning.reach import Costed, Reach
 from solver.planning.targets import NoWinScore, OutOfTime, TooLarge
 
@@ -47,14 +47,7 @@ class Search(Reach, ClosedForms):
         self.sparse = [tuple((i, c) for i, c in enumerate(t) if c) for t in targets]
         self.sparse_of = dict(zip(targets, self.sparse))
         self.dense_by_id = {id(x): t for t, x in zip(targets, self.sparse)}  # (the sparse tuples live as long)
-        # 12 relevant tiles -> (kind whose draw completes them, the target it completes, its score): the
-        # waits, read without recursion with one draw left and for ready hands under "nearest"
-        self.completing: dict[tuple[int, ...], list[tuple]] = {}
-        for t in targets:
-            for i, c in enumerate(t):
-                if c:
-                    self.completing.setdefault(t[:i] + (c - 1,) + t[i + 1:], []).append(
-                        (i, self.sparse_of[t], targets[t]))
+        self._completing: dict[tuple[int, ...], list[tuple]] | None = None  # see completing
         self.nowin, self.sora = nowin, sora_pos
         self.nowin_of: dict[tuple[int, ...], int] = {}  # hand -> its score without a win
         self.wait_sets: dict[tuple[int, ...], list] = {}  # 13 relevant tiles -> discard_waits
@@ -73,6 +66,22 @@ class Search(Reach, ClosedForms):
         # The class "nearest": only the targets at the lowest cost stay in play (a drawn tile is kept only
         # when it lowers h), so a ready hand keeps its wait and is valued in closed form.
         self.nearest = nearest
+        self.matrix, self.row_of = None, {}  # Reach.target_matrix, made when a long list first needs it
+        self.native = native_two_draws()  # the two-draw closed form after a draw in C (_planc), where built
+
+    @property
+    def completing(self) -> dict[tuple[int, ...], list[tuple]]:
+        """12 relevant tiles -> (kind whose draw completes them, the target it completes, its score): the waits,
+        read without recursion with one draw left and for ready hands under "nearest" (made on first use: the
+        optimum's two-draw forms never read it)."""
+        if self._completing is None:
+            self._completing = {}
+            for t, score in self.scores.items():
+                for i, c in enumerate(t):
+                    if c:
+                        self._completing.setdefault(t[:i] + (c - 1,) + t[i + 1:], []).append(
+                            (i, self.sparse_of[t], score))
+        return self._completing
 
     # --- conversions --------------------------------------------------------------------------------
     def full(self, hand: tuple[int, ...]) -> tuple[int, ...]:
@@ -170,6 +179,10 @@ class Search(Reach, ClosedForms):
         live = 0
         # under "nearest" a draw no target in play needs is discarded at once: one outcome with the junk
         most = self.group_of(alive)[3] if self.nearest and not room else None
+        if t == 3 and self.native and self.win and not room and not self.nearest and isinstance(alive, Costed):
+            native = self.drawn_natively(hand, wall, W, alive)
+            if native is not None:
+                return native
         for i in range(self.nr):
             n = wall[i]
             if n and (most is None or most[i] > hand[i]):
@@ -182,7 +195,8 @@ class Search(Reach, ClosedForms):
                     child = self.needing(alive, i, hand[i])
                 elif isinstance(alive, Costed) and not room and (t > 2 or not self.win):
                     h, w = tuple(h), tuple(w)
-                    got = self.seen13.get((h, w, (), t - 1, W - 1, ()))  # the child's raw key (v13)
+                    raw = (h, w, (), t - 1, W - 1, ())  # the child's raw key (v13)
+                    got = self.seen13.get(raw)
                     if got is not None:
                         total += n * got
                         continue
@@ -192,6 +206,26 @@ class Search(Reach, ClosedForms):
                 total += n * self.v13(tuple(h), tuple(w), room, W - 1, t - 1, child)
         if W > live:  # a tile of no relevant kind: discarded at once
             total += (W - live) * self.v12(hand, wall, room, W - 1, t - 1, alive)
+        return total
+
+    def drawn_natively(self, hand, wall, W, alive) -> int | None:
+        """draw() of a 12-tile hand with three draws left (P(win), no waiting room), with v13 after every relevant
+        draw (the best discard with two draws left, two_draws_best) from one C call (_planc.drawn_best); None
+        where the C function declines (sizes past its arrays): draw() answers then."""
+        kinds = [k for k in range(self.nr) if wall[k]]
+        rows = self.target_matrix()[self.rows_for(alive)].tobytes()
+        got = _planc.drawn_best(hand, wall, W, kinds, rows, alive.costs, self.nr)
+        if got is None:
+            return None
+        self.steps += len(kinds)
+        if self.deadline is not None and time.monotonic() > self.deadline:  # (each call is dozens of states)
+            raise OutOfTime(f"the exact plan passed its time budget at {self.visited} states")
+        total = live = 0
+        for k, value in zip(kinds, got):
+            total += wall[k] * value
+            live += wall[k]
+        if W > live:  # a tile of no relevant kind: discarded at once
+            total += (W - live) * self.v12(hand, wall, (), W - 1, 2, alive)
         return total
 
     def needing(self, alive, i, held) -> list:
@@ -222,8 +256,12 @@ class Search(Reach, ClosedForms):
         scale = falling(W, t)
         if score is not None and (self.win or self.nearest):
             return scale if self.win else score * scale  # "nearest": a complete hand in play wins at once
+        if t == 0 and self.win:
+            return 0  # no draw left: no discard can win (the waiting room only serves a later draw)
         if t == 1 and self.win and not room and not self.nearest:
             return self.last_discard(hand, wall)
+        if t == 2 and self.win and not room and not self.nearest and isinstance(alive, Costed):
+            return self.two_draws_best(hand, wall, W, alive)  # (its costs are this hand's: after_draw)
         alive, candidates = self.discard_options(hand, wall, room, t, alive, exact=self.nearest and not room)
         if not alive and not room:  # nothing within reach: the hand is kept (P(win) 0)
             best = 0 if self.win else \
@@ -246,6 +284,8 @@ class Search(Reach, ClosedForms):
             if got is not None:
                 return got
             alive = self.after_discard(alive, hand, wall, i, t)
+            if not alive and self.win:
+                return 0  # no target within reach (reduction 1), without keying the state
         return self.v12(h, wall, r, W, t, alive)
 
     def discard_options(self, hand, wall, room, t, alive, exact=False):
