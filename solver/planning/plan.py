@@ -97,7 +97,8 @@ def plan(rules: RuleSet, request: PlanRequest | Hand, progress: Progress | None 
     try:
         listed = prepare(rules, request.position, turns=request.turns, objectives=(request.objective,),
                          play="optimal", state_limit=limits.max_states, deadline=deadline)
-        found = exact_plan(rules, single, progress, deadline, listed)
+        found = (request.objective == "score" and score_plan(rules, single, listed, progress)) or \
+            exact_plan(rules, single, progress, deadline, listed)
         if found.policy_class[label_of(request.objective)] == "all play":
             rows = [replace(r, upper=r.win_probability) for r in found.discards]
             best = replace(found, discards=tuple(rows), method="optimal", separated=True)
@@ -132,7 +133,8 @@ def with_other(rules: RuleSet, request: PlanRequest, result: Plan, progress: Pro
     try:
         if result.method != "optimal":  # all play did not finish for the first objective: over the same states,
             raise TooLarge(result.stopped or "all play passed the limits")  # it would not for the other either
-        found = exact_plan(rules, replace(asked, play="optimal"), progress, fresh(request.limits))
+        found = (other == "score" and score_plan(rules, asked, None, progress)) or \
+            exact_plan(rules, replace(asked, play="optimal"), progress, fresh(request.limits))
     except TooLarge as exc:
         try:
             found = exact_plan(rules, replace(asked, play="nearest"), progress, fresh(request.limits))
@@ -146,6 +148,38 @@ def with_other(rules: RuleSet, request: PlanRequest, result: Plan, progress: Pro
                  for r in result.discards)
     labels = dict(result.policy_class, **{field: found.policy_class[field]})
     return replace(result, discards=rows, policy_class=labels, states=result.states + found.states)
+
+
+def score_plan(rules: RuleSet, request: PlanRequest, prep: Prepared | None, progress: Progress | None) -> Plan | None:
+    """E[score] over all play (score_optimum.py) where it finishes within the limits (a fresh time budget), else
+    None: the class answers as before."""
+    from solver.planning.score_optimum import score_optimum
+
+    limits = request.limits
+    try:
+        if prep is None:
+            prep = prepare(rules, request.position, turns=request.turns, objectives=("score",), play="optimal",
+                           state_limit=limits.max_states, deadline=fresh(limits))
+        choices, _ = root_states(prep, rules, request.position)
+        tiles = [None if c is None else prep.positions[c] for c in choices]
+        tick = (lambda states: progress(0, len(tiles), states)) if progress else None
+        moves, states = score_optimum(rules, request.position, request.turns, tiles, state_limit=limits.max_states,
+                                      deadline=fresh(limits), tick=tick)
+    except TooLarge:
+        return None
+    rows = [DiscardPlan(tile, None, value, None, None,
+                        SoraMove(take is not None, take, value if take is not None else None, wait)
+                        if holds_sora(rules, request.position.hand, tile) else None)
+            for tile, (value, wait, take) in zip(tiles, moves)]
+    labels = dict(prep.labels, expected_score="all play")
+    found = finish(prep, rules, replace(request, objective="score"), choices, rows, labels, None)
+    return replace(found, states=states)
+
+
+def holds_sora(rules: RuleSet, hand: Hand, discard: int | None) -> bool:
+    """A fetch-mode そら held after the discard (its advice is shown)."""
+    sora = rules.tiles.sora
+    return rules.sora_mode == "fetch" and sora is not None and hand.concealed[sora] > (discard == sora)
 
 
 def legacy_request(hand: Hand, *, turns: int, objective: str = "win", seen: tuple[int, ...] = (),

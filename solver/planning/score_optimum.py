@@ -1,0 +1,199 @@
+"""E[score] over all play for short horizons (issue 22; docs/formulation.md section 8, "E[score] over all play").
+
+The planner's search (recursion.py) merges the kinds no target holds into one junk count and discards junk
+first, which is exact for P(win) but not for E[score] (a junk tile can count in the score of a hand that did
+not win). This module is the plain memoised expectimax over FULL tile counts instead: every discard, every win
+taken or declined, every fetch of a fetch-mode そら (held from the start or drawn) from the waiting room (the
+given tiles plus the player's own discards). Values are exact integers scaled by falling(W, t) (recursion.py).
+
+Exact reductions (proved in docs/formulation.md):
+- after the last draw a 13-tile hand is worth its own no-win score (the best packing leaves a tile out unless
+  the hand is complete; then the best of its tsumo and each 12-tile sub-hand's no-win score);
+- one draw left: a drawn kind that no unit can use with the hand's other tiles leaves the no-win score as it
+  is, so only the kinds that "touch" a unit are scored one by one;
+- the waiting room enters the memo key only while a fetch can still happen (a そら held, or one live with two
+  draws left), and values depend on the wall only through the live counts.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from fractions import Fraction
+
+from solver.core.rules import RuleSet
+from solver.planning.closed import falling
+from solver.planning.prepare import wall_counts
+from solver.planning.targets import NoWinScore, OutOfTime, TooLarge, enumerate_targets
+
+
+def add(counts: tuple[int, ...], k: int, n: int) -> tuple[int, ...]:
+    return counts[:k] + (counts[k] + n,) + counts[k + 1:]
+
+
+class ScoreOptimum:
+    """One memo for every root of one position. `tsumo`: every complete concealed hand reachable within the
+    turns (full counts) -> its best tsumo score (targets.enumerate_targets with budget = turns + fetches)."""
+
+    def __init__(self, rules: RuleSet, called: tuple[int, ...], favourite: int | None, tsumo: dict, *,
+                 state_limit: int, deadline: float | None = None, tick: Callable[[int], None] | None = None):
+        self.nowin = NoWinScore(rules, called, favourite)
+        self.tsumo = tsumo
+        sora = rules.tiles.sora
+        self.sora = sora if rules.sora_mode == "fetch" else None
+        self.masks = [sum(1 << k for k in u.members) for u in rules.units if sora not in u.members]
+        self.memo: dict[tuple, int] = {}
+        self.leaves: dict[tuple[int, ...], int] = {}
+        self.vectors: dict[tuple[int, ...], tuple[int, list]] = {}
+        self.state_limit, self.deadline, self.tick = state_limit, deadline, tick
+        self.states = 0
+
+    # --- limits -------------------------------------------------------------------------------------
+    def counted(self) -> None:
+        self.states += 1
+        if self.states > self.state_limit:
+            raise TooLarge(f"the exact E[score] optimum passed {self.state_limit} states")
+        if not self.states & 255:
+            if self.deadline is not None and time.monotonic() > self.deadline:
+                raise OutOfTime(f"the exact E[score] optimum passed its time budget at {self.states} states")
+            if self.tick and not self.states & 4095:
+                self.tick(self.states)
+
+    # --- the leaf: a 13-tile hand after the last draw -----------------------------------------------
+    def leaf(self, hand: tuple[int, ...]) -> int:
+        got = self.leaves.get(hand)
+        if got is None:
+            won = self.tsumo.get(hand)
+            if won is None:  # not complete: every packing leaves a tile out, so a discard keeps the best one
+                got = self.nowin.score(hand)
+            else:
+                got = max(won, max(self.nowin.score(add(hand, x, -1)) for x, n in enumerate(hand) if n))
+            self.leaves[hand] = got
+        return got
+
+    def touching(self, hand: tuple[int, ...]) -> list[int]:
+        """Kinds k such that some unit holding k has its other members in the hand: only these can change
+        the best packing (or complete the hand) when drawn."""
+        support = sum(1 << k for k, n in enumerate(hand) if n)
+        touch = 0
+        for mask in self.masks:
+            miss = mask & ~support
+            if not miss:
+                touch |= mask
+            elif not miss & (miss - 1):
+                touch |= miss
+        out = []
+        while touch:
+            low = touch & -touch
+            out.append(low.bit_length() - 1)
+            touch ^= low
+        return out
+
+    def last_draw(self, hand: tuple[int, ...], wall: tuple[int, ...]) -> int:
+        """sum_k w_k leaf(hand + k): the kinds that touch no unit keep the 12 tiles' no-win score."""
+        got = self.vectors.get(hand)
+        if got is None:
+            self.counted()
+            base = self.nowin.score(hand)
+            got = self.vectors[hand] = (base, [(k, self.leaf(add(hand, k, 1))) for k in self.touching(hand)])
+        base, special = got
+        rest = sum(wall)
+        total = 0
+        for k, value in special:
+            n = wall[k]
+            if n:
+                total += n * value
+                rest -= n
+        return total + rest * base
+
+    # --- the recursion ------------------------------------------------------------------------------
+    def room_matters(self, hand, wall, t) -> bool:
+        s = self.sora
+        return s is not None and t >= 1 and (hand[s] > 0 or (t >= 2 and wall[s] > 0))
+
+    def fetches(self, hand, room):
+        """(hand, room) after each distinct fetch: そら to the waiting room, a tile of another kind from it."""
+        s = self.sora
+        if room is None or not hand[s]:
+            return []
+        return [(x, add(add(hand, s, -1), x, 1), add(add(room, x, -1), s, 1))
+                for x, n in enumerate(room) if n and x != s]
+
+    def v12(self, hand, wall, room, t) -> int:
+        """Scaled value of a 12-tile hand with t draws left, over its best first move."""
+        if t == 0:
+            return self.nowin.score(hand)
+        if room is not None and not self.room_matters(hand, wall, t):
+            room = None
+        key = (hand, wall, room, t)
+        got = self.memo.get(key)
+        if got is None:
+            got = self.draw(hand, wall, room, t)
+            for _, h, r in self.fetches(hand, room):
+                got = max(got, self.draw(h, wall, r, t))
+            self.memo[key] = got
+            self.counted()
+        return got
+
+    def draw(self, hand, wall, room, t) -> int:
+        if t == 1:
+            return self.last_draw(hand, wall)
+        total = 0
+        for k, n in enumerate(wall):
+            if n:
+                total += n * self.v13(add(hand, k, 1), add(wall, k, -1), room, t - 1)
+        return total
+
+    def v13(self, hand, wall, room, t) -> int:
+        """Scaled value right after a draw: the tsumo (if complete) or the best discard."""
+        if t == 0:
+            return self.leaf(hand)
+        key = (hand, wall, room, t, 13)
+        got = self.memo.get(key)
+        if got is None:
+            won = self.tsumo.get(hand)
+            got = -1 if won is None else won * falling(sum(wall), t)
+            for x, n in enumerate(hand):
+                if n:
+                    got = max(got, self.v12(add(hand, x, -1), wall, None if room is None else add(room, x, 1), t))
+            self.memo[key] = got
+            self.counted()
+        return got
+
+    def first_move(self, hand, wall, room, t) -> tuple[Fraction, Fraction, int | None]:
+        """(value, value of drawing at once, the kind a そら fetches first or None) of a 12-tile root."""
+        scale = falling(sum(wall), t)
+        if room is not None and not self.room_matters(hand, wall, t):
+            room = None
+        wait = self.draw(hand, wall, room, t)
+        best, take = wait, None
+        for x, h, r in self.fetches(hand, room):
+            value = self.draw(h, wall, r, t)
+            if value > best:
+                best, take = value, x
+        return Fraction(best, scale), Fraction(wait, scale), take
+
+
+def score_optimum(rules: RuleSet, position, turns: int, discards: list[int | None], *, state_limit: int,
+                  deadline: float | None = None, tick: Callable[[int], None] | None = None) -> tuple[list[tuple], int]:
+    """Per root (a discard kind, None: the 12-tile hand as it stands) its first move (first_move), and the
+    states visited. TooLarge (OutOfTime) past the limits. The complete hands are listed with only the seen
+    tiles out (a fetch may bring a waiting-room copy into the hand), within the draws plus the held そら."""
+    hand = position.hand
+    kinds = len(hand.concealed)
+    room = [0] * kinds
+    for k in position.waiting_room:
+        room[k] += 1
+    seen = tuple(position.seen[k] if position.seen else 0 for k in range(kinds))
+    wall = wall_counts(rules, hand, tuple(seen[k] + room[k] for k in range(kinds)))
+    sora = rules.tiles.sora
+    fetches = min(hand.concealed[sora], turns) if rules.sora_mode == "fetch" and sora is not None else 0
+    targets = enumerate_targets(rules, hand, seen, turns + fetches, position.favourite, deadline=deadline)
+    search = ScoreOptimum(rules, hand.called, position.favourite, targets.counts, state_limit=state_limit,
+                          deadline=deadline, tick=tick)
+    out = []
+    for d in discards:
+        held = hand.concealed if d is None else add(hand.concealed, d, -1)
+        r = tuple(room) if d is None else add(tuple(room), d, 1)
+        out.append(search.first_move(held, tuple(wall), r, turns))
+    return out, search.states
