@@ -1,0 +1,122 @@
+"""E[score] over all play (solver/planning/score_optimum.py, issue 22) against independent brute force over
+explicit tile copies with the waiting room and every fetch (tests/oracle_fetch.py), its reductions against the
+same search without them, and on real hands never below the class it replaces."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from oracle_fetch import fetch_value
+from synthetic import BASE_SETTINGS, deals, favourites, games, seen_counts
+
+from solver import Evaluator, MjError
+from solver.planning import plan as plan_module
+from solver.planning.score_optimum import ScoreOptimum, score_optimum
+from solver.planning.targets import TooLarge
+
+
+@st.composite
+def positions(draw):
+    """A small game (そら allowed), a hand of hand_size or one fewer tiles, seen tiles, a waiting room."""
+    game = draw(games(min_kinds=4, max_kinds=5, max_units=6, max_unit_size=3, hand_sizes=(3, 4)))
+    size = draw(st.sampled_from([game.hand_size - 1, game.hand_size]))
+    deal = draw(deals(game, size=size, max_called=0))
+    seen = list(draw(st.one_of(st.just((0,) * game.K), seen_counts(game, deal, max_total=4))))
+    room = [0] * game.K
+    for _ in range(draw(st.integers(0, 2))):
+        free = [k for k in range(game.K) if deal.concealed[k] + seen[k] + room[k] < 3]
+        if free:
+            room[draw(st.sampled_from(free))] += 1
+    return game, deal, seen, room, draw(favourites(game, deal)), draw(st.integers(1, 3))
+
+
+def names(counts) -> list[str]:
+    return [f"k{k}" for k, n in enumerate(counts) for _ in range(n)]
+
+
+@settings(BASE_SETTINGS, max_examples=60)
+@given(positions(), st.sampled_from(["2019-12", "hitori-jong-2.1"]))
+def test_equals_explicit_copies_with_fetches(case, param):
+    """Labelled "all play", every discard's E[score] is the brute force's Fraction (fetch mode: every そら held
+    or drawn may fetch from the given tiles and the player's own discards)."""
+    game, deal, seen, room, favourite, turns = case
+    ev = game.evaluator(param)
+    try:
+        p = ev.plan(deal.hand, turns=turns, objective="score", seen=names(seen), waiting_room=names(room),
+                    favourite=None if favourite is None else f"k{favourite}", both=False, seconds=None)
+    except MjError:
+        return
+    assert p.policy_class["expected_score"] == "all play"
+    want = fetch_value(list(game.units), list(deal.concealed), seen=seen, room=room, turns=turns,
+                       objective="score", rules=game.oracle_rules(param), sora=game.sora, favourite=favourite)
+    assert {r.tile: r.expected_score for r in p.discards} == want
+    assert p.method == "optimal"
+
+
+@settings(BASE_SETTINGS, max_examples=30)
+@given(positions())
+def test_reductions_change_no_value(case):
+    """The last draw scored only over the kinds touching a unit, the leaf's one packing instead of a discard
+    each, and the waiting room dropped from the key once no fetch can follow: the same Fractions without them."""
+    game, deal, seen, room, favourite, turns = case
+    ev = game.evaluator("2019-12")
+    position = ev.plan_request_of(deal.hand, turns, "score", names(seen), names(room), None).position
+    discards = [k for k, n in enumerate(deal.concealed) if n] if sum(deal.concealed) == game.hand_size else [None]
+    try:
+        fast, _ = score_optimum(ev.rules, position, turns, discards, state_limit=10**6)
+    except MjError:
+        return
+
+    def plain_leaf(self, hand):
+        won = self.tsumo.get(hand)
+        best = max(self.nowin.score(hand[:x] + (n - 1,) + hand[x + 1:]) for x, n in enumerate(hand) if n)
+        return best if won is None else max(won, best)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(ScoreOptimum, "touching", lambda self, hand: list(range(len(hand))))
+        patch.setattr(ScoreOptimum, "leaf", plain_leaf)
+        patch.setattr(ScoreOptimum, "room_matters", lambda self, hand, wall, t: self.sora is not None)
+        slow, _ = score_optimum(ev.rules, position, turns, discards, state_limit=10**6)
+    assert slow == fast
+
+
+@pytest.fixture(scope="module")
+def ev() -> Evaluator:
+    return Evaluator("2019-12")
+
+
+REAL = ["真 雪歩 あずさ 可奈 歩 未来 まつり 美也 紗代子 海美 奈緒 美奈子 星梨花",  # seed 000's hand (h = 1)
+        "ジュリア 翼 静香 詩花 可奈 詩花 ジュリア 星梨花 環 星梨花 美也 静香 茜",
+        "春香 千早 美希 真 やよい 伊織 亜美 真美 そら 律子 あずさ 貴音"]  # 12 tiles, そら held
+
+
+@pytest.mark.parametrize("hand", REAL)
+def test_real_hands_never_below_the_class(ev, hand):
+    """On real 2019-12 hands (one holding そら, with a waiting room), the optimum is labelled all play and is
+    at least the class value it replaces (a real policy's value) on every discard."""
+    room = "響 千早" if "そら" in hand else ""
+    p = ev.plan(hand, turns=1, objective="score", waiting_room=room, both=False, seconds=None)
+    assert p.policy_class["expected_score"] == "all play"
+    cls = ev.plan(hand, turns=1, objective="score", waiting_room=room, both=False, seconds=None, nearest=True)
+    assert "all play" != cls.policy_class["expected_score"]
+    got = {r.tile: r.expected_score for r in p.discards}
+    floor = {r.tile: r.expected_score for r in cls.discards}
+    assert got.keys() == floor.keys() and all(got[t] >= floor[t] for t in got)
+    assert any(got[t] > floor[t] for t in got) or "そら" in hand
+
+
+def test_past_the_limits_the_class_answers(ev, monkeypatch):
+    """When the exact search passes its limits, E[score] is the class value as before, labelled as the class."""
+    hand = REAL[0]
+
+    def stop(self):
+        raise TooLarge("stopped")
+    monkeypatch.setattr(ScoreOptimum, "counted", stop)
+    p = ev.plan(hand, turns=1, objective="win", seconds=None)
+    assert p.policy_class["expected_score"] != "all play"
+    monkeypatch.setattr(plan_module, "score_plan", lambda *args: None)
+    q = ev.plan(hand, turns=1, objective="win", seconds=None)
+    assert [(r.tile, r.expected_score) for r in p.discards] == [(r.tile, r.expected_score) for r in q.discards]
+    assert all(isinstance(r.expected_score, Fraction) for r in p.discards)
