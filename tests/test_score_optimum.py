@@ -120,3 +120,26 @@ def test_past_the_limits_the_class_answers(ev, monkeypatch):
     q = ev.plan(hand, turns=1, objective="win", seconds=None)
     assert [(r.tile, r.expected_score) for r in p.discards] == [(r.tile, r.expected_score) for r in q.discards]
     assert all(isinstance(r.expected_score, Fraction) for r in p.discards)
+
+
+@pytest.mark.xfail(strict=True, reason="issue 22: the P(win) optimum lists its wins with the waiting room out "
+                   "and discards a drawn そら at once; fetch mode's all play is more (docs section 8)")
+@pytest.mark.parametrize("units, sora, concealed, seen, room, turns", [
+    # two そら held, a room copy of k0 that (k0) (0, 1, 3) needs: the brute force's 26/35
+    (((0,), (0, 1, 3), (0, 3), (1, 4)), 2, (0, 1, 2, 0, 0), (1, 0, 1, 1, 1), (1, 0, 0, 0, 0), 3),
+    # no そら held, three live: a drawn one kept and sent for the room's k0 or k1 (27/56)
+    (((1, 2), (0, 1, 2), (0, 2), (2,)), 3, (0, 2, 0, 0), (0, 0, 0, 0), (1, 1, 0, 0), 2),
+])
+def test_win_optimum_misses_fetches(units, sora, concealed, seen, room, turns):
+    from synthetic import Game
+
+    from solver import Hand
+
+    game = Game(len(concealed), units, sora, None, sum(concealed) + 1)
+    ev = game.evaluator("2019-12")
+    p = ev.plan(Hand(concealed, ()), turns=turns, seen=names(seen), waiting_room=names(room), both=False,
+                seconds=None)
+    assert p.policy_class["win_probability"] == "all play"
+    want = fetch_value(list(units), list(concealed), seen=list(seen), room=list(room), turns=turns, objective="win",
+                       rules=game.oracle_rules("2019-12"), sora=sora)
+    assert {r.tile: r.win_probability for r in p.discards} == want
