@@ -70,12 +70,12 @@ def test_reductions_change_no_value(case):
     except MjError:
         return
 
-    def plain_leaf(self, hand):
+    def plain_leaf(self, hand, support=None):
         won = self.tsumo.get(hand)
         best = max(self.nowin.score(hand[:x] + (n - 1,) + hand[x + 1:]) for x, n in enumerate(hand) if n)
         return best if won is None else max(won, best)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(ScoreOptimum, "touching", lambda self, hand: list(range(len(hand))))
+        patch.setattr(ScoreOptimum, "touching", lambda self, hand, support: list(range(len(hand))))
         patch.setattr(ScoreOptimum, "leaf", plain_leaf)
         patch.setattr(ScoreOptimum, "room_matters", lambda self, hand, wall, t: self.sora is not None)
         slow, _ = score_optimum(ev.rules, position, turns, discards, state_limit=10**6)

@@ -60,21 +60,20 @@ class ScoreOptimum:
                 self.tick(self.states)
 
     # --- the leaf: a 13-tile hand after the last draw -----------------------------------------------
-    def leaf(self, hand: tuple[int, ...]) -> int:
+    def leaf(self, hand: tuple[int, ...], support: int | None = None) -> int:
         got = self.leaves.get(hand)
         if got is None:
             won = self.tsumo.get(hand)
             if won is None:  # not complete: every packing leaves a tile out, so a discard keeps the best one
-                got = self.nowin.score(hand)
+                got = self.nowin.score(hand) if support is None else self.nowin.score_held(hand, support)
             else:
                 got = max(won, max(self.nowin.score(add(hand, x, -1)) for x, n in enumerate(hand) if n))
             self.leaves[hand] = got
         return got
 
-    def touching(self, hand: tuple[int, ...]) -> list[int]:
-        """Kinds k such that some unit holding k has its other members in the hand: only these can change
-        the best packing (or complete the hand) when drawn."""
-        support = sum(1 << k for k, n in enumerate(hand) if n)
+    def touching(self, hand: tuple[int, ...], support: int) -> list[int]:
+        """Kinds k such that some unit holding k has its other members in the hand (`support`: the kinds held,
+        as a bitmask): only these can change the best packing (or complete the hand) when drawn."""
         touch = 0
         for mask in self.masks:
             miss = mask & ~support
@@ -94,8 +93,10 @@ class ScoreOptimum:
         got = self.vectors.get(hand)
         if got is None:
             self.counted()
-            base = self.nowin.score(hand)
-            got = self.vectors[hand] = (base, [(k, self.leaf(add(hand, k, 1))) for k in self.touching(hand)])
+            support = sum(1 << k for k, n in enumerate(hand) if n)
+            base = self.nowin.score_held(hand, support)
+            got = self.vectors[hand] = (base, [(k, self.leaf(add(hand, k, 1), support | 1 << k))
+                                               for k in self.touching(hand, support)])
         base, special = got
         rest = sum(wall)
         total = 0
@@ -125,6 +126,8 @@ class ScoreOptimum:
             return self.nowin.score(hand)
         if room is not None and not self.room_matters(hand, wall, t):
             room = None
+        if t == 1 and room is None:
+            return self.last_draw(hand, wall)  # (its table is memoised by the hand alone; the sum is cheap)
         key = (hand, wall, room, t)
         got = self.memo.get(key)
         if got is None:

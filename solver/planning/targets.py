@@ -129,7 +129,12 @@ class NoWinScore:
     def _score(self, concealed: tuple[int, ...]) -> int:
         if not self.defined:
             return 0  # the rule set defines no such score: the model counts it as 0
-        support = sum(1 << k for k, n in enumerate(concealed) if n)
+        return self.score_held(concealed, sum(1 << k for k, n in enumerate(concealed) if n))
+
+    def score_held(self, concealed: tuple[int, ...], support: int) -> int:
+        """score() with the bitmask of the kinds held given (a caller that has it saves a pass; no cache here)."""
+        if not self.defined:
+            return 0
         fits, kinds = self._fitting(support)
         key = tuple(concealed[k] for k in kinds)
         key = (kinds, key)
