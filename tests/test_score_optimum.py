@@ -143,3 +143,14 @@ def test_win_optimum_misses_fetches(units, sora, concealed, seen, room, turns):
     want = fetch_value(list(units), list(concealed), seen=list(seen), room=list(room), turns=turns, objective="win",
                        rules=game.oracle_rules("2019-12"), sora=sora)
     assert {r.tile: r.win_probability for r in p.discards} == want
+
+
+def test_not_started_past_a_rough_count(ev):
+    """Turns 3 of a real hand would pass the default state limit by far: refused before any search (the class
+    answers), while the same hand at turns 2 is searched."""
+    position = ev.plan_request_of(REAL[0], 3).position
+    discards = [k for k, n in enumerate(position.hand.concealed) if n]
+    with pytest.raises(TooLarge, match="would visit"):
+        score_optimum(ev.rules, position, 3, discards, state_limit=500_000)
+    moves, states = score_optimum(ev.rules, position, 1, discards, state_limit=500_000)
+    assert len(moves) == len(discards) and states > 0

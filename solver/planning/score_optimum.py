@@ -191,6 +191,12 @@ def score_optimum(rules: RuleSet, position, turns: int, discards: list[int | Non
     wall = wall_counts(rules, hand, tuple(seen[k] + room[k] for k in range(kinds)))
     sora = rules.tiles.sora
     fetches = min(hand.concealed[sora], turns) if rules.sora_mode == "fetch" and sora is not None else 0
+    # Not started where it would plainly pass the state limit (turns 3 of a real hand: millions of states), so
+    # the class answers without first spending the time budget: about (live kinds x kinds held) states a draw.
+    held = sum(1 for n in hand.concealed if n) + 1
+    guess = len(discards) * (sum(1 for n in wall if n) * held) ** (turns - 1)
+    if guess > state_limit:
+        raise TooLarge(f"the exact E[score] optimum would visit about {guess} states, past {state_limit}")
     targets = enumerate_targets(rules, hand, seen, turns + fetches, position.favourite, deadline=deadline)
     search = ScoreOptimum(rules, hand.called, position.favourite, targets.counts, state_limit=state_limit,
                           deadline=deadline, tick=tick)
