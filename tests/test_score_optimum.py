@@ -147,7 +147,7 @@ def test_win_optimum_misses_fetches(units, sora, concealed, seen, room, turns):
 
 def test_not_started_past_a_rough_count(ev):
     """Turns 3 of a real hand would pass the default state limit by far: refused before any search (the class
-    answers), while the same hand at turns 2 is searched."""
+    answers), while the same hand at turns 1 is searched."""
     position = ev.plan_request_of(REAL[0], 3).position
     discards = [k for k, n in enumerate(position.hand.concealed) if n]
     with pytest.raises(TooLarge, match="would visit"):
