@@ -154,3 +154,13 @@ def test_not_started_past_a_rough_count(ev):
         score_optimum(ev.rules, position, 3, discards, state_limit=500_000)
     moves, states = score_optimum(ev.rules, position, 1, discards, state_limit=500_000)
     assert len(moves) == len(discards) and states > 0
+
+
+def test_method_names_the_win_column(ev):
+    """Objective score: "optimal" only where P(win) is over all play too; beside a P(win) of a named class (a
+    drawn そら discarded at once while one is held) the plan says "class"."""
+    p = ev.plan(REAL[0], turns=1, objective="score", seconds=None)
+    assert p.method == "optimal" and set(p.policy_class.values()) == {"all play"}
+    q = ev.plan(REAL[2], turns=1, objective="score", waiting_room="響 千早", seconds=None)
+    assert q.policy_class["expected_score"] == "all play" and q.policy_class["win_probability"] != "all play"
+    assert q.method == "class"

@@ -22,7 +22,8 @@ from solver.planning.targets import TooLarge
 
 MODEL = ("solo (docs/formulation.md section 8): the wall is every unseen copy, each equally likely; "
          "discards never return to the wall; no win after the last draw, the 12 tiles score as a hand that did not win")
-METHODS = ("optimal", "bounds", "estimate", "class")  # class: exact within a named class asked for (nearest, detour)
+METHODS = ("optimal", "bounds", "estimate", "class")  # class: exact within a named class asked for (nearest, detour),
+# or E[score] over all play beside a P(win) of a named class
 UPPER = ("perfect-information relaxation: the chance that the coming draws hold the missing tiles of some complete "
          "hand within reach (with a fetch-mode そら, less the waiting room's copies), computed exactly")
 
@@ -147,7 +148,10 @@ def with_other(rules: RuleSet, request: PlanRequest, result: Plan, progress: Pro
     rows = tuple(replace(r, **{field: values[r.tile]}, **({"upper": values[r.tile]} if optimal_win else {}))
                  for r in result.discards)
     labels = dict(result.policy_class, **{field: found.policy_class[field]})
-    return replace(result, discards=rows, policy_class=labels, states=result.states + found.states)
+    # "optimal" names P(win) over all play (the headline says so): E[score] over all play beside a P(win) of
+    # a named class (a drawn そら discarded at once; past its limits, nearest) is exact within that class
+    method = "class" if result.method == "optimal" and other == "win" and not optimal_win else result.method
+    return replace(result, discards=rows, policy_class=labels, states=result.states + found.states, method=method)
 
 
 def score_plan(rules: RuleSet, request: PlanRequest, prep: Prepared | None, progress: Progress | None) -> Plan | None:
