@@ -19,17 +19,18 @@ def plus(counts, k, n):
     return tuple(out)
 
 
-def fetch_value(units, concealed, *, seen, room, turns, objective, rules, sora, favourite=None):
+def fetch_value(units, concealed, *, seen, room, turns, objective, rules, sora, favourite=None, called=()):
     """{discard kind (None for a hand one tile short): best value}. `room`: waiting-room counts per kind
-    (out of the wall, like `seen`)."""
+    (out of the wall, like `seen`); `called`: indices of the called units (locked, their copies out)."""
     K = len(concealed)
     win = objective == "win"
     fetch = rules.get("sora_mode") == "fetch" and sora is not None
-    wall0 = frozenset((k, c) for k in range(K) for c in range(3 - concealed[k] - seen[k] - room[k]))
+    out = [seen[k] + room[k] + sum(k in units[j] for j in called) for k in range(K)]
+    wall0 = frozenset((k, c) for k in range(K) for c in range(3 - concealed[k] - out[k]))
 
     @lru_cache(maxsize=None)
     def score(hand, won):
-        return best_score(units, list(hand), [], won=won, ron_tile=None, favourite=favourite, rules=rules, sora=sora)
+        return best_score(units, list(hand), list(called), won=won, ron_tile=None, favourite=favourite, rules=rules, sora=sora)
 
     @lru_cache(maxsize=None)
     def v12(hand, wall, room, t):
@@ -62,6 +63,6 @@ def fetch_value(units, concealed, *, seen, room, turns, objective, rules, sora, 
         return best
 
     hand, room = tuple(concealed), tuple(room)
-    if sum(hand) == rules.get("hand_size", 13):
+    if sum(hand) + sum(len(units[j]) for j in called) == rules.get("hand_size", 13):
         return {k: v12(plus(hand, k, -1), wall0, plus(room, k, 1), turns) for k in range(K) if hand[k]}
     return {None: v12(hand, wall0, room, turns)}

@@ -23,11 +23,12 @@ def positions(draw):
     """A small game (そら allowed), a hand of hand_size or one fewer tiles, seen tiles, a waiting room."""
     game = draw(games(min_kinds=4, max_kinds=5, max_units=6, max_unit_size=3, hand_sizes=(3, 4)))
     size = draw(st.sampled_from([game.hand_size - 1, game.hand_size]))
-    deal = draw(deals(game, size=size, max_called=0))
+    deal = draw(deals(game, size=size, max_called=1))
     seen = list(draw(st.one_of(st.just((0,) * game.K), seen_counts(game, deal, max_total=4))))
     room = [0] * game.K
+    totals = deal.totals(game)
     for _ in range(draw(st.integers(0, 2))):
-        free = [k for k in range(game.K) if deal.concealed[k] + seen[k] + room[k] < 3]
+        free = [k for k in range(game.K) if totals[k] + seen[k] + room[k] < 3]
         if free:
             room[draw(st.sampled_from(free))] += 1
     return game, deal, seen, room, draw(favourites(game, deal)), draw(st.integers(1, 3))
@@ -51,7 +52,8 @@ def test_equals_explicit_copies_with_fetches(case, param):
         return
     assert p.policy_class["expected_score"] == "all play"
     want = fetch_value(list(game.units), list(deal.concealed), seen=seen, room=room, turns=turns,
-                       objective="score", rules=game.oracle_rules(param), sora=game.sora, favourite=favourite)
+                       objective="score", rules=game.oracle_rules(param), sora=game.sora, favourite=favourite,
+                       called=deal.called)
     assert {r.tile: r.expected_score for r in p.discards} == want
     assert p.method == "optimal"
 
@@ -64,7 +66,7 @@ def test_reductions_change_no_value(case):
     game, deal, seen, room, favourite, turns = case
     ev = game.evaluator("2019-12")
     position = ev.plan_request_of(deal.hand, turns, "score", names(seen), names(room), None).position
-    discards = [k for k, n in enumerate(deal.concealed) if n] if sum(deal.concealed) == game.hand_size else [None]
+    discards = [k for k, n in enumerate(deal.concealed) if n] if deal.hand.size(ev.rules) == game.hand_size else [None]
     try:
         fast, _ = score_optimum(ev.rules, position, turns, discards, state_limit=10**6)
     except MjError:
