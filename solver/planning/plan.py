@@ -98,7 +98,9 @@ def plan(rules: RuleSet, request: PlanRequest | Hand, progress: Progress | None 
     try:
         listed = prepare(rules, request.position, turns=request.turns, objectives=(request.objective,),
                          play="optimal", state_limit=limits.max_states, deadline=deadline)
-        found = (request.objective == "score" and score_plan(rules, single, listed, progress)) or \
+        # E[score], and P(win) where a fetch could follow: the search over full counts with every fetch
+        full = request.objective == "score" or listed.fetch_unsearched
+        found = (full and score_plan(rules, single, listed, progress)) or \
             exact_plan(rules, single, progress, deadline, listed)
         if found.policy_class[label_of(request.objective)] == "all play":
             rows = [replace(r, upper=r.win_probability) for r in found.discards]
@@ -134,7 +136,7 @@ def with_other(rules: RuleSet, request: PlanRequest, result: Plan, progress: Pro
     try:
         if result.method != "optimal":  # all play did not finish for the first objective: over the same states,
             raise TooLarge(result.stopped or "all play passed the limits")  # it would not for the other either
-        found = (other == "score" and score_plan(rules, asked, None, progress)) or \
+        found = score_plan(rules, asked, None, progress, only_if_fetch=other == "win") or \
             exact_plan(rules, replace(asked, play="optimal"), progress, fresh(request.limits))
     except TooLarge as exc:
         try:
@@ -154,29 +156,34 @@ def with_other(rules: RuleSet, request: PlanRequest, result: Plan, progress: Pro
     return replace(result, discards=rows, policy_class=labels, states=result.states + found.states, method=method)
 
 
-def score_plan(rules: RuleSet, request: PlanRequest, prep: Prepared | None, progress: Progress | None) -> Plan | None:
-    """E[score] over all play (score_optimum.py) where it finishes within the limits (a fresh time budget), else
-    None: the class answers as before."""
+def score_plan(rules: RuleSet, request: PlanRequest, prep: Prepared | None, progress: Progress | None,
+               only_if_fetch: bool = False) -> Plan | None:
+    """The request's objective over all play by the search over full counts with every fetch (score_optimum.py)
+    where it finishes within the limits (a fresh time budget), else None: the class answers as before. Used for
+    E[score], and for P(win) where a fetch could follow (`only_if_fetch`: None at once where none can)."""
     from solver.planning.score_optimum import score_optimum
 
-    limits = request.limits
+    limits, objective = request.limits, request.objective
     try:
         if prep is None:
-            prep = prepare(rules, request.position, turns=request.turns, objectives=("score",), play="optimal",
+            prep = prepare(rules, request.position, turns=request.turns, objectives=(objective,), play="optimal",
                            state_limit=limits.max_states, deadline=fresh(limits))
+        if only_if_fetch and not prep.fetch_unsearched:
+            return None
         choices, _ = root_states(prep, rules, request.position)
         tiles = [None if c is None else prep.positions[c] for c in choices]
         tick = (lambda states: progress(0, len(tiles), states)) if progress else None
         moves, states = score_optimum(rules, request.position, request.turns, tiles, state_limit=limits.max_states,
-                                      deadline=fresh(limits), tick=tick)
+                                      deadline=fresh(limits), tick=tick, objective=objective)
     except TooLarge:
         return None
-    rows = [DiscardPlan(tile, None, value, None, None,
+    win = objective == "win"
+    rows = [DiscardPlan(tile, value if win else None, None if win else value, None, None,
                         SoraMove(take is not None, take, value if take is not None else None, wait)
                         if holds_sora(rules, request.position.hand, tile) else None)
             for tile, (value, wait, take) in zip(tiles, moves)]
-    labels = dict(prep.labels, expected_score="all play")
-    found = finish(prep, rules, replace(request, objective="score"), choices, rows, labels, None)
+    labels = dict(prep.labels, **{label_of(objective): "all play"})
+    found = finish(prep, rules, request, choices, rows, labels, None)
     return replace(found, states=states)
 
 
@@ -212,6 +219,8 @@ def bracket(request: PlanRequest, lower: Plan, stopped: str | None, listed: Prep
     try:
         if listed is None:
             raise TooLarge(stopped or "the complete hands within reach were not listed")
+        if listed.fetch_unsearched:
+            raise TooLarge("a そら could fetch a waiting-room copy that the listed hands leave out")
         prep = listed
         relevant = prep.targets.relevant
         targets = [tuple(t[k] for k in relevant) for t in prep.targets.counts]

@@ -56,6 +56,9 @@ class Prepared:
     budget: int
     labels: dict[str, str]
     sora: int | None  # position of そら when fetch mode applies
+    # a fetch could bring back a waiting-room copy (a そら held, or one live with two draws left): the listed hands
+    # leave the room out and a drawn そら is discarded at once, so neither the class nor the relaxation is all play
+    fetch_unsearched: bool = False
 
     @property
     def nr(self) -> int:
@@ -95,8 +98,11 @@ def prepare(rules: RuleSet, position: Position, *, turns: int, objectives: tuple
         detour = None
     budget = need if h0 is None else min(need, h0 + (detour or 0))  # "nearest": the targets at h
     targets = enumerate_targets(rules, hand, out_of_wall, budget, favourite, deadline=deadline)
-    live_sora = fetch and wall[sora] > 0
-    sora_note = "; drawn そら discarded at once" if live_sora else ""
+    live_sora = sora is not None and rules.sora_mode == "fetch" and wall[sora] > 0
+    fetch_unsearched = fetch or (live_sora and turns >= 2)
+    sora_note = "; drawn そら discarded at once" if live_sora and (fetch or turns >= 2) else ""
+    if fetch_unsearched:
+        sora_note += "; a fetch of a waiting-room copy is tried only for the hands listed without the room"
     if fetch and detour is None:  # the recursion narrows play only where no fetch can follow
         sora_note += "; while そら can fetch from the waiting room, every listed hand within reach stays in play"
     lossless = budget >= need and (detour is not None or turns == 1)
@@ -114,7 +120,7 @@ def prepare(rules: RuleSet, position: Position, *, turns: int, objectives: tuple
         search.deadline = deadline
     start = tuple(hand.concealed[k] for k in positions) + (0,)  # the last slot: collapsed junk
     return Prepared(targets, positions, searches, start, wall, tuple(wall[k] for k in targets.relevant),
-                    tuple(room[k] for k in targets.relevant), W0, h0, budget, labels, sora_pos)
+                    tuple(room[k] for k in targets.relevant), W0, h0, budget, labels, sora_pos, fetch_unsearched)
 
 
 

@@ -52,10 +52,10 @@ class ScoreOptimum:
     def counted(self) -> None:
         self.states += 1
         if self.states > self.state_limit:
-            raise TooLarge(f"the exact E[score] optimum passed {self.state_limit} states")
+            raise TooLarge(f"the exact search with every fetch passed {self.state_limit} states")
         if not self.states & 255:
             if self.deadline is not None and time.monotonic() > self.deadline:
-                raise OutOfTime(f"the exact E[score] optimum passed its time budget at {self.states} states")
+                raise OutOfTime(f"the exact search with every fetch passed its time budget at {self.states} states")
             if self.tick and not self.states & 4095:
                 self.tick(self.states)
 
@@ -177,8 +177,19 @@ class ScoreOptimum:
         return Fraction(best, scale), Fraction(wait, scale), take
 
 
+class NoScore:
+    """P(win) through the same search: a hand that did not win is worth 0 (a win 1, given as `tsumo`)."""
+
+    def score(self, concealed) -> int:
+        return 0
+
+    def score_held(self, concealed, support) -> int:
+        return 0
+
+
 def score_optimum(rules: RuleSet, position, turns: int, discards: list[int | None], *, state_limit: int,
-                  deadline: float | None = None, tick: Callable[[int], None] | None = None) -> tuple[list[tuple], int]:
+                  deadline: float | None = None, tick: Callable[[int], None] | None = None,
+                  objective: str = "score") -> tuple[list[tuple], int]:
     """Per root (a discard kind, None: the 12-tile hand as it stands) its first move (first_move), and the
     states visited. TooLarge (OutOfTime) past the limits. The complete hands are listed with only the seen
     tiles out (a fetch may bring a waiting-room copy into the hand), within the draws plus the held そら."""
@@ -196,10 +207,13 @@ def score_optimum(rules: RuleSet, position, turns: int, discards: list[int | Non
     held = sum(1 for n in hand.concealed if n) + 1
     guess = len(discards) * (sum(1 for n in wall if n) * held) ** (turns - 1)
     if guess > state_limit:
-        raise TooLarge(f"the exact E[score] optimum would visit about {guess} states, past {state_limit}")
+        raise TooLarge(f"the exact search with every fetch would visit about {guess} states, past {state_limit}")
     targets = enumerate_targets(rules, hand, seen, turns + fetches, position.favourite, deadline=deadline)
-    search = ScoreOptimum(rules, hand.called, position.favourite, targets.counts, state_limit=state_limit,
+    tsumo = targets.counts if objective == "score" else dict.fromkeys(targets.counts, 1)
+    search = ScoreOptimum(rules, hand.called, position.favourite, tsumo, state_limit=state_limit,
                           deadline=deadline, tick=tick)
+    if objective == "win":  # every win is worth 1 and nothing else counts: the value is P(win)
+        search.nowin = NoScore()
     out = []
     for d in discards:
         held = hand.concealed if d is None else add(hand.concealed, d, -1)
