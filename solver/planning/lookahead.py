@@ -27,7 +27,8 @@ from solver.planning.targets import TooLarge
 
 LABEL = (", or for the first {n} of {of} discards (best first) the better of it and a one-step lookahead on it "
          "(the first draw valued exactly, then the best discard of the class nearest restarted from that hand)")
-SECONDS = 1.0  # the step's clock (at most the request's): the plan past the budget stays near its 2 s target
+PLANS = 120  # restarted plans in all (about two discards' draws): the work budget, so answers are reproducible
+SECONDS = 2.0  # and a clock (at most the request's) for the plans that are slow to list their targets
 SUB_STATES = 50_000  # memoised states of one draw's restarted plan before that discard keeps its base value
 
 Solve = Callable[[PlanRequest, float | None], object]  # (a request of the class nearest, deadline) -> Plan
@@ -86,21 +87,26 @@ def lookahead_value(rules: RuleSet, request: PlanRequest, discard: int, solve: S
 
 def improve(rules: RuleSet, request: PlanRequest, rows: tuple, solve: Solve) -> tuple[tuple, int]:
     """The rows (best first) with each discard's lower bound raised to its lookahead value where that is higher,
-    the best discards first until the clock (SECONDS, or the request's if shorter; none if the request has
-    none) runs out; re-sorted. Also how many discards were looked ahead."""
+    the best discards first while PLANS restarted plans last and the clock (SECONDS, or the request's if
+    shorter; none if the request has none) runs; re-sorted. Also how many discards were looked ahead."""
     if not applies(rules, request):
         return rows, 0
     seconds = request.limits.seconds
     deadline = None if seconds is None else time.monotonic() + min(seconds, SECONDS)
     done = 0
     out = list(rows)
+    plans = PLANS
     for i, row in enumerate(rows):
         if row.tile is None or row.win_probability is None:
             continue
-        if deadline is not None and time.monotonic() > deadline:
+        draws = sum(1 for n in wall_of(rules, replace(request.position, hand=request.position.hand.remove(row.tile)))
+                    if n > 0)  # (at most: the discard's own kind has one copy fewer)
+        if draws > plans or (deadline is not None and time.monotonic() > deadline):
             break
+        plans -= draws
         try:
-            value = lookahead_value(rules, request, row.tile, solve, deadline)
+            value = lookahead_value(rules, request, row.tile, solve, deadline,
+                                    min(SUB_STATES, request.limits.max_states))
         except MjError:  # a draw's plan passed its limits: this discard keeps the base value
             continue
         done += 1
