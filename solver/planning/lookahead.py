@@ -29,6 +29,7 @@ LABEL = (", or for the first {n} of {of} discards (best first) the better of it 
          "(the first draw valued exactly, then the best discard of the class nearest restarted from that hand)")
 PLANS = 120  # restarted plans in all (about two discards' draws): the work budget, so answers are reproducible
 SECONDS = 2.0  # and a clock (at most the request's) for the plans that are slow to list their targets
+PACE = 8  # a draw's plan may take this many times its share of the clock left
 SUB_STATES = 50_000  # memoised states of one draw's restarted plan before that discard keeps its base value
 
 Solve = Callable[[PlanRequest, float | None], object]  # (a request of the class nearest, deadline) -> Plan
@@ -64,19 +65,25 @@ def lookahead_value(rules: RuleSet, request: PlanRequest, discard: int, solve: S
     wall = wall_of(rules, after)
     W = sum(wall)
     total = Fraction(0)
+    start, done, draws = time.monotonic(), 0, sum(1 for n in wall if n > 0)
     for x, n in enumerate(wall):
         if n <= 0:
             continue
-        seconds = None if deadline is None else deadline - time.monotonic()
-        if seconds is not None and seconds <= 0:
-            raise MjError("the lookahead passed its time budget")
-        limits = Limits(max_states, seconds)
+        now = time.monotonic()
+        seconds = None if deadline is None else deadline - now
+        # stop as soon as the pace so far would pass the clock: a slow discard gives its time back at once
+        if seconds is not None and (seconds <= 0 or done and (now - start) / done * (draws - done) > seconds):
+            raise MjError("the lookahead would pass its time budget")
+        done += 1
+        # one plan may take a few times its share of the time left before the pace check above can see it
+        until = None if deadline is None else min(deadline, now + PACE * seconds / (draws - done + 1))
+        limits = Limits(max_states, None if until is None else until - now)
         try:
             got = solve(PlanRequest(replace(after, hand=kept.add(x)), request.turns - 1, "win", "nearest", None,
-                                    False, limits), deadline)
+                                    False, limits), until)
             value = Fraction(1) if got.complete else max(r.win_probability for r in got.discards)  # complete: tsumo
-        except TooLarge:  # (a drawn そら that could fetch, say): the drawn tile discarded at once, out of play
-            gone = list(after.seen)
+        except TooLarge:  # past its share or states (a drawn そら that could fetch, say): the drawn tile discarded
+            gone = list(after.seen)  # at once, out of play, and nearest played from the 12 tiles
             gone[x] += 1
             got = solve(PlanRequest(replace(after, seen=tuple(gone)), request.turns - 1, "win", "nearest", None,
                                     False, limits), deadline)
