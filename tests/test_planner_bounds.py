@@ -190,3 +190,16 @@ def test_lookahead_stops_at_its_clock():
     assert "lookahead" in slow.policy_class["win_probability"]
     assert all(a.win_probability <= b.win_probability for a, b in
                zip(sorted(fast.discards, key=lambda r: r.tile), sorted(slow.discards, key=lambda r: r.tile)))
+
+
+def test_no_lookahead_with_a_fetching_sora_in_hand():
+    """A fetch-mode そら in hand could fetch before the first draw, which the lookahead does not model: the rows
+    stay the class nearest's, and the label says no lookahead."""
+    ev = Evaluator("2019-12")
+    with_sora = "そら 真 雪歩 あずさ 可奈 歩 未来 まつり 美也 紗代子 海美 奈緒 美奈子"
+    with pytest.MonkeyPatch.context() as patch:
+        forced_bounds(patch)
+        got = ev.plan(with_sora, turns=2, both=False, seconds=None)
+    near = ev.plan(with_sora, turns=2, both=False, nearest=True, seconds=None)
+    assert "lookahead" not in got.policy_class["win_probability"]
+    assert {r.tile: r.win_probability for r in got.discards} == {r.tile: r.win_probability for r in near.discards}
