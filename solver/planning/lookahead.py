@@ -8,9 +8,10 @@ H - d + x (its targets listed afresh from that hand) with its best discard" has 
 each term the exact value of a real way of playing. The bound kept is max(nearest(d), LA(d)): the better of two
 real policies, chosen before the first draw, so still a real policy, and never below the base.
 
-A draw's restarted plan has its own state limit and the step a clock: a discard whose every draw is not valued
-in time keeps its base value (all or none per discard; the best discards first, so the recommendation gains
-first).
+A draw whose restarted plan passes its limits (its states, its share of the clock) is valued instead by
+discarding the drawn tile at once (out of play) and playing nearest from the 12 tiles, also a real policy. The
+step has a work budget (PLANS restarted plans, so answers are reproducible) and a clock; a discard is looked
+ahead whole or keeps its base value, the best discards first, so the recommendation gains first.
 """
 
 from __future__ import annotations
