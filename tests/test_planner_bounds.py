@@ -48,6 +48,31 @@ def relaxation(game, rules, hand13, hand12, seen, turns) -> Fraction:
     return Fraction(hits, total)
 
 
+def lookahead_oracle(game, rules, hand13, seen, turns, discard) -> Fraction:
+    """One-step lookahead on the class nearest (lookahead.py), from nearest's literal oracle: discard, draw each
+    live copy, win if complete, else the best of nearest's values restarted from the 13 tiles (discard seen)."""
+    gone = list(seen)
+    gone[discard] += 1
+    kept = list(hand13)
+    kept[discard] -= 1
+    total, W = Fraction(0), 0
+    for x in range(game.K):
+        n = 3 - kept[x] - gone[x]
+        if n <= 0:
+            continue
+        W += n
+        drawn = list(kept)
+        drawn[x] += 1
+        if best_score(list(game.units), drawn, [], won=True, ron_tile=None, favourite=None, rules=rules,
+                      sora=game.sora) is not None:
+            total += n
+            continue
+        values = nearest_value(list(game.units), drawn, [], seen=gone, turns=turns - 1, objective="win",
+                               rules=rules, sora=game.sora)
+        total += n * max(values.values())
+    return total / W
+
+
 def forced_bounds(monkeypatch):
     """The optimum's exact search stops at once (as past its budget): the plan answers its bracket."""
     original = plan_module.exact_plan
@@ -62,8 +87,9 @@ def forced_bounds(monkeypatch):
 @BASE_SETTINGS
 @given(st.data())
 def test_bracket_holds_the_optimum(data):
-    """Past the budget: lower = the class nearest's exact value (its literal oracle), upper = the relaxation
-    counted over explicit copies, and lower <= the explicit-copy optimum <= upper on every row."""
+    """Past the budget: lower = the better of the class nearest's exact value (its literal oracle) and the
+    one-step lookahead on it (its oracle above), upper = the relaxation counted over explicit copies, and
+    lower <= the explicit-copy optimum <= upper on every row."""
     game = data.draw(games(min_kinds=4, max_kinds=5, max_units=6, max_unit_size=3, hand_sizes=(3, 4), sora=False))
     deal = data.draw(deals(game, size=game.hand_size, max_called=0))
     seen = data.draw(st.one_of(st.just((0,) * game.K), seen_counts(game, deal)))
@@ -85,7 +111,8 @@ def test_bracket_holds_the_optimum(data):
     for row in p.discards:
         kept = list(deal.concealed)
         kept[row.tile] -= 1
-        assert row.win_probability == near[row.tile]
+        ahead = lookahead_oracle(game, rules, deal.concealed, seen, turns, row.tile) if turns >= 2 else 0
+        assert row.win_probability == max(near[row.tile], ahead)
         assert row.upper == relaxation(game, rules, deal.concealed, kept, seen, turns)
         assert row.win_probability <= best[row.tile] <= row.upper
     gap = p.discards[0].win_probability >= max((r.upper for r in p.discards[1:]), default=0)
@@ -110,3 +137,69 @@ def test_lower_below_upper_on_real_positions():
             assert p.recommended.win_probability == max(r.win_probability for r in p.discards)
             checked += 1
     assert checked >= 6
+
+
+@BASE_SETTINGS
+@given(st.data())
+def test_lookahead_falls_back_per_draw(data):
+    """Where a drawn tile's restarted plan passes its limits, that draw is valued by discarding it at once (out
+    of play) and playing nearest from the 12 tiles: the value is the oracle's sum over draws of that."""
+    from solver.planning.lookahead import lookahead_value
+    from solver.planning.plan import exact_plan
+    from solver.planning.request import PlanRequest, Position
+
+    game = data.draw(games(min_kinds=4, max_kinds=5, max_units=6, max_unit_size=3, hand_sizes=(3, 4), sora=False))
+    deal = data.draw(deals(game, size=game.hand_size, max_called=0))
+    ev = game.evaluator("2019-12")
+    rules = game.oracle_rules("2019-12")
+    turns = data.draw(st.integers(2, 3))
+    discard = data.draw(st.sampled_from([k for k in range(game.K) if deal.concealed[k]]))
+
+    def solve(sub, deadline):
+        if sum(sub.position.hand.concealed) == game.hand_size:
+            raise TooLarge("every 13-tile plan refused (test)")
+        return exact_plan(ev.rules, sub, None, deadline)
+    request = PlanRequest(Position(deal.hand, (0,) * game.K), turns, both=False)
+    got = lookahead_value(ev.rules, request, discard, solve, None)
+    kept = list(deal.concealed)
+    kept[discard] -= 1
+    total, W = Fraction(0), 0
+    for x in range(game.K):
+        n = 3 - kept[x] - (x == discard)
+        if n > 0:
+            W += n
+            gone = [int(k == discard) + int(k == x) for k in range(game.K)]
+            total += n * nearest_value(list(game.units), kept, [], seen=gone, turns=turns - 1, objective="win",
+                                       rules=rules, sora=game.sora)[None]
+    assert got == total / W
+
+
+def test_lookahead_stops_at_its_clock():
+    """With no time the rows stay the base's, and the label says nothing of a lookahead."""
+    ev = Evaluator("2019-12")
+    hand, _ = next(iter(random_real_hands(ev, 1, seed=7)))
+    from solver.planning import lookahead
+
+    with pytest.MonkeyPatch.context() as patch:
+        forced_bounds(patch)
+        slow = ev.plan(hand, turns=3, both=False, seconds=None)
+        patch.setattr(lookahead, "SECONDS", 1e-9)
+        fast = ev.plan(hand, turns=3, both=False)
+    assert fast.method == slow.method == "bounds"
+    assert "lookahead" not in fast.policy_class["win_probability"]
+    assert "lookahead" in slow.policy_class["win_probability"]
+    assert all(a.win_probability <= b.win_probability for a, b in
+               zip(sorted(fast.discards, key=lambda r: r.tile), sorted(slow.discards, key=lambda r: r.tile)))
+
+
+def test_no_lookahead_with_a_fetching_sora_in_hand():
+    """A fetch-mode そら in hand could fetch before the first draw, which the lookahead does not model: the rows
+    stay the class nearest's, and the label says no lookahead."""
+    ev = Evaluator("2019-12")
+    with_sora = "そら 真 雪歩 あずさ 可奈 歩 未来 まつり 美也 紗代子 海美 奈緒 美奈子"
+    with pytest.MonkeyPatch.context() as patch:
+        forced_bounds(patch)
+        got = ev.plan(with_sora, turns=2, both=False, seconds=None)
+    near = ev.plan(with_sora, turns=2, both=False, nearest=True, seconds=None)
+    assert "lookahead" not in got.policy_class["win_probability"]
+    assert {r.tile: r.win_probability for r in got.discards} == {r.tile: r.win_probability for r in near.discards}

@@ -120,7 +120,7 @@ def plan(rules: RuleSet, request: PlanRequest | Hand, progress: Progress | None 
                 raise TooLarge(f"{first}, and so did the class nearest; raise --max-states or --seconds, lower "
                                "--turns, or ask for an estimate past it (--estimate GAMES)")
             lower = estimate_plan(rules, nearest, progress)
-    result = bracket(request, lower, stopped, listed)
+    result = bracket(request, lower, stopped, listed, rules)
     return with_other(rules, request, result, progress) if request.both else result
 
 
@@ -210,11 +210,19 @@ def label_of(objective: str) -> str:
     return "win_probability" if objective == "win" else "expected_score"
 
 
-def bracket(request: PlanRequest, lower: Plan, stopped: str | None, listed: Prepared | None) -> Plan:
-    """The lower plan's rows with a proved upper bound of the optimal P(win) each (bounds.py)."""
+def bracket(request: PlanRequest, lower: Plan, stopped: str | None, listed: Prepared | None,
+            rules: RuleSet | None = None) -> Plan:
+    """The lower plan's rows, raised by a one-step lookahead where it finishes (lookahead.py), with a proved upper
+    bound of the optimal P(win) each (bounds.py)."""
     from solver.planning.bounds import separated, win_upper
+    from solver.planning.lookahead import LABEL, improve
 
     position = request.position
+    looked = 0
+    if rules is not None and lower.games is None:  # (an estimate's rows are sampled: kept as they are)
+        solve = lambda sub, deadline: exact_plan(rules, sub, None, deadline)  # noqa: E731
+        rows, looked = improve(rules, request, lower.discards, solve)
+        lower = replace(lower, discards=rows)
     note = UPPER
     try:
         if listed is None:
@@ -243,6 +251,8 @@ def bracket(request: PlanRequest, lower: Plan, stopped: str | None, listed: Prep
     method = "estimate" if lower.games is not None else "bounds"
     what = "estimated (sampled) value" if method == "estimate" else "exact value"
     labels = {key: f"bounds: lower = the {what} of the class {value}" for key, value in lower.policy_class.items()}
+    if looked:
+        labels["win_probability"] += LABEL.format(n=looked, of=len(rows))
     labels["win_probability"] += f"; upper = {note}"
     labels["expected_score"] += "; no upper bound computed for E[score]"
     gap = separated(rows) if request.objective == "win" else None
