@@ -82,6 +82,11 @@ def forced_bounds(monkeypatch):
             raise TooLarge("forced past the budget (test)")
         return original(rules, request, progress, deadline, prep)
     monkeypatch.setattr(plan_module, "exact_plan", exact_plan)
+    score_plan = plan_module.score_plan  # P(win) by the search with every fetch (a そら held) stops too
+
+    def no_win_by_fetch(rules, request, prep, progress, only_if_fetch=False):
+        return None if request.objective == "win" else score_plan(rules, request, prep, progress, only_if_fetch)
+    monkeypatch.setattr(plan_module, "score_plan", no_win_by_fetch)
 
 
 @BASE_SETTINGS
