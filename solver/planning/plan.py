@@ -18,15 +18,13 @@ from solver.planning.prepare import (NEAREST, Prepared, acceptance, acceptances,
                                      distance, prepare, wall_counts)
 from solver.planning.recursion import STATE_LIMIT, check_probability
 from solver.planning.request import MAX_GAMES, OBJECTIVES, Limits, PlanRequest, Position  # noqa: F401 (API)
+from solver.planning.bracket import bracket, sora_slack
 from solver.planning.targets import TooLarge
 
 MODEL = ("solo (docs/formulation.md section 8): the wall is every unseen copy, each equally likely; "
          "discards never return to the wall; no win after the last draw, the 12 tiles score as a hand that did not win")
 METHODS = ("optimal", "bounds", "estimate", "class")  # class: exact within a named class asked for (nearest, detour),
 # or E[score] over all play beside a P(win) of a named class
-UPPER = ("perfect-information relaxation: the chance that the coming draws hold the missing tiles of some complete "
-         "hand within reach (with a fetch-mode そら, less the waiting room's copies), computed exactly")
-
 Progress = Callable[[int, int, int], None]  # (roots done, roots in all, states visited)
 
 
@@ -94,7 +92,7 @@ def plan(rules: RuleSet, request: PlanRequest | Hand, progress: Progress | None 
                 raise
             return estimate_plan(rules, request, progress)
     single = replace(request, both=False)  # the other objective after it, never at its expense (with_other)
-    stopped, listed = None, None
+    stopped, listed, slack = None, None, None
     try:
         listed = prepare(rules, request.position, turns=request.turns, objectives=(request.objective,),
                          play="optimal", state_limit=limits.max_states, deadline=deadline)
@@ -107,6 +105,8 @@ def plan(rules: RuleSet, request: PlanRequest | Hand, progress: Progress | None 
             best = replace(found, discards=tuple(rows), method="optimal", separated=True)
             return with_other(rules, request, best, progress) if request.both else best
         lower = found  # every win listed, but a named class (a drawn そら discarded at once): a real policy
+        if listed.fetch_unsearched and listed.sora is None and request.objective == "win":
+            slack = sora_slack(listed, request.turns, rules.tiles.sora)  # no そら held: the no-fetch optimum, plus that
     except TooLarge as exc:
         stopped = str(exc)
         lower = None
@@ -120,7 +120,7 @@ def plan(rules: RuleSet, request: PlanRequest | Hand, progress: Progress | None 
                 raise TooLarge(f"{first}, and so did the class nearest; raise --max-states or --seconds, lower "
                                "--turns, or ask for an estimate past it (--estimate GAMES)")
             lower = estimate_plan(rules, nearest, progress)
-    result = bracket(request, lower, stopped, listed, rules)
+    result = bracket(request, lower, stopped, listed, rules, slack, exact_plan)
     return with_other(rules, request, result, progress) if request.both else result
 
 
@@ -208,55 +208,6 @@ def computed_of(request: PlanRequest) -> tuple[str, ...]:
 
 def label_of(objective: str) -> str:
     return "win_probability" if objective == "win" else "expected_score"
-
-
-def bracket(request: PlanRequest, lower: Plan, stopped: str | None, listed: Prepared | None,
-            rules: RuleSet | None = None) -> Plan:
-    """The lower plan's rows, raised by a one-step lookahead where it finishes (lookahead.py), with a proved upper
-    bound of the optimal P(win) each (bounds.py)."""
-    from solver.planning.bounds import separated, win_upper
-    from solver.planning.lookahead import LABEL, improve
-
-    position = request.position
-    looked = 0
-    if rules is not None and lower.games is None:  # (an estimate's rows are sampled: kept as they are)
-        solve = lambda sub, deadline: exact_plan(rules, sub, None, deadline)  # noqa: E731
-        rows, looked = improve(rules, request, lower.discards, solve)
-        lower = replace(lower, discards=rows)
-    note = UPPER
-    try:
-        if listed is None:
-            raise TooLarge(stopped or "the complete hands within reach were not listed")
-        if listed.fetch_unsearched:
-            raise TooLarge("a そら could fetch a waiting-room copy that the listed hands leave out")
-        prep = listed
-        relevant = prep.targets.relevant
-        targets = [tuple(t[k] for k in relevant) for t in prep.targets.counts]
-        fetch = prep.sora is not None
-        seconds = request.limits.seconds
-        deadline = None if seconds is None else time.monotonic() + seconds
-        uppers = {}
-        for row in lower.discards:
-            kept = position.hand if row.tile is None else position.hand.remove(row.tile)
-            hand = tuple(kept.concealed[k] for k in relevant)
-            room = list(prep.room_r) if fetch else [0] * len(relevant)
-            if fetch and row.tile is not None and row.tile in relevant:
-                room[relevant.index(row.tile)] += 1  # the discard lies in the waiting room
-            uppers[row.tile] = win_upper(targets, hand, prep.wall_r, tuple(room), prep.W0, request.turns,
-                                         deadline=deadline)
-    except TooLarge as exc:  # too many complete hands within reach to list, or too many patterns: only 1 is proved
-        uppers = {row.tile: Fraction(1) for row in lower.discards}
-        note = f"1 (the relaxation was not computed: {exc})"
-    rows = tuple(replace(r, upper=uppers[r.tile]) for r in lower.discards)
-    method = "estimate" if lower.games is not None else "bounds"
-    what = "estimated (sampled) value" if method == "estimate" else "exact value"
-    labels = {key: f"bounds: lower = the {what} of the class {value}" for key, value in lower.policy_class.items()}
-    if looked:
-        labels["win_probability"] += LABEL.format(n=looked, of=len(rows))
-    labels["win_probability"] += f"; upper = {note}"
-    labels["expected_score"] += "; no upper bound computed for E[score]"
-    gap = separated(rows) if request.objective == "win" else None
-    return replace(lower, discards=rows, policy_class=labels, method=method, separated=gap, stopped=stopped)
 
 
 def exact_plan(rules: RuleSet, request: PlanRequest, progress: Progress | None, deadline: float | None,

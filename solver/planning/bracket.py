@@ -1,0 +1,116 @@
+"""The bracket past the optimum's budget (docs/formulation.md section 8, "Bounds past the budget"): per row the
+lower plan's value (raised by a one-step lookahead where it finishes, lookahead.py) and a proved upper bound of
+the optimal P(win): the perfect-information relaxation (bounds.py), or where a fetch could follow with no そら held,
+the no-fetch optimum plus the chance of drawing a そら in time."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import replace
+from fractions import Fraction
+from typing import Any
+
+from solver.core.rules import RuleSet
+from solver.planning.prepare import Prepared, wall_counts
+from solver.planning.request import PlanRequest
+from solver.planning.targets import TooLarge, enumerate_targets
+
+Plan = Any  # plan.Plan (imported there; plan.py imports this module)
+
+UPPER = ("perfect-information relaxation: the chance that the coming draws hold the missing tiles of some complete "
+         "hand within reach (with a fetch-mode そら, less the waiting room's copies), computed exactly")
+
+def sora_slack(prep: Prepared, turns: int, sora: int) -> Fraction:
+    """P(a そら among the first turns - 1 draws): with none held, a play that fetches differs from one that does
+    not only on those walls, so the optimum is at most the no-fetch optimum plus this (docs section 8)."""
+    live, W, t = prep.wall[sora], prep.W0, turns - 1
+    none = Fraction(1)
+    for i in range(t):
+        none *= Fraction(W - live - i, W - i)
+    return 1 - none
+
+
+def bracket(request: PlanRequest, lower: Plan, stopped: str | None, listed: Prepared | None,
+            rules: RuleSet | None = None, slack: Fraction | None = None, exact_plan: Callable | None = None) -> Plan:
+    """The lower plan's rows, raised by a one-step lookahead where it finishes (lookahead.py), with a proved upper
+    bound of the optimal P(win) each (bounds.py)."""
+    from solver.planning.bounds import separated
+    from solver.planning.lookahead import LABEL, improve
+
+    looked = 0
+    exact_rows = lower.discards  # (the no-fetch optimum's values where `slack` is given)
+    # (an estimate's rows are sampled: kept as they are; the no-fetch optimum is more than a lookahead on nearest)
+    if rules is not None and exact_plan is not None and lower.games is None and slack is None:
+        solve = lambda sub, deadline: exact_plan(rules, sub, None, deadline)  # noqa: E731
+        rows, looked = improve(rules, request, lower.discards, solve)
+        lower = replace(lower, discards=rows)
+    if slack is not None:
+        uppers = {r.tile: min(Fraction(1), r.win_probability + slack) for r in exact_rows}
+        note = (f"the no-fetch optimum (every win listed, a drawn そら discarded at once) plus the chance "
+                f"{float(slack):.4f} that a そら is drawn before the last draw")
+    else:
+        uppers, note = relaxed_uppers(request, lower, stopped, listed, rules)
+    rows = tuple(replace(r, upper=uppers[r.tile]) for r in lower.discards)
+    method = "estimate" if lower.games is not None else "bounds"
+    what = "estimated (sampled) value" if method == "estimate" else "exact value"
+    labels = {key: f"bounds: lower = the {what} of the class {value}" for key, value in lower.policy_class.items()}
+    if looked:
+        labels["win_probability"] += LABEL.format(n=looked, of=len(rows))
+    labels["win_probability"] += f"; upper = {note}"
+    labels["expected_score"] += "; no upper bound computed for E[score]"
+    gap = separated(rows) if request.objective == "win" else None
+    return replace(lower, discards=rows, policy_class=labels, method=method, separated=gap, stopped=stopped)
+
+
+def relaxed_uppers(request: PlanRequest, lower: Plan, stopped: str | None, listed: Prepared | None,
+                   rules: RuleSet | None) -> tuple[dict, str]:
+    """Per row the perfect-information relaxation (bounds.py) over the listed hands, or 1 where it is not computed."""
+    from solver.planning.bounds import win_upper
+
+    position, note = request.position, UPPER
+    try:
+        if listed is None:
+            raise TooLarge(stopped or "the complete hands within reach were not listed")
+        prep = listed
+        seconds = request.limits.seconds
+        deadline = None if seconds is None else time.monotonic() + seconds
+        if listed.fetch_unsearched and rules is not None:  # the hands a fetch can complete listed too
+            relevant, targets, wall_r, room_r = fetch_relaxation(rules, request, deadline)
+        elif listed.fetch_unsearched:
+            raise TooLarge("a そら could fetch a waiting-room copy that the listed hands leave out")
+        else:
+            relevant, wall_r, room_r = prep.targets.relevant, prep.wall_r, prep.room_r
+            targets = [tuple(t[k] for k in relevant) for t in prep.targets.counts]
+        fetch = prep.sora is not None or listed.fetch_unsearched
+        uppers = {}
+        for row in lower.discards:
+            kept = position.hand if row.tile is None else position.hand.remove(row.tile)
+            hand = tuple(kept.concealed[k] for k in relevant)
+            room = list(room_r) if fetch else [0] * len(relevant)
+            if fetch and row.tile is not None and row.tile in relevant:
+                room[relevant.index(row.tile)] += 1  # the discard lies in the waiting room
+            uppers[row.tile] = win_upper(targets, hand, wall_r, tuple(room), prep.W0, request.turns,
+                                         deadline=deadline)
+    except TooLarge as exc:  # too many complete hands within reach to list, or too many patterns: only 1 is proved
+        uppers = {row.tile: Fraction(1) for row in lower.discards}
+        note = f"1 (the relaxation was not computed: {exc})"
+    return uppers, note
+
+
+def fetch_relaxation(rules: RuleSet, request: PlanRequest, deadline: float | None):
+    """Where a fetch could follow: every complete hand within the draws plus the そら held, with the waiting room's
+    copies available (only the seen tiles out), over all kinds: (kinds, targets, wall, room). A win's hand holds the
+    start's tiles, drawn ones and fetched room tiles (a fetch replaces a そら held or drawn), so it is listed, and
+    its tiles beyond the hand and the room lie among the draws: the relaxation stays an upper bound."""
+    position = request.position
+    hand, kinds = position.hand, len(position.hand.concealed)
+    seen = tuple(position.seen[k] if position.seen else 0 for k in range(kinds))
+    room = [0] * kinds
+    for k in position.waiting_room:
+        room[k] += 1
+    sora = rules.tiles.sora
+    held = min(hand.concealed[sora], request.turns) if sora is not None else 0
+    listed = enumerate_targets(rules, hand, seen, request.turns + held, position.favourite, deadline=deadline)
+    wall = wall_counts(rules, hand, tuple(seen[k] + room[k] for k in range(kinds)))
+    return list(range(kinds)), list(listed.counts), tuple(wall), tuple(room)
