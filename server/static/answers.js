@@ -200,24 +200,10 @@ function drawAnalysis(a, ctx) {
 }
 
 function drawScore(s, favourite) {
-  const box = $("score");
   if (s.total === null) {
-    box.replaceChildren(el("p", { id: "score-total", text: t("notWin", s.reason) }));
+    $("score").replaceChildren(el("p", { id: "score-total", text: t("notWin", s.reason) }));
     return;
   }
-  const rows = s.units.map((u) => {
-    const flags = [u.called && "called", u.holds_ron && "ron tile",
-                   u.sora_for.length && `そら as ${u.sora_for.map(tileName).join(" ")}`].filter(Boolean);
-    return el("tr", {}, cell(el("span", {}, unitName(u), el("br"), chips(u.members))),
-      cell(u.points, "num"), cell(el("span", { class: "why", text: [u.why, ...flags].join("; ") })));
-  });
-  if (s.bonus) rows.push(el("tr", {}, cell(t("bonus")), cell(s.bonus, "num"),
-    cell(el("span", { class: "why", text: `${tileName(favourite)} is in a unit` }))));
-  if (s.leftover.length) rows.push(el("tr", {}, cell(el("span", {}, `${t("leftover")} `, chips(s.leftover))), cell(0, "num"),
-    cell(el("span", { class: "why", text: t("leftoverWhy") }))));
-  const sum = s.units.map((u) => u.points).concat(s.bonus ? [s.bonus] : []).join(" + ");
-  rows.push(el("tr", { class: "total" }, cell(t("total")), cell(el("span", { id: "score-total", text: s.total }), "num"),
-    cell(el("span", { class: "why", text: `${sum} = ${s.total}` }))));
-  box.replaceChildren(el("p", { class: "hint", text: s.won ? t("winBy", s.win) : t("notWinTitle") }),
-    table([[t("colUnit")], [t("colPoints"), "num"], [t("colWhy")]], rows));
+  $("score").replaceChildren(el("p", { class: "hint", text: s.won ? t("winBy", s.win) : t("notWinTitle") }),
+    el("div", { class: "table-wrap" }, scoreTable(s, { totalId: "score-total", favourite })));
 }

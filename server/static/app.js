@@ -17,7 +17,6 @@ async function api(route, params, signal) {
   const query = new URLSearchParams(Object.entries(params).filter(([, v]) => v !== "" && v != null));
   return requestJson(`/api/${route}?${query}`, { signal });
 }
-function showError(node, message) { node.textContent = message || ""; node.hidden = !message; }
 function fieldError(id, message) {
   showError($(`${id}-error`), message);
   if (message) $(id).setAttribute("aria-invalid", "true"); else $(id).removeAttribute("aria-invalid");
@@ -116,18 +115,25 @@ function clearAnswers(message, line) {
   $("status").textContent = message;
   summary([line ?? message]);
 }
+const parsedFields = new Map();  // "rules\ntext" -> {tiles} or {error}: a tap on the palette re-asks nothing
+async function parseField(text, rules) {
+  const key = `${rules}\n${text}`;
+  if (!parsedFields.has(key)) {
+    try {
+      parsedFields.set(key, { tiles: (await api("tiles", { tiles: text, rules })).tiles });
+    } catch (error) {
+      if (!error.status) throw error;  // no answer (offline): asked again next time
+      parsedFields.set(key, { error: error.message });
+    }
+  }
+  return parsedFields.get(key);
+}
 async function checkFields(rules) {  // each field parsed alone, so an error is shown under its own box
   const results = await Promise.all(FIELDS.map(async ([, id]) => {
     const text = $(id).value.trim();
-    if (!text) { fieldError(id, ""); return [id, []]; }
-    try {
-      const parsed = await api("tiles", { tiles: text, rules });
-      fieldError(id, "");
-      return [id, parsed.tiles];
-    } catch (error) {
-      fieldError(id, error.message);
-      return [id, null];
-    }
+    const parsed = text ? await parseField(text, rules).catch((error) => ({ error: error.message })) : { tiles: [] };
+    fieldError(id, parsed.error || "");
+    return [id, parsed.error ? null : parsed.tiles];
   }));
   return Object.fromEntries(results);
 }

@@ -17,6 +17,9 @@ function el(tag, attrs = {}, ...children) {
   return node;
 }
 
+// A message in its own element (an error under its field): shown with text, hidden without.
+function showError(node, message) { node.textContent = message || ""; node.hidden = !message; }
+
 async function loadIdols() {
   const response = await fetch("/api/idols");
   const list = await response.json();
@@ -85,17 +88,23 @@ function seatTiles(view, seat) {
   ];
 }
 
-// A score payload (mj score --json) as lines: unit, points, why; the total.
-function scoreTable(score) {
+// A score payload (mj score --json) as lines: unit, points, why (and its flags); the bonus, left-overs, the total.
+// `totalId`: the id of the total's element (the hand page has one score; /play one per seat, so none).
+function scoreTable(score, { totalId = null, favourite = null } = {}) {
   if (!score) return el("p", { class: "hint", text: t("noScore") });
-  const rows = score.units.map((u) => el("tr", {},
-    el("td", {}, el("span", { lang: "ja", text: u.name }), el("br"), chips(u.members)),
-    el("td", { class: "num", text: u.points }), el("td", { class: "why", text: u.why })));
-  if (score.bonus) rows.push(el("tr", {}, el("td", { text: t("bonus") }), el("td", { class: "num", text: score.bonus }), el("td")));
+  const rows = score.units.map((u) => {
+    const flags = [u.called && "called", u.holds_ron && "ron tile",
+                   u.sora_for.length && `そら as ${u.sora_for.map(tileName).join(" ")}`].filter(Boolean);
+    return el("tr", {}, el("td", {}, el("span", { lang: "ja", text: u.name }), el("br"), chips(u.members)),
+      el("td", { class: "num", text: u.points }), el("td", { class: "why", text: [u.why, ...flags].join("; ") }));
+  });
+  if (score.bonus) rows.push(el("tr", {}, el("td", { text: t("bonus") }), el("td", { class: "num", text: score.bonus }),
+    el("td", { class: "why", text: favourite ? `${tileName(favourite)} is in a unit` : "" })));
   if (score.leftover.length) rows.push(el("tr", {}, el("td", {}, `${t("leftover")} `, chips(score.leftover)),
     el("td", { class: "num", text: 0 }), el("td", { class: "why", text: t("leftoverWhy") })));
   const sum = score.units.map((u) => u.points).concat(score.bonus ? [score.bonus] : []).join(" + ");
-  rows.push(el("tr", { class: "total" }, el("td", { text: t("total") }), el("td", { class: "num score-total", text: score.total }),
+  rows.push(el("tr", { class: "total" }, el("td", { text: t("total") }),
+    el("td", { class: "num score-total" }, el("span", { id: totalId, text: score.total })),
     el("td", { class: "why", text: `${sum || 0} = ${score.total}` })));
   return el("table", {}, el("thead", {}, el("tr", {}, el("th", { text: t("colUnit") }), el("th", { class: "num", text: t("colPoints") }),
     el("th", { text: t("colWhy") }))), el("tbody", {}, ...rows));

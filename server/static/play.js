@@ -42,7 +42,7 @@ async function start() {
   try {
     game = await requestJson(`/api/game?${params}`, { method: "POST" });
   } catch (error) {
-    showProblem(error.message);
+    showError($("game-error"), error.message);
     setupForm();
     return;
   }
@@ -54,7 +54,6 @@ async function start() {
   poll();
 }
 
-function showProblem(message) { $("game-error").textContent = message || ""; $("game-error").hidden = !message; }
 
 async function poll() {
   if (polling) return;
@@ -65,7 +64,7 @@ async function poll() {
       try {
         snapshot = await requestJson(`/api/game/${game.id}?since=${shown}`);
       } catch (error) {
-        showProblem(error.message);
+        showError($("game-error"), error.message);
         return;
       }
       queue.push(...snapshot.steps);
@@ -97,7 +96,7 @@ async function play() {
   } finally {
     playing = false;
   }
-  if (latest && latest.error) showProblem(latest.error);
+  if (latest && latest.error) showError($("game-error"), latest.error);
   if (latest && latest.over) gameOver(latest);
   else if (latest && latest.legal) offer(latest.legal);
 }
@@ -164,9 +163,9 @@ async function send(action) {
   try {
     await requestJson(`/api/game/${game.id}/act`, { method: "POST", headers: { "Content-Type": "application/json" },
                                                      body: JSON.stringify(action) });
-    showProblem("");
+    showError($("game-error"), "");
   } catch (error) {
-    showProblem(error.message);  // the server refused it: the game still waits; ask again
+    showError($("game-error"), error.message);  // the server refused it: the game still waits; ask again
   }
   poll();
 }

@@ -9,15 +9,14 @@ let at = 0;
 let reviewing = null;  // the AbortController of the review being fetched
 let decisionsByIndex = new Map();
 
-function problem(id, message) { $(id).textContent = message || ""; $(id).hidden = !message; }
 
 async function load(text) {
-  problem("log-error", "");
+  showError($("log-error"), "");
   try {
     replayed = await requestJson("/api/replay", { method: "POST", body: text,
                                                   headers: { "Content-Type": "application/x-ndjson" } });
   } catch (error) {
-    problem("log-error", error.message);
+    showError($("log-error"), error.message);
     return;
   }
   logText = text;
@@ -79,7 +78,7 @@ async function review() {
   if (reviewing) reviewing.abort();
   const controller = new AbortController();
   reviewing = controller;
-  problem("review-error", "");
+  showError($("review-error"), "");
   $("review-cancel").hidden = false;
   const started = performance.now();
   const tick = setInterval(() => {
@@ -94,7 +93,7 @@ async function review() {
     $("review-status").textContent = "";
   } catch (error) {
     $("review-status").textContent = error.name === "AbortError" ? "Cancelled." : "";
-    if (error.name !== "AbortError") problem("review-error", error.message);
+    if (error.name !== "AbortError") showError($("review-error"), error.message);
   } finally {
     clearInterval(tick);
     if (reviewing === controller) { reviewing = null; $("review-cancel").hidden = true; }
@@ -169,6 +168,6 @@ loadIdols().then(async () => {
     if (!response.ok) throw new Error((await response.json()).error);
     load(await response.text());
   } catch (error) {
-    problem("log-error", error.message);
+    showError($("log-error"), error.message);
   }
 });
