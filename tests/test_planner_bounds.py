@@ -84,8 +84,8 @@ def forced_bounds(monkeypatch):
     monkeypatch.setattr(plan_module, "exact_plan", exact_plan)
     score_plan = plan_module.score_plan  # P(win) by the search with every fetch (a そら held) stops too
 
-    def no_win_by_fetch(rules, request, prep, progress, only_if_fetch=False):
-        return None if request.objective == "win" else score_plan(rules, request, prep, progress, only_if_fetch)
+    def no_win_by_fetch(rules, request, prep, progress):
+        return None if request.objective == "win" else score_plan(rules, request, prep, progress)
     monkeypatch.setattr(plan_module, "score_plan", no_win_by_fetch)
 
 

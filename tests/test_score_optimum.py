@@ -88,8 +88,8 @@ def test_without_the_fetch_search_the_bracket_holds_the_optimum(case):
     game, deal, seen, room, favourite, turns = case
     ev = game.evaluator("2019-12")
     original = plan_module.score_plan
-    plan_module.score_plan = lambda rules, request, *rest, **kw: (
-        None if request.objective == "win" else original(rules, request, *rest, **kw))
+    plan_module.score_plan = lambda rules, request, *rest: (
+        None if request.objective == "win" else original(rules, request, *rest))
     try:
         p = ev.plan(deal.hand, turns=turns, seen=names(seen), waiting_room=names(room),
                     favourite=None if favourite is None else f"k{favourite}", both=False, seconds=None)
@@ -163,7 +163,7 @@ def test_past_the_limits_the_class_answers(ev, monkeypatch):
     monkeypatch.setattr(ScoreOptimum, "counted", stop)
     p = ev.plan(hand, turns=1, objective="win", seconds=None)
     assert p.policy_class["expected_score"] != "all play"
-    monkeypatch.setattr(plan_module, "score_plan", lambda *args, **kwargs: None)
+    monkeypatch.setattr(plan_module, "score_plan", lambda *args: None)
     q = ev.plan(hand, turns=1, objective="win", seconds=None)
     assert [(r.tile, r.expected_score) for r in p.discards] == [(r.tile, r.expected_score) for r in q.discards]
     assert all(isinstance(r.expected_score, Fraction) for r in p.discards)

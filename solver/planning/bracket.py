@@ -12,9 +12,9 @@ from fractions import Fraction
 from typing import Any
 
 from solver.core.rules import RuleSet
-from solver.planning.prepare import Prepared, wall_counts
+from solver.planning.prepare import Prepared, position_counts, reach_with_room
 from solver.planning.request import PlanRequest
-from solver.planning.targets import TooLarge, enumerate_targets
+from solver.planning.targets import TooLarge
 
 Plan = Any  # plan.Plan (imported there; plan.py imports this module)
 
@@ -103,14 +103,6 @@ def fetch_relaxation(rules: RuleSet, request: PlanRequest, deadline: float | Non
     copies available (only the seen tiles out), over all kinds: (kinds, targets, wall, room). A win's hand holds the
     start's tiles, drawn ones and fetched room tiles (a fetch replaces a そら held or drawn), so it is listed, and
     its tiles beyond the hand and the room lie among the draws: the relaxation stays an upper bound."""
-    position = request.position
-    hand, kinds = position.hand, len(position.hand.concealed)
-    seen = tuple(position.seen[k] if position.seen else 0 for k in range(kinds))
-    room = [0] * kinds
-    for k in position.waiting_room:
-        room[k] += 1
-    sora = rules.tiles.sora
-    held = min(hand.concealed[sora], request.turns) if sora is not None else 0
-    listed = enumerate_targets(rules, hand, seen, request.turns + held, position.favourite, deadline=deadline)
-    wall = wall_counts(rules, hand, tuple(seen[k] + room[k] for k in range(kinds)))
-    return list(range(kinds)), list(listed.counts), tuple(wall), tuple(room)
+    _, room, wall, _ = position_counts(rules, request.position, request.turns)
+    listed = reach_with_room(rules, request.position, request.turns, deadline)
+    return list(range(len(wall))), list(listed.counts), wall, room

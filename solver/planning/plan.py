@@ -15,7 +15,7 @@ from fractions import Fraction
 from solver.core.hand import Hand
 from solver.core.rules import RuleSet
 from solver.planning.prepare import (NEAREST, Prepared, acceptance, acceptances, class_labels,  # noqa: F401 (API)
-                                     distance, prepare, wall_counts)
+                                     distance, fetch_could_follow, position_counts, prepare, wall_counts)
 from solver.planning.recursion import STATE_LIMIT, check_probability
 from solver.planning.request import MAX_GAMES, OBJECTIVES, Limits, PlanRequest, Position  # noqa: F401 (API)
 from solver.planning.bracket import bracket, sora_slack
@@ -96,10 +96,7 @@ def plan(rules: RuleSet, request: PlanRequest | Hand, progress: Progress | None 
     try:
         listed = prepare(rules, request.position, turns=request.turns, objectives=(request.objective,),
                          play="optimal", state_limit=limits.max_states, deadline=deadline)
-        # E[score], and P(win) where a fetch could follow: the search over full counts with every fetch
-        full = request.objective == "score" or listed.fetch_unsearched
-        found = (full and score_plan(rules, single, listed, progress)) or \
-            exact_plan(rules, single, progress, deadline, listed)
+        found = score_plan(rules, single, listed, progress) or exact_plan(rules, single, progress, deadline, listed)
         if found.policy_class[label_of(request.objective)] == "all play":
             rows = [replace(r, upper=r.win_probability) for r in found.discards]
             best = replace(found, discards=tuple(rows), method="optimal", separated=True)
@@ -136,7 +133,7 @@ def with_other(rules: RuleSet, request: PlanRequest, result: Plan, progress: Pro
     try:
         if result.method != "optimal":  # all play did not finish for the first objective: over the same states,
             raise TooLarge(result.stopped or "all play passed the limits")  # it would not for the other either
-        found = score_plan(rules, asked, None, progress, only_if_fetch=other == "win") or \
+        found = score_plan(rules, asked, None, progress) or \
             exact_plan(rules, replace(asked, play="optimal"), progress, fresh(request.limits))
     except TooLarge as exc:
         try:
@@ -156,20 +153,21 @@ def with_other(rules: RuleSet, request: PlanRequest, result: Plan, progress: Pro
     return replace(result, discards=rows, policy_class=labels, states=result.states + found.states, method=method)
 
 
-def score_plan(rules: RuleSet, request: PlanRequest, prep: Prepared | None, progress: Progress | None,
-               only_if_fetch: bool = False) -> Plan | None:
+def score_plan(rules: RuleSet, request: PlanRequest, prep: Prepared | None, progress: Progress | None) -> Plan | None:
     """The request's objective over all play by the search over full counts with every fetch (score_optimum.py)
-    where it finishes within the limits (a fresh time budget), else None: the class answers as before. Used for
-    E[score], and for P(win) where a fetch could follow (`only_if_fetch`: None at once where none can)."""
+    where it finishes within the limits (a fresh time budget), else None: the class answers as before. E[score]
+    always; P(win) only where a fetch could follow (elsewhere the planner's own search is all play, and faster)."""
     from solver.planning.score_optimum import score_optimum
 
     limits, objective = request.limits, request.objective
+    if objective == "win":  # (before any listing: where no fetch can follow, the planner's own search answers)
+        _, _, wall, fetches = position_counts(rules, request.position, request.turns)
+        if not fetch_could_follow(rules, wall, fetches, request.turns):
+            return None
     try:
         if prep is None:
             prep = prepare(rules, request.position, turns=request.turns, objectives=(objective,), play="optimal",
                            state_limit=limits.max_states, deadline=fresh(limits))
-        if only_if_fetch and not prep.fetch_unsearched:
-            return None
         choices, _ = root_states(prep, rules, request.position)
         tiles = [None if c is None else prep.positions[c] for c in choices]
         tick = (lambda states: progress(0, len(tiles), states)) if progress else None

@@ -65,31 +65,55 @@ class Prepared:
         return len(self.targets.relevant)
 
 
+def position_counts(rules: RuleSet, position: Position, turns: int):
+    """The position over all kinds: (seen, waiting room, live wall, the fetches the そら held can make in the turns)."""
+    hand, kinds = position.hand, len(position.hand.concealed)
+    seen = tuple(position.seen[k] if position.seen else 0 for k in range(kinds))
+    room = [0] * kinds
+    for k in position.waiting_room:
+        room[k] += 1
+    wall = wall_counts(rules, hand, tuple(s + r for s, r in zip(seen, room)))
+    sora = rules.tiles.sora
+    fetches = min(hand.concealed[sora], turns) if rules.sora_mode == "fetch" and sora is not None else 0
+    return seen, tuple(room), tuple(wall), fetches
+
+
+def fetch_could_follow(rules: RuleSet, wall, fetches: int, turns: int) -> bool:
+    """A fetch could follow in the turns (fetch mode): a そら held, or one live with two draws left (one to draw it,
+    a later one to fetch before)."""
+    sora = rules.tiles.sora
+    return rules.sora_mode == "fetch" and sora is not None and (fetches > 0 or (wall[sora] > 0 and turns >= 2))
+
+
+def reach_with_room(rules: RuleSet, position: Position, turns: int, deadline: float | None = None) -> Targets:
+    """Every complete hand a play with every fetch can end in: the waiting room's copies available (only the seen
+    tiles out), within the draws plus the fetches of the そら held (a fetch replaces a そら, held or drawn)."""
+    seen, _, _, fetches = position_counts(rules, position, turns)
+    return enumerate_targets(rules, position.hand, seen, turns + fetches, position.favourite, deadline=deadline)
+
+
 def prepare(rules: RuleSet, position: Position, *, turns: int, objectives: tuple[str, ...], play: str = "optimal",
             detour: int | None = None, state_limit: int = STATE_LIMIT, deadline: float | None = None) -> Prepared:
     """`play`: "optimal" (every win within the turns listed, every discard tried), "nearest" or "detour"
     (targets within h + `detour`). `deadline`: time.monotonic() past which the searches stop (OutOfTime)."""
-    hand, seen, waiting_room, favourite = position.hand, position.seen, position.waiting_room, position.favourite
+    hand, favourite = position.hand, position.favourite
     if rules.sora_mode == "wildcard" and rules.tiles.sora is not None:
         raise MjError(f"the planner does not model そら as a wildcard (rule set {rules.name}) yet")
     kinds = len(hand.concealed)
-    room = [0] * kinds
-    for k in waiting_room:
-        room[k] += 1
-    out_of_wall = tuple((seen[k] if seen else 0) + room[k] for k in range(kinds))
+    seen, room, wall, fetch_extra = position_counts(rules, position, turns)
+    out_of_wall = tuple(s + r for s, r in zip(seen, room))
     check_hand(hand, rules, seen=out_of_wall)
     check_situation(hand, rules, Situation(favourite=favourite))
     size = hand.size(rules)
     if size not in (rules.hand_size - 1, rules.hand_size):
         raise MjError(f"a hand holds {rules.hand_size - 1} or {rules.hand_size} tiles", HAND_SIZE)
-    wall = wall_counts(rules, hand, out_of_wall)
+    wall = list(wall)
     W0 = sum(wall)
     if not 1 <= turns <= W0:
         raise MjError(f"--turns must be between 1 and the {W0} unseen tiles, not {turns}")
 
     sora = rules.tiles.sora
-    fetch = rules.sora_mode == "fetch" and sora is not None and hand.concealed[sora] > 0
-    fetch_extra = min(hand.concealed[sora], turns) if fetch else 0
+    fetch = fetch_extra > 0
     h0 = distance(rules, hand, out_of_wall)
     need = turns + fetch_extra  # exchanges a win within the turns can use: draws plus fetches
     if play == "optimal":
@@ -99,7 +123,7 @@ def prepare(rules: RuleSet, position: Position, *, turns: int, objectives: tuple
     budget = need if h0 is None else min(need, h0 + (detour or 0))  # "nearest": the targets at h
     targets = enumerate_targets(rules, hand, out_of_wall, budget, favourite, deadline=deadline)
     live_sora = sora is not None and rules.sora_mode == "fetch" and wall[sora] > 0
-    fetch_unsearched = fetch or (live_sora and turns >= 2)
+    fetch_unsearched = fetch_could_follow(rules, wall, fetch_extra, turns)
     sora_note = "; drawn そら discarded at once" if live_sora and (fetch or turns >= 2) else ""
     if fetch_unsearched:
         sora_note += "; a fetch of a waiting-room copy is tried only for the hands listed without the room"

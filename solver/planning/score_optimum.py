@@ -23,12 +23,22 @@ from fractions import Fraction
 
 from solver.core.rules import RuleSet
 from solver.planning.closed import falling
-from solver.planning.prepare import wall_counts
-from solver.planning.targets import NoWinScore, OutOfTime, TooLarge, enumerate_targets
+from solver.planning.prepare import position_counts, reach_with_room
+from solver.planning.targets import NoWinScore, OutOfTime, TooLarge
 
 
 def add(counts: tuple[int, ...], k: int, n: int) -> tuple[int, ...]:
     return counts[:k] + (counts[k] + n,) + counts[k + 1:]
+
+
+class NoScore(NoWinScore):
+    """P(win) through the same search: a hand that did not win is worth 0 (a win 1, given as `tsumo`)."""
+
+    def _score(self, concealed) -> int:
+        return 0
+
+    def score_held(self, concealed, support) -> int:
+        return 0
 
 
 class ScoreOptimum:
@@ -36,12 +46,12 @@ class ScoreOptimum:
     turns (full counts) -> its best tsumo score (targets.enumerate_targets with budget = turns + fetches)."""
 
     def __init__(self, rules: RuleSet, called: tuple[int, ...], favourite: int | None, tsumo: dict, *,
-                 state_limit: int, deadline: float | None = None, tick: Callable[[int], None] | None = None):
-        self.nowin = NoWinScore(rules, called, favourite)
+                 state_limit: int, deadline: float | None = None, tick: Callable[[int], None] | None = None,
+                 win: bool = False):
+        self.nowin = (NoScore if win else NoWinScore)(rules, called, favourite)
         self.tsumo = tsumo
-        sora = rules.tiles.sora
-        self.sora = sora if rules.sora_mode == "fetch" else None
-        self.masks = [sum(1 << k for k in u.members) for u in rules.units if sora not in u.members]
+        self.sora = rules.tiles.sora if rules.sora_mode == "fetch" else None
+        self.masks = self.nowin.masks  # the units without そら, as bitmasks
         self.memo: dict[tuple, int] = {}
         self.leaves: dict[tuple[int, ...], int] = {}
         self.vectors: dict[tuple[int, ...], tuple[int, list]] = {}
@@ -177,16 +187,6 @@ class ScoreOptimum:
         return Fraction(best, scale), Fraction(wait, scale), take
 
 
-class NoScore:
-    """P(win) through the same search: a hand that did not win is worth 0 (a win 1, given as `tsumo`)."""
-
-    def score(self, concealed) -> int:
-        return 0
-
-    def score_held(self, concealed, support) -> int:
-        return 0
-
-
 def score_optimum(rules: RuleSet, position, turns: int, discards: list[int | None], *, state_limit: int,
                   deadline: float | None = None, tick: Callable[[int], None] | None = None,
                   objective: str = "score") -> tuple[list[tuple], int]:
@@ -194,29 +194,21 @@ def score_optimum(rules: RuleSet, position, turns: int, discards: list[int | Non
     states visited. TooLarge (OutOfTime) past the limits. The complete hands are listed with only the seen
     tiles out (a fetch may bring a waiting-room copy into the hand), within the draws plus the held そら."""
     hand = position.hand
-    kinds = len(hand.concealed)
-    room = [0] * kinds
-    for k in position.waiting_room:
-        room[k] += 1
-    seen = tuple(position.seen[k] if position.seen else 0 for k in range(kinds))
-    wall = wall_counts(rules, hand, tuple(seen[k] + room[k] for k in range(kinds)))
-    sora = rules.tiles.sora
-    fetches = min(hand.concealed[sora], turns) if rules.sora_mode == "fetch" and sora is not None else 0
+    _, room, wall, _ = position_counts(rules, position, turns)
     # Not started where it would plainly pass the state limit (turns 3 of a real hand: millions of states), so
     # the class answers without first spending the time budget: about (live kinds x kinds held) states a draw.
     held = sum(1 for n in hand.concealed if n) + 1
     guess = len(discards) * (sum(1 for n in wall if n) * held) ** (turns - 1)
     if guess > state_limit:
         raise TooLarge(f"the exact search with every fetch would visit about {guess} states, past {state_limit}")
-    targets = enumerate_targets(rules, hand, seen, turns + fetches, position.favourite, deadline=deadline)
-    tsumo = targets.counts if objective == "score" else dict.fromkeys(targets.counts, 1)
-    search = ScoreOptimum(rules, hand.called, position.favourite, tsumo, state_limit=state_limit,
-                          deadline=deadline, tick=tick)
-    if objective == "win":  # every win is worth 1 and nothing else counts: the value is P(win)
-        search.nowin = NoScore()
+    targets = reach_with_room(rules, position, turns, deadline)
+    win = objective == "win"  # every win is worth 1 and nothing else counts: the value is P(win)
+    search = ScoreOptimum(rules, hand.called, position.favourite,
+                          dict.fromkeys(targets.counts, 1) if win else targets.counts, state_limit=state_limit,
+                          deadline=deadline, tick=tick, win=win)
     out = []
     for d in discards:
         held = hand.concealed if d is None else add(hand.concealed, d, -1)
-        r = tuple(room) if d is None else add(tuple(room), d, 1)
-        out.append(search.first_move(held, tuple(wall), r, turns))
+        r = room if d is None else add(room, d, 1)
+        out.append(search.first_move(held, wall, r, turns))
     return out, search.states

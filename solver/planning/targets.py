@@ -127,17 +127,14 @@ class NoWinScore:
             self._with_kind.setdefault(min(members), []).append(i)
 
     def _score(self, concealed: tuple[int, ...]) -> int:
-        if not self.defined:
-            return 0  # the rule set defines no such score: the model counts it as 0
         return self.score_held(concealed, sum(1 << k for k, n in enumerate(concealed) if n))
 
     def score_held(self, concealed: tuple[int, ...], support: int) -> int:
         """score() with the bitmask of the kinds held given (a caller that has it saves a pass; no cache here)."""
         if not self.defined:
-            return 0
+            return 0  # the rule set defines no such score: the model counts it as 0
         fits, kinds = self._fitting(support)
-        key = tuple(concealed[k] for k in kinds)
-        key = (kinds, key)
+        key = (kinds, tuple(concealed[k] for k in kinds))
         got = self._by_key.get(key)
         if got is None:
             got = self._by_key[key] = self._search(concealed, fits)
