@@ -208,3 +208,27 @@ def test_no_lookahead_with_a_fetching_sora_in_hand():
     near = ev.plan(with_sora, turns=2, both=False, nearest=True, seconds=None)
     assert "lookahead" not in got.policy_class["win_probability"]
     assert {r.tile: r.win_probability for r in got.discards} == {r.tile: r.win_probability for r in near.discards}
+
+
+def test_the_fetch_search_does_not_eat_the_optimums_budget():
+    """Where the search with every fetch spends its whole budget and gives up, the no-fetch optimum still gets a
+    budget of its own: the bracket's lower side is that optimum (plus the そら slack above), not the class nearest."""
+    import time
+
+    ev = Evaluator("2019-12")
+    hand = "ジュリア 翼 静香 詩花 可奈 詩花 ジュリア 星梨花 環 星梨花 美也 静香 茜"
+    seconds = 1.5
+
+    def refused(rules, request, prep, progress, wait=0.0):
+        time.sleep(wait)
+        return None
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(plan_module, "score_plan", lambda *a: refused(*a, wait=seconds))
+        got = ev.plan(hand, turns=3, both=False, seconds=seconds)
+        patch.setattr(plan_module, "score_plan", refused)
+        at_once = ev.plan(hand, turns=3, both=False, seconds=seconds)
+    assert got.method == "bounds"
+    label = got.policy_class["win_probability"]
+    assert "nearest" not in label and "plus the chance" in label
+    assert [(r.tile, r.win_probability, r.upper) for r in got.discards] == \
+        [(r.tile, r.win_probability, r.upper) for r in at_once.discards]

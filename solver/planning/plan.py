@@ -96,7 +96,13 @@ def plan(rules: RuleSet, request: PlanRequest | Hand, progress: Progress | None 
     try:
         listed = prepare(rules, request.position, turns=request.turns, objectives=(request.objective,),
                          play="optimal", state_limit=limits.max_states, deadline=deadline)
-        found = score_plan(rules, single, listed, progress) or exact_plan(rules, single, progress, deadline, listed)
+        began = time.monotonic()
+        found = score_plan(rules, single, listed, progress)
+        if found is None:  # the search with every fetch had its own budget: what it spent is not the optimum's
+            if deadline is not None:
+                for search in listed.searches.values():
+                    search.deadline = deadline + (time.monotonic() - began)
+            found = exact_plan(rules, single, progress, deadline, listed)
         if found.policy_class[label_of(request.objective)] == "all play":
             rows = [replace(r, upper=r.win_probability) for r in found.discards]
             best = replace(found, discards=tuple(rows), method="optimal", separated=True)
