@@ -242,11 +242,12 @@ def points(value) -> str:
 
 
 def plan_cells(row: Any) -> tuple[str, str]:
-    """P(win) and E[score] of a plan row; an estimate shows "~" and its 95 % interval beside the sample mean; a
+    """P(win) and E[score] of a plan row; a sampled value shows "~" and its 95 % interval beside the sample mean; a
     bracket (lower below the optimum, upper above it) shows "lower – upper"."""
     win, score = percent(row.win_probability), points(row.expected_score)
     if row.win_interval is not None:
         win = f"~{win} ({percent(row.win_interval[0])}-{percent(row.win_interval[1])})"
+    if row.score_interval is not None:
         score = f"~{score} ({points(row.score_interval[0])}-{points(row.score_interval[1])})"
     upper = getattr(row, "upper", None)
     if upper is not None and row.win_probability is not None and upper != row.win_probability:
@@ -260,7 +261,9 @@ def plan_headline(plan: Any) -> Text | None:
     if plan.method == "optimal" and best.win_probability is not None:
         return Text(f"P(win) over {plan.turns} draws: {percent(best.win_probability)} (the optimum)", style="bold")
     if plan.method in ("bounds", "estimate") and best.upper is not None and best.win_probability is not None:
-        low = ("~" if plan.method == "estimate" else "") + percent(best.win_probability)
+        low = ("~" if best.win_interval is not None else "") + percent(best.win_probability)
+        if best.win_interval is not None:  # a sampled lower side (an estimate, or the estimate's policy past nearest)
+            low += f" ({percent(best.win_interval[0])}-{percent(best.win_interval[1])})"
         proved = {True: "the best discard is proved", False: "the brackets overlap: the best discard is not proved",
                   None: ""}[plan.separated]
         why = f"the exact optimum stopped: {plan.stopped}" if plan.stopped else ""

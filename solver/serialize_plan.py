@@ -25,8 +25,9 @@ def tile_id(kind: int | None, rules: RuleSet) -> str | None:
 def discard_dict(row: DiscardPlan, rules: RuleSet) -> dict[str, Any]:
     out = {"tile": tile_id(row.tile, rules), "win_probability": number(row.win_probability),
            "upper": number(row.upper), "expected_score": number(row.expected_score)}
-    if row.win_interval is not None:  # an estimate: its 95 % intervals beside the sample means
+    if row.win_interval is not None:  # a sampled value: its 95 % interval beside the sample mean
         out["win_probability_interval"] = list(row.win_interval)
+    if row.score_interval is not None:
         out["expected_score_interval"] = list(row.score_interval)
     return out
 

@@ -16,6 +16,7 @@ from synthetic import BASE_SETTINGS, deals, games, random_real_hands, seen_count
 
 from solver import Evaluator, MjError
 from solver.planning import plan as plan_module
+from solver.planning import sampled_lower
 from solver.planning.targets import TooLarge
 
 
@@ -82,6 +83,8 @@ def forced_bounds(monkeypatch):
             raise TooLarge("forced past the budget (test)")
         return original(rules, request, progress, deadline, prep)
     monkeypatch.setattr(plan_module, "exact_plan", exact_plan)
+    # the lower side stays exact here (the estimate's policy's sampled values: tests/test_sampled_lower.py)
+    monkeypatch.setattr(sampled_lower, "raise_rows", lambda rules, request, rows: (rows, 0, 0))
     score_plan = plan_module.score_plan  # P(win) by the search with every fetch (a そら held) stops too
 
     def no_win_by_fetch(rules, request, prep, progress):

@@ -89,9 +89,8 @@ function drawDiscards(a, go) {
 function fillPlan(p) {
   const value = (x, interval, upper, format) => {
     if (x === null || x === undefined) return "—";
-    if (interval) return `≈ ${format(x)} (${format(interval[0])}–${format(interval[1])})`;
-    if (upper !== null && upper !== undefined && upper !== x) return `${format(x)} – ${format(upper)}`;
-    return format(x);
+    const shown = interval ? `≈ ${format(x)} (${format(interval[0])}–${format(interval[1])})` : format(x);
+    return upper !== null && upper !== undefined && upper !== x ? `${shown} – ${format(upper)}` : shown;
   };
   // E[score] by a named class (the optimum did not finish for it) is a real policy's value: a lower bound
   const scoreBound = p.method !== "estimate" && p.policy_class.expected_score !== "all play";

@@ -21,6 +21,10 @@ Plan = Any  # plan.Plan (imported there; plan.py imports this module)
 UPPER = ("perfect-information relaxation: the chance that the coming draws hold the missing tiles of some complete "
          "hand within reach (with a fetch-mode そら, less the waiting room's copies), computed exactly")
 
+def label_of(objective: str) -> str:
+    return "win_probability" if objective == "win" else "expected_score"
+
+
 def sora_slack(prep: Prepared, turns: int, sora: int) -> Fraction:
     """P(a そら among the first turns - 1 draws): with none held, a play that fetches differs from one that does
     not only on those walls, so the optimum is at most the no-fetch optimum plus this (docs section 8)."""
@@ -32,34 +36,43 @@ def sora_slack(prep: Prepared, turns: int, sora: int) -> Fraction:
 
 
 def bracket(request: PlanRequest, lower: Plan, stopped: str | None, listed: Prepared | None,
-            rules: RuleSet | None = None, slack: Fraction | None = None, exact_plan: Callable | None = None) -> Plan:
-    """The lower plan's rows, raised by a one-step lookahead where it finishes (lookahead.py), with a proved upper
-    bound of the optimal P(win) each (bounds.py)."""
+            rules: RuleSet | None = None, slack: Fraction | None = None, exact_plan: Callable | None = None,
+            sample: bool = False) -> Plan:
+    """The lower plan's rows, raised by a one-step lookahead where it finishes (lookahead.py) and, with `sample`
+    (the lower plan is the class nearest), by the estimate's policy's sampled value where higher (sampled_lower.py),
+    with a proved upper bound of the optimal P(win) each (bounds.py)."""
     from solver.planning.bounds import separated
     from solver.planning.lookahead import LABEL, improve
 
-    looked = 0
-    exact_rows = lower.discards  # (the no-fetch optimum's values where `slack` is given)
-    # (an estimate's rows are sampled: kept as they are; the no-fetch optimum is more than a lookahead on nearest)
-    if rules is not None and exact_plan is not None and lower.games is None and slack is None:
-        solve = lambda sub, deadline: exact_plan(rules, sub, None, deadline)  # noqa: E731
-        rows, looked = improve(rules, request, lower.discards, solve)
-        lower = replace(lower, discards=rows)
-    if slack is not None:
-        uppers = {r.tile: min(Fraction(1), r.win_probability + slack) for r in exact_rows}
+    if slack is not None:  # (the rows are the no-fetch optimum's values)
+        uppers = {r.tile: min(Fraction(1), r.win_probability + slack) for r in lower.discards}
         note = (f"the no-fetch optimum (every win listed, a drawn そら discarded at once) plus the chance "
                 f"{float(slack):.4f} that a そら is drawn before the last draw")
     else:
         uppers, note = relaxed_uppers(request, lower, stopped, listed, rules)
     rows = tuple(replace(r, upper=uppers[r.tile]) for r in lower.discards)
+    raised = looked = 0
+    if sample and rules is not None and lower.games is None:
+        from solver.planning.estimate import POLICY
+        from solver.planning.sampled_lower import LABEL as SAMPLED, raise_rows
+
+        rows, raised, games = raise_rows(rules, request, rows)
+    # (an estimate's rows are sampled: kept as they are; the no-fetch optimum is more than a lookahead on nearest;
+    # where the estimate's policy already beats nearest on the best row, one step on nearest rarely catches up)
+    if rules is not None and exact_plan is not None and lower.games is None and slack is None and \
+            rows[0].win_interval is None:
+        solve = lambda sub, deadline: exact_plan(rules, sub, None, deadline)  # noqa: E731
+        rows, looked = improve(rules, request, rows, solve)
     method = "estimate" if lower.games is not None else "bounds"
     what = "estimated (sampled) value" if method == "estimate" else "exact value"
     labels = {key: f"bounds: lower = the {what} of the class {value}" for key, value in lower.policy_class.items()}
     if looked:
         labels["win_probability"] += LABEL.format(n=looked, of=len(rows))
+    if raised:
+        labels[label_of(request.objective)] += SAMPLED.format(n=raised, of=len(rows), policy=POLICY, games=games)
     labels["win_probability"] += f"; upper = {note}"
     labels["expected_score"] += "; no upper bound computed for E[score]"
-    gap = separated(rows) if request.objective == "win" else None
+    gap = separated(rows) if request.objective == "win" and rows[0].win_interval is None else None
     return replace(lower, discards=rows, policy_class=labels, method=method, separated=gap, stopped=stopped)
 
 

@@ -60,7 +60,7 @@ class Policy:
 
     def __init__(self, search, start_wall: tuple[int, ...]):
         self.search, self.nr = search, search.nr
-        self.matrix = np.array(list(search.scores), dtype=np.int16).reshape(-1, self.nr)  # a row per target
+        self.matrix = np.array(list(search.scores), dtype=np.int16).reshape(len(search.scores), self.nr)  # a row per target
         self.start_wall = np.array(start_wall, dtype=np.int64)
         self.memo: dict[tuple[int, ...], int] = {}
 

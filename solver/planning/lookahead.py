@@ -105,7 +105,7 @@ def improve(rules: RuleSet, request: PlanRequest, rows: tuple, solve: Solve) -> 
     out = list(rows)
     plans = PLANS
     for i, row in enumerate(rows):
-        if row.tile is None or row.win_probability is None:
+        if row.tile is None or row.win_probability is None or row.win_interval is not None:  # (sampled)
             continue
         draws = sum(1 for n in wall_of(rules, replace(request.position, hand=request.position.hand.remove(row.tile)))
                     if n > 0)  # (at most: the discard's own kind has one copy fewer)

@@ -15,10 +15,10 @@ from fractions import Fraction
 from solver.core.hand import Hand
 from solver.core.rules import RuleSet
 from solver.planning.prepare import (NEAREST, Prepared, acceptance, acceptances, class_labels,  # noqa: F401 (API)
-                                     distance, fetch_could_follow, position_counts, prepare, wall_counts)
+                                     distance, fetch_could_follow, position_counts, prepare, root_states, wall_counts)
 from solver.planning.recursion import STATE_LIMIT, check_probability
 from solver.planning.request import MAX_GAMES, OBJECTIVES, Limits, PlanRequest, Position  # noqa: F401 (API)
-from solver.planning.bracket import bracket, sora_slack
+from solver.planning.bracket import bracket, label_of, sora_slack
 from solver.planning.targets import TooLarge
 
 MODEL = ("solo (docs/formulation.md section 8): the wall is every unseen copy, each equally likely; "
@@ -113,6 +113,7 @@ def plan(rules: RuleSet, request: PlanRequest | Hand, progress: Progress | None 
     except TooLarge as exc:
         stopped = str(exc)
         lower = None
+    sample = lower is None  # the lower side is the class nearest: the estimate's policy may do better
     if lower is None:
         nearest = replace(single, play="nearest", detour=None)
         try:
@@ -123,7 +124,7 @@ def plan(rules: RuleSet, request: PlanRequest | Hand, progress: Progress | None 
                 raise TooLarge(f"{first}, and so did the class nearest; raise --max-states or --seconds, lower "
                                "--turns, or ask for an estimate past it (--estimate GAMES)")
             lower = estimate_plan(rules, nearest, progress)
-    result = bracket(request, lower, stopped, listed, rules, slack, exact_plan)
+    result = bracket(request, lower, stopped, listed, rules, slack, exact_plan, sample)
     return with_other(rules, request, result, progress) if request.both else result
 
 
@@ -210,10 +211,6 @@ def computed_of(request: PlanRequest) -> tuple[str, ...]:
     return OBJECTIVES if request.both else (request.objective,)
 
 
-def label_of(objective: str) -> str:
-    return "win_probability" if objective == "win" else "expected_score"
-
-
 def exact_plan(rules: RuleSet, request: PlanRequest, progress: Progress | None, deadline: float | None,
                prep: Prepared | None = None) -> Plan:
     """Exact values within the class the request's play names (the optimum under "all play" labels)."""
@@ -235,15 +232,6 @@ def estimate_plan(rules: RuleSet, request: PlanRequest, progress: Progress | Non
     rows = estimated_rows(prep, request.objective, choices, roots, request.turns, games, request.limits.seed,
                           progress)
     return replace(finish(prep, rules, request, choices, rows, estimate_labels(games), games), method="estimate")
-
-
-def root_states(prep: Prepared, rules: RuleSet, position: Position):
-    start = prep.start
-    thirteen = position.hand.size(rules) == rules.hand_size
-    choices = [i for i, n in enumerate(start) if n] if thirteen else [None]
-    search = next(iter(prep.searches.values()))
-    roots = [search.discarded(start, prep.room_r, c) if c is not None else (start, prep.room_r) for c in choices]
-    return choices, roots
 
 
 def finish(prep: Prepared, rules: RuleSet, request: PlanRequest, choices, rows, labels, games) -> Plan:

@@ -194,3 +194,14 @@ def acceptances(targets: Targets, hands: list[Hand], wall: list[int], budget: in
         lowering = (matrix[costs == h] > held).any(0)
         out.append((h, int(live[lowering].sum())))
     return out
+
+
+def root_states(prep: Prepared, rules: RuleSet, position: Position) -> tuple[list, list]:
+    """The first moves (a discard's position, or None for a 12-tile hand as it stands) and the (hand, room)
+    each leaves, in the searches' positions."""
+    start = prep.start
+    thirteen = position.hand.size(rules) == rules.hand_size
+    choices = [i for i, n in enumerate(start) if n] if thirteen else [None]
+    search = next(iter(prep.searches.values()))
+    roots = [search.discarded(start, prep.room_r, c) if c is not None else (start, prep.room_r) for c in choices]
+    return choices, roots
