@@ -235,3 +235,28 @@ def test_the_fetch_search_does_not_eat_the_optimums_budget():
     assert "nearest" not in label and "plus the chance" in label
     assert [(r.tile, r.win_probability, r.upper) for r in got.discards] == \
         [(r.tile, r.win_probability, r.upper) for r in at_once.discards]
+
+
+def test_past_nearest_too_the_default_still_answers():
+    """Where the class nearest also passes its limits, the default answers with the estimate of nearest's policy
+    (labelled, intervals, DEFAULT_GAMES walls) beside the proved upper bounds, not an error; a class asked for still
+    stops with its error."""
+    from solver.planning.request import DEFAULT_GAMES
+
+    ev = Evaluator("hitori-jong-2.1")
+    hand = "春香 千早 貴音 律子 律子 美奈子 杏奈 百合子 亜利沙 亜利沙 志保 志保 ひなた"
+    original = plan_module.exact_plan
+
+    def refused(rules, request, progress, deadline, prep=None):
+        if request.objective == "win":
+            raise TooLarge("forced past the budget (test)")
+        return original(rules, request, progress, deadline, prep)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(plan_module, "exact_plan", refused)
+        got = ev.plan(hand, turns=3, both=False)
+        with pytest.raises(MjError, match="forced past the budget"):
+            ev.plan(hand, turns=3, both=False, nearest=True)
+    assert got.method == "estimate" and got.games == DEFAULT_GAMES
+    for row in got.discards:
+        low, high = row.win_interval
+        assert low <= row.win_probability <= high and row.win_probability <= row.upper

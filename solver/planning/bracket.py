@@ -51,6 +51,8 @@ def bracket(request: PlanRequest, lower: Plan, stopped: str | None, listed: Prep
     else:
         uppers, note = relaxed_uppers(request, lower, stopped, listed, rules)
     rows = tuple(replace(r, upper=uppers[r.tile]) for r in lower.discards)
+    if lower.games is not None:  # a policy's value is at most the optimum: a sample above the proved bound is noise
+        rows = tuple(within(r) for r in rows)
     raised = looked = 0
     if sample and rules is not None and lower.games is None:
         from solver.planning.estimate import POLICY
@@ -119,3 +121,11 @@ def fetch_relaxation(rules: RuleSet, request: PlanRequest, deadline: float | Non
     _, room, wall, _ = position_counts(rules, request.position, request.turns)
     listed = reach_with_room(rules, request.position, request.turns, deadline)
     return list(range(len(wall))), list(listed.counts), wall, room
+
+
+def within(row):
+    """A sampled row whose P(win) lies above its proved upper bound, brought down to it (interval too)."""
+    if row.win_interval is None or row.upper is None or row.win_probability <= row.upper:
+        return row
+    cap = float(row.upper)
+    return replace(row, win_probability=row.upper, win_interval=(min(row.win_interval[0], cap), cap))

@@ -45,7 +45,9 @@ class Sampled:
         n, p = self.games, self.wins / self.games
         centre = (p + Z95 ** 2 / (2 * n)) / (1 + Z95 ** 2 / n)
         half = Z95 * math.sqrt(p * (1 - p) / n + Z95 ** 2 / (4 * n * n)) / (1 + Z95 ** 2 / n)
-        return max(0.0, centre - half), min(1.0, centre + half)
+        # (exact ends where the sample does: the float sum leaves ~1e-19 there)
+        return (0.0 if self.wins == 0 else max(0.0, centre - half)), \
+            (1.0 if self.wins == n else min(1.0, centre + half))
 
     def score_interval(self) -> tuple[float, float]:
         """The normal 95 % interval of the mean score (sample variance)."""

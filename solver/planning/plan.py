@@ -17,7 +17,7 @@ from solver.core.rules import RuleSet
 from solver.planning.prepare import (NEAREST, Prepared, acceptance, acceptances, class_labels,  # noqa: F401 (API)
                                      distance, fetch_could_follow, position_counts, prepare, root_states, wall_counts)
 from solver.planning.recursion import STATE_LIMIT, check_probability
-from solver.planning.request import MAX_GAMES, OBJECTIVES, Limits, PlanRequest, Position  # noqa: F401 (API)
+from solver.planning.request import DEFAULT_GAMES, MAX_GAMES, OBJECTIVES, Limits, PlanRequest, Position  # noqa: F401 (API)
 from solver.planning.bracket import bracket, label_of, sora_slack
 from solver.planning.targets import TooLarge
 
@@ -118,12 +118,9 @@ def plan(rules: RuleSet, request: PlanRequest | Hand, progress: Progress | None 
         nearest = replace(single, play="nearest", detour=None)
         try:
             lower = exact_plan(rules, nearest, progress, fresh(limits))
-        except TooLarge:
-            if limits.estimate is None:
-                first = (stopped or "").split(";")[0]
-                raise TooLarge(f"{first}, and so did the class nearest; raise --max-states or --seconds, lower "
-                               "--turns, or ask for an estimate past it (--estimate GAMES)")
-            lower = estimate_plan(rules, nearest, progress)
+        except TooLarge:  # every input is answered: past nearest's limits too, its estimate (labelled)
+            games = limits.estimate or DEFAULT_GAMES
+            lower = estimate_plan(rules, replace(nearest, limits=replace(limits, estimate=games)), progress)
     result = bracket(request, lower, stopped, listed, rules, slack, exact_plan, sample)
     return with_other(rules, request, result, progress) if request.both else result
 
