@@ -7,7 +7,7 @@ estimates a lower bound of the optimum (issue 22, item 3), so a row whose sample
 with its 95 % interval (the row's `win_interval` / `score_interval` say it is sampled), labelled.
 Two stages, so picking the rows that sampled high does not bias what is reported: SELECT games choose the rows to
 raise, then GAMES fresh walls value them. Fixed numbers of games (the same walls for every discard, seeded) keep
-answers reproducible; the clock only stops early (then nothing is raised).
+answers reproducible; the clock (none where the request has none) only stops early (then nothing is raised).
 """
 
 from __future__ import annotations
@@ -63,7 +63,7 @@ def raise_rows(rules: RuleSet, request: PlanRequest, rows: tuple) -> tuple[tuple
     is higher in both stages (for P(win) also at most the row's proved upper bound: above it the sample is plainly
     off and the exact value stays); re-sorted. Also how many rows were raised and the games of the second stage."""
     limit = request.limits.seconds
-    deadline = time.monotonic() + (SECONDS if limit is None else min(limit, SECONDS))
+    deadline = None if limit is None else time.monotonic() + min(limit, SECONDS)  # (no clock asked: none here)
     win = request.objective == "win"
     field, interval = ("win_probability", "win_interval") if win else ("expected_score", "score_interval")
     exact = {r.tile: r for r in rows if getattr(r, field) is not None and getattr(r, interval) is None}
