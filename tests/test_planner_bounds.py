@@ -84,7 +84,7 @@ def forced_bounds(monkeypatch):
         return original(rules, request, progress, deadline, prep)
     monkeypatch.setattr(plan_module, "exact_plan", exact_plan)
     # the lower side stays exact here (the estimate's policy's sampled values: tests/test_sampled_lower.py)
-    monkeypatch.setattr(sampled_lower, "raise_rows", lambda rules, request, rows: (rows, 0, 0))
+    monkeypatch.setattr(sampled_lower, "raise_rows", lambda rules, request, rows, clock=None: (rows, 0, 0))
     score_plan = plan_module.score_plan  # P(win) by the search with every fetch (a そら held) stops too
 
     def no_win_by_fetch(rules, request, prep, progress):

@@ -16,6 +16,7 @@ from solver.planning.prepare import Prepared, position_counts, reach_with_room
 from solver.planning.request import PlanRequest
 from solver.planning.targets import TooLarge
 
+LOWER_SECONDS = 2.0  # the sampled lower side and the lookahead together
 Plan = Any  # plan.Plan (imported there; plan.py imports this module)
 
 UPPER = ("perfect-information relaxation: the chance that the coming draws hold the missing tiles of some complete "
@@ -54,17 +55,20 @@ def bracket(request: PlanRequest, lower: Plan, stopped: str | None, listed: Prep
     if lower.games is not None:  # a policy's value is at most the optimum: a sample above the proved bound is noise
         rows = tuple(within(r) for r in rows)
     raised = looked = 0
+    # the lower side's improvements share one clock (at most the request's), so the bracket answers in about it
+    seconds = request.limits.seconds
+    clock = None if seconds is None else time.monotonic() + min(seconds, LOWER_SECONDS)
     if sample and rules is not None and lower.games is None:
         from solver.planning.estimate import POLICY
         from solver.planning.sampled_lower import LABEL as SAMPLED, raise_rows
 
-        rows, raised, games = raise_rows(rules, request, rows)
+        rows, raised, games = raise_rows(rules, request, rows, clock)
     # (an estimate's rows are sampled: kept as they are; the no-fetch optimum is more than a lookahead on nearest;
     # where the estimate's policy already beats nearest on the best row, one step on nearest rarely catches up)
     if rules is not None and exact_plan is not None and lower.games is None and slack is None and \
             rows[0].win_interval is None:
         solve = lambda sub, deadline: exact_plan(rules, sub, None, deadline)  # noqa: E731
-        rows, looked = improve(rules, request, rows, solve)
+        rows, looked = improve(rules, request, rows, solve, clock)
     method = "estimate" if lower.games is not None else "bounds"
     what = "estimated (sampled) value" if method == "estimate" else "exact value"
     labels = {key: f"bounds: lower = the {what} of the class {value}" for key, value in lower.policy_class.items()}

@@ -93,7 +93,8 @@ def lookahead_value(rules: RuleSet, request: PlanRequest, discard: int, solve: S
     return total / W
 
 
-def improve(rules: RuleSet, request: PlanRequest, rows: tuple, solve: Solve) -> tuple[tuple, int]:
+def improve(rules: RuleSet, request: PlanRequest, rows: tuple, solve: Solve,
+            clock: float | None = None) -> tuple[tuple, int]:
     """The rows (best first) with each discard's lower bound raised to its lookahead value where that is higher,
     the best discards first while PLANS restarted plans last and the clock (SECONDS, or the request's if
     shorter; none if the request has none) runs; re-sorted. Also how many discards were looked ahead."""
@@ -101,6 +102,8 @@ def improve(rules: RuleSet, request: PlanRequest, rows: tuple, solve: Solve) -> 
         return rows, 0
     seconds = request.limits.seconds
     deadline = None if seconds is None else time.monotonic() + min(seconds, SECONDS)
+    if clock is not None and deadline is not None:  # (a clock shared with the step before it)
+        deadline = min(deadline, clock)
     done = 0
     out = list(rows)
     plans = PLANS

@@ -24,7 +24,6 @@ from solver.planning.targets import TooLarge
 SELECT = 400  # sampled walls per discard to choose the rows to raise
 GAMES = 1000  # fresh walls per raised discard for the value reported (95 % half-width at most 3.1 points of P(win))
 BATCH = 200  # games between two looks at the clock
-SECONDS = 1.5  # at most (the request's budget if shorter)
 LABEL = ("; for {n} of {of} discards the estimate's policy ({policy}) does better: its Monte Carlo value over "
          "{games} sampled walls with a 95 % interval (a real policy's value, estimated)")
 
@@ -58,12 +57,13 @@ def sample_rows(rules: RuleSet, request: PlanRequest, keep, seed: int, games: in
     return {tile: s for (tile, _), s in zip(picked, totals)}
 
 
-def raise_rows(rules: RuleSet, request: PlanRequest, rows: tuple) -> tuple[tuple, int, int]:
+def raise_rows(rules: RuleSet, request: PlanRequest, rows: tuple,
+               deadline: float | None = None) -> tuple[tuple, int, int]:
     """The rows with the objective's exact class value replaced by the estimate's policy's sampled value where that
     is higher in both stages (for P(win) also at most the row's proved upper bound: above it the sample is plainly
     off and the exact value stays); re-sorted. Also how many rows were raised and the games of the second stage."""
-    limit = request.limits.seconds
-    deadline = None if limit is None else time.monotonic() + min(limit, SECONDS)  # (no clock asked: none here)
+    if request.limits.seconds is None:  # (no clock asked: none here)
+        deadline = None
     win = request.objective == "win"
     field, interval = ("win_probability", "win_interval") if win else ("expected_score", "score_interval")
     exact = {r.tile: r for r in rows if getattr(r, field) is not None and getattr(r, interval) is None}
