@@ -85,7 +85,7 @@ def compare(ev: Evaluator, found: list[Position], turns: int) -> None:
 
 
 def brackets(ev: Evaluator, found: list[Position], turns: int, h: int) -> None:
-    times, widths, split, below = [], [], 0, []
+    times, widths, split, below, sampled_best = [], [], 0, [], 0
     for pos in found:
         t, p = timed(ev, PlanRequest(pos, turns, both=False))
         if p is None:
@@ -94,6 +94,7 @@ def brackets(ev: Evaluator, found: list[Position], turns: int, h: int) -> None:
         best = p.recommended
         widths.append(float(best.upper - best.win_probability))
         split += bool(p.separated)
+        sampled_best += best.win_interval is not None  # the lower side is the estimate's policy's sampled value
         est = plan(ev.rules, PlanRequest(pos, turns, play="nearest", both=False, limits=Limits(1, None, 2000)))
         sampled = next(r for r in est.discards if r.tile == best.tile)
         below.append(float(best.win_probability) - float(sampled.win_probability))
@@ -101,7 +102,8 @@ def brackets(ev: Evaluator, found: list[Position], turns: int, h: int) -> None:
         print(f"{ev.rules.name} bracket turns={turns} h={h} {len(times)} hands: median {statistics.median(times):.3f} s "
               f"worst {max(times):.3f} s; width of the recommended bracket median {statistics.median(widths):.3f} "
               f"max {max(widths):.3f}; separates best from second {split}/{len(times)}; lower minus the estimate's "
-              f"policy median {statistics.median(below) * 100:+.2f} points", flush=True)
+              f"policy median {statistics.median(below) * 100:+.2f} points (the recommended lower sampled on "
+              f"{sampled_best}/{len(times)})", flush=True)
 
 
 def main() -> None:
