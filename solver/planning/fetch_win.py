@@ -145,6 +145,65 @@ class FetchWin:
                 gains[b] = gains.get(b, 0) + wall[a]
         return max(gains.values(), default=0)
 
+    def drawn_swaps(self, hand, wall, room, near) -> tuple[int, int]:
+        """sum over the relevant kinds k of w_k swap_last(G + k), G = hand - そら (a 12-tile hand holding one そら,
+        two draws left, drawing at once), in one pass over the targets within three tiles of G instead of a list
+        per draw. With G + k: a target two tiles from G (missing m and k) is one away (wait m; or swap any y for a
+        room m, wait y); one missing a, b, neither k, has the surplus k (swap k for a room a, wait b: the sums S);
+        one three tiles from G (surplus s, missing k, r, b) gives the swap of s for a room r, wait b. Returns the
+        sum and the live copies of the relevant kinds (every other draw leaves the hand as it is)."""
+        nr = self.nr
+        dense = self.search.dense_by_id
+        held = [p for p, n in enumerate(hand) if n and p != self.sp]
+        spared: dict[int, int] = {}  # a -> sum over targets G + a + b of w_b (room a): swap the drawn k for a
+        pairs_with: dict[tuple[int, int], int] = {}  # (a, k) -> w_k of target G + a + k (not a swap of k)
+        per_k: dict[int, list] = {}  # k -> [(target, the missing tiles other than k, surplus or None)]
+        for target in near:
+            missing = [i for i, c in target for _ in range(c - hand[i])]
+            if len(missing) == 2:
+                a, b = missing
+                for x, y in ((a, b), (b, a)) if a != b else ((a, b),):
+                    if room[x]:
+                        spared[x] = spared.get(x, 0) + wall[y]
+                        pairs_with[(x, y)] = wall[y]
+                    per_k.setdefault(x, []).append((y, None))
+            elif len(missing) == 3:
+                d = dense[id(target)]
+                s = next(p for p in held if hand[p] > (d[p] if p < nr else 0))
+                for j, k in enumerate(missing):
+                    if j and k == missing[j - 1]:
+                        continue
+                    per_k.setdefault(k, []).append((missing[:j] + missing[j + 1:], s))
+        total = live = 0
+        for k in range(nr):
+            n = wall[k]
+            if not n:
+                continue
+            live += n
+            w = plus(wall, k, -1)
+            ready = 0
+            gains: dict[tuple[int, int], int] = {}  # (y, r): swap y for a room r -> the waits' live copies
+            for rest, s in per_k.get(k, ()):
+                if s is None:  # G + k is one away, missing m
+                    m = rest
+                    ready += w[m]
+                    if room[m]:
+                        for y in held if k in held else held + [k]:
+                            if y != m and y < nr and w[y]:
+                                gains[(y, m)] = gains.get((y, m), 0) + w[y]
+                else:
+                    r, b = rest
+                    if room[r] and w[b]:
+                        gains[(s, r)] = gains.get((s, r), 0) + w[b]
+                    if r != b and room[b] and w[r]:
+                        gains[(s, b)] = gains.get((s, b), 0) + w[r]
+            for a, value in spared.items():  # the drawn k swapped for a (targets G + a + k counted in gains)
+                if a != k:
+                    key = (k, a)
+                    gains[key] = gains.get(key, 0) + value - pairs_with.get((a, k), 0)
+            total += n * max(ready, max(gains.values(), default=0))
+        return total, live
+
     @staticmethod
     def close(hand, alive, cap, exactly=False):
         for target in alive:
@@ -188,7 +247,12 @@ class FetchWin:
                 extra = self.swap_last(hand, wall, room, near) - self.search.last_draw(hand, wall)
                 got = self.search.v12(hand, wall, (), W, 2, near) + live_sora * extra
             else:
-                got = self.draw(hand, wall, live_sora, W, t, alive)
+                if held == 1 and t == 2:  # drawing at once: every draw's best swap in one pass
+                    near = self.targets(alive)
+                    got, live = self.drawn_swaps(hand, wall, room, near)
+                    got += (W - live) * self.fetch_last(hand, wall, room, near)
+                else:
+                    got = self.draw(hand, wall, live_sora, W, t, alive)
                 for r in range(self.nr if held else 0):
                     if room[r] and most[r] > hand[r]:
                         got = max(got, self.fetched(plus(plus(hand, self.sp, -1), r, 1), wall, live_sora, W, t,
