@@ -337,6 +337,11 @@ def fetch_win(rules: RuleSet, position, turns: int, discards: list[int | None], 
     caller has them (prepare's own list is the same where no waiting room is given)."""
     hand = position.hand
     _, room, wall, _ = position_counts(rules, position, turns)
+    # Not started where it would plainly pass the state limit (turns 4 of a real hand under the default limit), so
+    # the bracket answers without first spending the budget: this only decides whether to search, never a value.
+    guess = len(discards) * sum(1 for n in wall if n) ** (turns - 1)
+    if guess > state_limit:
+        raise TooLarge(f"the exact search with every fetch would visit about {guess} states, past {state_limit}")
     targets = listed or reach_with_room(rules, position, turns, deadline)
     sora = rules.tiles.sora
     relevant = list(targets.relevant)
