@@ -45,7 +45,7 @@ def search_values(game, concealed, called, seen, room, turns, favourite=None):
     return {d: value for d, (value, _, _) in zip(discards, moves)}, {d: m for d, m in zip(discards, moves)}
 
 
-@settings(BASE_SETTINGS, max_examples=150)
+@settings(BASE_SETTINGS, max_examples=300)
 @given(positions())
 def test_equals_explicit_copies_with_every_fetch(case):
     game, deal, seen, room, favourite, turns = case
@@ -72,3 +72,35 @@ def test_the_positions_the_class_once_got_wrong(units, sora, concealed, seen, ro
     want = fetch_value(list(units), list(concealed), seen=list(seen), room=list(room), turns=turns, objective="win",
                        rules=game.oracle_rules("2019-12"), sora=sora)
     assert got == want
+
+
+def test_every_draws_swap_in_one_pass_equals_the_draw_by_draw_values():
+    """drawn_swaps (a 12-tile hand holding one そら, two draws left) against each draw's own 13-tile value, on real
+    a 2019-12 hand holding a そら with a waiting room (every root, turns 2)."""
+    from solver import Evaluator
+    from solver.planning import fetch_win as module
+
+    ev = Evaluator("2019-12")
+    calls = []
+    one_pass = module.FetchWin.drawn_swaps
+
+    def per_draw(self, hand, wall, room, near):
+        total, live = one_pass(self, hand, wall, room, near)
+        want = sum(wall[k] * self.v13(module.plus(hand, k, 1), module.plus(wall, k, -1), 0, 10 ** 6, 1, self.all_rows)
+                   for k in range(self.nr) if wall[k])
+        calls.append(total == want)
+        return total, live
+
+    class Checked(module.FetchWin):
+        drawn_swaps = per_draw
+
+    original = module.FetchWin
+    module.FetchWin = Checked
+    try:
+        position = ev.plan_request_of("そら 春香 春香 千早 千早 美希 美希 伊織 伊織 真 真 雪歩 やよい", 2,
+                                      waiting_room="律子 亜美 真美 響 貴音 あずさ").position
+        discards = [k for k, n in enumerate(position.hand.concealed) if n]
+        fetch_win(ev.rules, position, 2, discards, state_limit=10 ** 7)
+    finally:
+        module.FetchWin = original
+    assert calls and all(calls)

@@ -247,12 +247,7 @@ class FetchWin:
                 extra = self.swap_last(hand, wall, room, near) - self.search.last_draw(hand, wall)
                 got = self.search.v12(hand, wall, (), W, 2, near) + live_sora * extra
             else:
-                if held == 1 and t == 2:  # drawing at once: every draw's best swap in one pass
-                    near = self.targets(alive)
-                    got, live = self.drawn_swaps(hand, wall, room, near)
-                    got += (W - live) * self.fetch_last(hand, wall, room, near)
-                else:
-                    got = self.draw(hand, wall, live_sora, W, t, alive)
+                got = self.waiting(hand, wall, live_sora, W, t, alive)
                 for r in range(self.nr if held else 0):
                     if room[r] and most[r] > hand[r]:
                         got = max(got, self.fetched(plus(plus(hand, self.sp, -1), r, 1), wall, live_sora, W, t,
@@ -265,8 +260,18 @@ class FetchWin:
     def fetched(self, hand, wall, live_sora, W, t, alive) -> int:
         """Drawing after a fetch: no other fetch this turn (where no そら is left, that is the hand's own value)."""
         if hand[self.sp]:
-            return self.draw(hand, wall, live_sora, W, t, alive)
+            return self.waiting(hand, wall, live_sora, W, t, alive)
         return self.v12(hand, wall, live_sora, W, t, alive)
+
+    def waiting(self, hand, wall, live_sora, W, t, alive) -> int:
+        """Drawing at once with a そら held (no fetch first); with one held and two draws left, every draw's best
+        swap in one pass (drawn_swaps)."""
+        if hand[self.sp] != 1 or t != 2:
+            return self.draw(hand, wall, live_sora, W, t, alive)
+        near = self.targets(self.reach(hand, wall, live_sora, t, alive))
+        room = self.room(hand, wall)
+        got, live = self.drawn_swaps(hand, wall, room, near)
+        return got + (W - live) * self.fetch_last(hand, wall, room, near)
 
     def draw(self, hand, wall, live_sora, W, t, alive) -> int:
         total = live = 0
@@ -316,7 +321,7 @@ class FetchWin:
         scale = falling(W, t)
         alive = self.all_rows
         held = hand[self.sp]
-        wait = self.draw(hand, wall, live_sora, W, t, alive) if held else self.v12(hand, wall, live_sora, W, t, alive)
+        wait = self.waiting(hand, wall, live_sora, W, t, alive) if held else self.v12(hand, wall, live_sora, W, t, alive)
         best, take = wait, None
         if held:
             room = self.room(hand, wall)
