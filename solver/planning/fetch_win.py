@@ -27,6 +27,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from solver.core.errors import MjError
 from solver.core.rules import RuleSet
 from solver.planning.closed import falling
 from solver.planning.prepare import position_counts, reach_with_room
@@ -342,6 +343,8 @@ def fetch_win(rules: RuleSet, position, turns: int, discards: list[int | None], 
     caller has them (prepare's own list is the same where no waiting room is given)."""
     hand = position.hand
     _, room, wall, _ = position_counts(rules, position, turns)
+    if not 1 <= turns <= sum(wall):
+        raise MjError(f"--turns must be between 1 and the {sum(wall)} unseen tiles, not {turns}")
     # Not started where it would plainly pass the state limit (turns 4 of a real hand under the default limit), so
     # the bracket answers without first spending the budget: this only decides whether to search, never a value.
     guess = len(discards) * sum(1 for n in wall if n) ** (turns - 1)
