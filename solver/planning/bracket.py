@@ -44,10 +44,9 @@ def bracket(request: PlanRequest, lower: Plan, stopped: str | None, listed: Prep
     with a proved upper bound of the optimal P(win) each (bounds.py)."""
     from solver.planning.bounds import separated
     from solver.planning.lookahead import LABEL, improve
-
     from solver.planning.score_bounds import UPPER as SCORE_UPPER, with_score_uppers
 
-    context = None  # per row the listed hands the relaxation was counted over (score_bounds.py refines with them)
+    context = None  # per row the relaxation's bound of E[score] where it was counted (score_bounds.py)
     if slack is not None:  # (the rows are the no-fetch optimum's values)
         uppers = {r.tile: min(Fraction(1), r.win_probability + slack) for r in lower.discards}
         note = (f"the no-fetch optimum (every win listed, a drawn そら discarded at once) plus the chance "
@@ -55,10 +54,8 @@ def bracket(request: PlanRequest, lower: Plan, stopped: str | None, listed: Prep
     else:
         uppers, note, context = relaxed_uppers(request, lower, stopped, listed, rules)
     rows = tuple(replace(r, upper=uppers[r.tile]) for r in lower.discards)
-    if rules is not None:  # E[score] <= N + (S - N) U (score_bounds.py)
-        seconds = request.limits.seconds
-        rows = with_score_uppers(rules, request.position, request.turns, rows, context,
-                                 None if seconds is None else time.monotonic() + seconds)
+    if rules is not None:  # E[score] <= N + (S - N) U, or the relaxation's mean (score_bounds.py)
+        rows = with_score_uppers(rules, request.position, request.turns, rows, context)
     if lower.games is not None:  # a policy's value is at most the optimum: a sample above the proved bound is noise
         rows = tuple(within(r) for r in rows)
     raised = looked = 0
@@ -92,8 +89,9 @@ def bracket(request: PlanRequest, lower: Plan, stopped: str | None, listed: Prep
 def relaxed_uppers(request: PlanRequest, lower: Plan, stopped: str | None, listed: Prepared | None,
                    rules: RuleSet | None) -> tuple[dict, str, dict | None]:
     """Per row the perfect-information relaxation (bounds.py) over the listed hands, or 1 where it is not computed;
-    and per row what it was counted over ((listed hands -> tsumo score, hand, wall, room, W); None: not computed)."""
+    and with `rules`, per row the same relaxation of E[score] (score_bounds.py; None where not computed)."""
     from solver.planning.bounds import win_upper
+    from solver.planning.score_bounds import caps
 
     position, note = request.position, UPPER
     try:
@@ -109,7 +107,7 @@ def relaxed_uppers(request: PlanRequest, lower: Plan, stopped: str | None, liste
         else:
             relevant, wall_r, room_r = prep.targets.relevant, prep.wall_r, prep.room_r
             scored = {tuple(t[k] for k in relevant): s for t, s in prep.targets.counts.items()}
-        targets = list(scored)
+        targets, scores = list(scored), list(scored.values())
         fetch = prep.sora is not None or listed.fetch_unsearched
         uppers, context = {}, {}
         for row in lower.discards:
@@ -118,9 +116,14 @@ def relaxed_uppers(request: PlanRequest, lower: Plan, stopped: str | None, liste
             room = list(room_r) if fetch else [0] * len(relevant)
             if fetch and row.tile is not None and row.tile in relevant:
                 room[relevant.index(row.tile)] += 1  # the discard lies in the waiting room
-            uppers[row.tile] = win_upper(targets, hand, wall_r, tuple(room), prep.W0, request.turns,
-                                         deadline=deadline)
-            context[row.tile] = (scored, hand, tuple(wall_r), tuple(room), prep.W0)
+            if rules is None:
+                uppers[row.tile] = win_upper(targets, hand, wall_r, tuple(room), prep.W0, request.turns,
+                                             deadline=deadline)
+                continue
+            floor = caps(rules, position, request.turns, row.tile)[1]  # no end scores more than N without a win
+            uppers[row.tile], context[row.tile] = win_upper(targets, hand, wall_r, tuple(room), prep.W0,
+                                                            request.turns, deadline=deadline, scores=scores,
+                                                            floor=floor)
     except TooLarge as exc:  # too many complete hands within reach to list, or too many patterns: only 1 is proved
         uppers = {row.tile: Fraction(1) for row in lower.discards}
         note = f"1 (the relaxation was not computed: {exc})"
@@ -135,7 +138,7 @@ def fetch_relaxation(rules: RuleSet, request: PlanRequest, deadline: float | Non
     its tiles beyond the hand and the room lie among the draws: the relaxation stays an upper bound."""
     _, room, wall, _ = position_counts(rules, request.position, request.turns)
     listed = reach_with_room(rules, request.position, request.turns, deadline)
-    return list(range(len(wall))), dict(listed.counts), wall, room
+    return list(range(len(wall))), listed.counts, wall, room
 
 
 def within(row):

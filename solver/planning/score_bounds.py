@@ -1,11 +1,10 @@
 """A proved upper bound of the optimal E[score] per discard (docs/formulation.md section 8, "Bounds past the
 budget"). For every way of playing (fetches of a fetch-mode そら included) the game ends either in a win, scoring
-the tsumo score of a complete hand, or after the last draw, scoring a 12-tile hand that did not win, so
+the tsumo score of a complete hand, or after the last draw, scoring a 12-tile hand that did not win, so with
+S >= every tsumo score a win can reach, N >= every no-win score a final hand can have and U >= the optimal P(win)
+(the row's proved `upper`):
 
-    E[score] <= N + (S - N) * P(a win scoring more than N) <= N + (S - N) * U          (S > N; else max(S, N))
-
-with S >= every tsumo score a win can reach, N >= every no-win score a final hand can have and U >= the optimal
-P(win) (the row's proved `upper`, or the relaxation over the wins scoring more than N).
+    E[score] <= S P(win) + N (1 - P(win)) <= N + (S - N) U      (S > N; else every end scores at most N).
 
 S and N come from one relaxation (caps): every tile of a hand the play reaches is a kept tile, a draw or (while a
 fetch can follow) a waiting-room tile, and at most turns + fetches of it (fetches: the そら kept, at most turns) lie
@@ -13,12 +12,16 @@ outside the kept hand. Any split of it into units (a complete hand's, or a no-wi
 each made of available copies, and a member of a kind the kept hand does not hold costs one of those tiles each.
 The best points over unit multisets with total cost <= turns + fetches and size == the concealed slots (win) or
 <= one fewer (no win) is a knapsack over (cost, size, favourite held), solved exactly by a small table: at least
-every reachable score. Where every win is listed (the relaxation computed `upper`), S is also at most the best
-score of a listed hand within reach, and the smaller is used.
+every reachable score.
+
+Where every win is listed (the P(win) relaxation was counted, bounds.py), the same relaxation bounds E[score]
+directly: on every draw set D the play scores at most max(N, the best tsumo score of a listed hand whose missing
+tiles D holds), whose mean bounds.win_upper counts in the same pass; the smaller of the two bounds is kept.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 
 from solver.core.hand import Hand
@@ -28,8 +31,8 @@ from solver.planning.request import Position
 from solver.planning.targets import called_points
 
 UPPER = ("N + (S - N) * U: N caps the score of a hand that did not win, S the tsumo score of any win within reach "
-         "(a knapsack over units by their missing tiles, or the best listed hand), U the P(win) upper bound "
-         "(of the wins scoring more than N where the hands are listed)")
+         "(a knapsack over units by their missing tiles), U the P(win) upper bound; where the complete hands are "
+         "listed, at most the relaxation's mean of max(N, the best listed hand the draws complete)")
 
 
 def knapsack(items, budget: int, slots: int, exact: bool, bonus: int, fav_called: bool) -> int | None:
@@ -92,21 +95,6 @@ def caps(rules: RuleSet, position: Position, turns: int, discard: int | None) ->
     return S, base + knapsack([k + (n,) for k, n in nowin.items()], budget, slots - 1, False, bonus, fav_called)
 
 
-def listed_cap(scored: dict, hand: tuple[int, ...], wall: tuple[int, ...], room: tuple[int, ...], t: int,
-               above: int | None = None) -> tuple[int | None, list]:
-    """Over listed hands (counts -> tsumo score) within reach of `hand` (missing tiles, less the room's copies, live
-    and at most t): the best score (None: none within reach) and those scoring more than `above`."""
-    n = len(wall)
-    best, over = None, []
-    for target, score in scored.items():
-        need = [max(0, target[i] - hand[i] - room[i]) for i in range(n)]
-        if sum(need) <= t and all(need[i] <= wall[i] for i in range(n)):
-            best = score if best is None else max(best, score)
-            if above is not None and score > above:
-                over.append(target)
-    return best, over
-
-
 def bound(S: int | None, N: int, U: Fraction) -> Fraction:
     """N + (S - N) U where a win can score more than N, else N (every end scores at most N)."""
     if S is None or S <= N:
@@ -114,38 +102,22 @@ def bound(S: int | None, N: int, U: Fraction) -> Fraction:
     return N + (S - N) * min(Fraction(1), U)
 
 
-def row_upper(rules: RuleSet, position: Position, turns: int, row, listed=None, deadline: float | None = None):
-    """The row's proved upper bound of the optimal E[score] from its P(win) upper bound (None where it has none).
-    `listed`: (listed hands over some kinds -> tsumo score, the kept hand, wall, room and W over those kinds)
-    where the row's upper is the relaxation over every win listed."""
-    from solver.planning.bounds import win_upper
-    from solver.planning.targets import TooLarge
-
+def row_upper(rules: RuleSet, position: Position, turns: int, row, relaxed: Fraction | None = None):
+    """The row's proved upper bound of the optimal E[score]: N + (S - N) U from its P(win) upper bound U, or the
+    relaxation's bound `relaxed` where it was counted and is lower (None where the row has no P(win) bound)."""
     if row.upper is None:
         return None
     S, N = caps(rules, position, turns, row.tile)
-    U = row.upper
-    if listed is not None and S is not None:
-        scored, hand, wall, room, W = listed
-        best, over = listed_cap(scored, hand, wall, room, turns, N)
-        S = None if best is None else min(S, best)
-        if S is not None and S > N and U > 0:
-            try:  # only the wins scoring more than N add to the bound past N
-                U = min(U, win_upper(over, hand, wall, room, W, turns, deadline=deadline))
-            except TooLarge:
-                pass
-    return bound(S, N, U)
+    simple = bound(S, N, row.upper)
+    return simple if relaxed is None else min(simple, relaxed)
 
 
-def with_score_uppers(rules: RuleSet, position: Position, turns: int, rows, listed: dict | None = None,
-                      deadline: float | None = None) -> tuple:
-    """The rows with `score_upper` (row_upper; `listed` per tile as there); a sampled E[score] above its proved
+def with_score_uppers(rules: RuleSet, position: Position, turns: int, rows, relaxed: dict | None = None) -> tuple:
+    """The rows with `score_upper` (row_upper; `relaxed` per tile as there); a sampled E[score] above its proved
     bound is noise (a policy's value is at most the optimum) and is brought down to it, interval too."""
-    from dataclasses import replace
-
     out = []
     for row in rows:
-        upper = row_upper(rules, position, turns, row, (listed or {}).get(row.tile), deadline)
+        upper = row_upper(rules, position, turns, row, (relaxed or {}).get(row.tile))
         row = replace(row, score_upper=upper)
         if upper is not None and row.score_interval is not None and row.expected_score is not None \
                 and row.expected_score > upper:
