@@ -22,7 +22,7 @@ from synthetic import BASE_SETTINGS, Deal, Game, deals, favourites, games, seen_
 from cli import app
 from solver import Evaluator, MjError
 from solver.planning import plan as plan_module
-from solver.planning import sampled_lower, score_bounds
+from solver.planning import bounds, sampled_lower, score_bounds
 from solver.planning.targets import TooLarge
 
 RULES = ("2019-12", "hitori-jong-2.1")
@@ -216,9 +216,9 @@ def test_caps_are_at_least_every_reachable_score(case, param):
 
 
 def test_too_small_bounds_are_caught(monkeypatch):
-    """The checks above can fail: with the E[score] bound made too small in three plausible ways (N the no-win score
-    of the hand as it stands, S the best of the hand's units, U the lower P(win)), rows violating it are found on
-    the same kind of positions, while the real bound holds on all of them."""
+    """The checks above can fail: with the E[score] bound made too small in four plausible ways (N the no-win score
+    of the hand before any draw, S halfway down to N, U halved, the relaxation's floor N forgotten), rows violating
+    it are found on the same kind of positions, while the real bound holds on all of them."""
     cases = [case for case in random_positions(40, seed=5)]
     real = [got for case in cases for param in RULES if (got := planned(case, param)) is not None]
     assert len(real) > 40 and all(violations(p, want) == [] for p, want in real)
@@ -234,9 +234,14 @@ def test_too_small_bounds_are_caught(monkeypatch):
     def short_s(rules, position, turns, discard):
         S, N = caps(rules, position, turns, discard)
         return (None if S is None else (S + N) // 2), N
-    for name, fake in (("caps", now_only), ("bound", lower_u), ("caps", short_s)):
+
+    def no_floor(*args, floor=0, **kw):  # the relaxation's mean of the best listed hand alone, N forgotten
+        return win_upper(*args, **kw)
+    win_upper = bounds.win_upper
+    for module, name, fake in ((score_bounds, "caps", now_only), (score_bounds, "bound", lower_u),
+                               (score_bounds, "caps", short_s), (bounds, "win_upper", no_floor)):
         with monkeypatch.context() as patch:
-            patch.setattr(score_bounds, name, fake)
+            patch.setattr(module, name, fake)
             broken = [violations(*got) for case in cases for param in RULES if (got := planned(case, param))]
         assert any(broken), name
 
@@ -251,22 +256,33 @@ def ev() -> Evaluator:
 
 def test_real_hand_bracket_json_and_plain_output(ev):
     """A real hand past a small state limit: every row's E[score] lower <= score_upper, the JSON carries
-    expected_score_upper per row, and the plain table shows "lower – upper" in the E[score] column."""
+    expected_score_upper per row (mj plan --json too), and the plain table shows "lower – upper" in the E[score]
+    column."""
+    from rich.console import Console
     from typer.testing import CliRunner
 
-    p = ev.plan(EXAMPLE, turns=3, objective="score", max_states=300)
-    assert p.method == "bounds"
-    assert all(r.expected_score <= r.score_upper for r in p.discards)
-    assert all(r.score_upper > r.expected_score for r in p.discards)  # a bracket, not a point
-    args = ["plan", EXAMPLE, "--turns", "3", "--objective", "score", "--max-states", "300"]
-    result = CliRunner().invoke(app, [*args, "--json"])
+    from console.render import plan_cells, plan_view
+    from solver.serialize_plan import plan_dict
+
+    p = ev.plan(EXAMPLE, turns=2, objective="score", max_states=300, seconds=None)
+    assert p.method == "bounds" and "upper = N + (S - N) * U" in p.policy_class["expected_score"]
+    assert all(r.expected_score < r.score_upper for r in p.discards)  # a bracket, not a point
+    data = plan_dict(p, ev.rules)
+    assert [d["expected_score_upper"] for d in data["discards"]] == [float(r.score_upper) for r in p.discards]
+    assert data["recommended"]["expected_score_upper"] == float(p.discards[0].score_upper)
+    console = Console(width=200, record=True)
+    for part in plan_view(p, ev.rules):
+        console.print(part)
+    text = console.export_text()
+    for r in p.discards:  # "lower – upper", the lower perhaps sampled: "~lower (interval) – upper"
+        cell = plan_cells(r)[1]
+        assert cell.startswith(("~" if r.score_interval else "") + f"{float(r.expected_score):.0f}")
+        assert cell.endswith(f" – {float(r.score_upper):.0f}") and cell in text
+    result = CliRunner().invoke(app, ["plan", EXAMPLE, "--turns", "2", "--objective", "score", "--max-states", "300",
+                                      "--json"])
     assert result.exit_code == 0, result.stderr
-    data = json.loads(result.stdout)
-    assert all(d["expected_score_upper"] >= d["expected_score"] for d in data["discards"])
-    assert data["recommended"]["expected_score_upper"] is not None
-    text = CliRunner().invoke(app, args).stdout
-    best = p.discards[0]
-    assert f"{float(best.expected_score):.0f} – {float(best.score_upper):.0f}" in text
+    rows = json.loads(result.stdout)["discards"]
+    assert all(d["expected_score"] <= d["expected_score_upper"] for d in rows)
 
 
 def test_plain_cells_show_the_bracket_only_where_it_is_one():
@@ -278,3 +294,52 @@ def test_plain_cells_show_the_bracket_only_where_it_is_one():
     exact = plan_module.DiscardPlan(3, Fraction(1, 4), Fraction(5000), 1, 4, upper=Fraction(1, 4),
                                     score_upper=Fraction(5000))
     assert plan_cells(exact) == ("25.00%", "5000")
+
+
+@settings(BASE_SETTINGS, max_examples=40)
+@given(positions(), st.sampled_from(RULES), st.integers(0, 5000))
+def test_the_relaxation_of_e_score_counts_every_set_of_draws(case, param, floor):
+    """win_upper with scores: (P(some listed hand within the kept tiles, the room and the draws), E[max(floor, the
+    best tsumo score of such a hand)]) equals the count over every t-subset of the wall's explicit copies, each
+    pool's complete hands found by the oracle's scorer."""
+    from solver.planning.bounds import win_upper
+    from solver.planning.targets import enumerate_targets
+
+    game, deal, seen, room, favourite, turns = case
+    ev = game.evaluator(param)
+    rules = game.oracle_rules(param)
+    called = list(deal.called)
+    slots = game.hand_size - sum(len(game.units[j]) for j in called)
+    discard = next((k for k, n in enumerate(deal.concealed) if n), None) if sum(deal.concealed) == slots else None
+    kept = list(deal.concealed)
+    after = list(room)
+    if discard is not None:
+        kept[discard] -= 1
+        after[discard] += 1
+    wall = [3 - deal.concealed[k] - seen[k] - room[k] - sum(k in game.units[j] for j in called) for k in range(game.K)]
+    listed = enumerate_targets(ev.rules, deal.hand, tuple(seen), turns + sum(after) + 1, favourite)
+    targets = list(listed.counts)
+    got = win_upper(targets, tuple(kept), tuple(wall), tuple(after), sum(wall), turns,
+                    scores=[listed.counts[t] for t in targets], floor=floor)
+    copies = [k for k in range(game.K) for _ in range(wall[k])]
+    best_of: dict = {}
+
+    def best(pool):
+        key = tuple(pool)
+        if key not in best_of:
+            found = [best_score(list(game.units), list(sub), called, won=True, ron_tile=None, favourite=favourite,
+                                rules=rules, sora=game.sora)
+                     for sub in itertools.product(*[range(c + 1) for c in pool]) if sum(sub) == slots]
+            best_of[key] = max((s for s in found if s is not None), default=None)
+        return best_of[key]
+    hits = total = 0
+    scored = Fraction(0)
+    for draws in itertools.combinations(range(len(copies)), turns):
+        pool = [kept[k] + after[k] for k in range(game.K)]
+        for i in draws:
+            pool[copies[i]] += 1
+        total += 1
+        s = best(pool)
+        hits += s is not None
+        scored += max(floor, s if s is not None else floor)
+    assert got == (Fraction(hits, total), scored / total)
