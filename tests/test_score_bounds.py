@@ -83,14 +83,14 @@ def names(counts) -> list[str]:
     return [f"k{k}" for k, n in enumerate(counts) for _ in range(n)]
 
 
-def forced(patch, objective: str = "both") -> None:
-    """The optimum's exact searches stop at once for `objective` ("win", "score" or both), as past their budget;
-    the lower side stays exact (no sampled rows)."""
+def forced(patch, objective: str = "both", plays=("optimal",)) -> None:
+    """The optimum's exact searches (and those of `plays`) stop at once for `objective` ("win", "score" or both),
+    as past their budget; the lower side stays exact (no sampled rows) unless nearest stops too (its estimate)."""
     exact, searched = plan_module.exact_plan, plan_module.score_plan
     stops = ("win", "score") if objective == "both" else (objective,)
 
     def exact_plan(rules, request, progress, deadline, prep=None):
-        if request.play == "optimal" and request.objective in stops:
+        if request.play in plays and request.objective in stops:
             raise TooLarge("forced past the budget (test)")
         return exact(rules, request, progress, deadline, prep)
     patch.setattr(plan_module, "exact_plan", exact_plan)
@@ -99,14 +99,14 @@ def forced(patch, objective: str = "both") -> None:
     patch.setattr(sampled_lower, "raise_rows", lambda rules, request, rows, clock=None: (rows, 0, 0))
 
 
-def planned(case, param, objective="score", stop="both"):
-    """(plan with the searches stopped as `stop` says (None: none stopped), the brute force's optimal E[score] per
-    row), or None where the planner refuses the position."""
+def planned(case, param, objective="score", stop="both", plays=("optimal",)):
+    """(plan with the searches stopped as `stop` and `plays` say (None: none stopped), the brute force's optimal
+    E[score] per row), or None where the planner refuses the position."""
     game, deal, seen, room, favourite, turns = case
     ev = game.evaluator(param)
     with pytest.MonkeyPatch.context() as patch:
         if stop is not None:
-            forced(patch, stop)
+            forced(patch, stop, plays)
         try:
             p = ev.plan(deal.hand, turns=turns, objective=objective, seen=names(seen), waiting_room=names(room),
                         favourite=None if favourite is None else f"k{favourite}", seconds=None)
@@ -124,7 +124,7 @@ def violations(p, want) -> list:
             if r.score_upper is None or not r.expected_score <= want[r.tile] <= r.score_upper]
 
 
-@settings(BASE_SETTINGS, max_examples=60)
+@settings(BASE_SETTINGS, max_examples=150)
 @given(positions(), st.sampled_from(RULES), st.sampled_from(["score", "win"]))
 def test_past_the_budget_the_upper_bound_holds_the_optimum(case, param, objective):
     """Every search of the optimum stopped: the bracket's E[score] lower <= the brute force's optimum (every fetch
@@ -136,6 +136,21 @@ def test_past_the_budget_the_upper_bound_holds_the_optimum(case, param, objectiv
     assert p.method == "bounds"
     assert violations(p, want) == []
     assert "upper = N + (S - N) * U" in p.policy_class["expected_score"]
+
+
+@settings(BASE_SETTINGS, max_examples=15)
+@given(positions(), st.sampled_from(RULES))
+def test_past_every_exact_search_the_estimate_stays_below_the_upper_bound(case, param):
+    """The class nearest stopped too: E[score] is the estimate's sample mean (labelled), at most its row's upper
+    bound (a sample above it is brought down), and the bound is at least the brute force's optimum."""
+    got = planned(case, param, "score", plays=("optimal", "nearest"))
+    if got is None:
+        return
+    p, want = got
+    assert p.method == "estimate"
+    for r in p.discards:
+        assert r.expected_score <= r.score_upper and want[r.tile] <= r.score_upper
+        assert r.score_interval[1] <= float(r.score_upper)
 
 
 @settings(BASE_SETTINGS, max_examples=40)

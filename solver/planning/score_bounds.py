@@ -113,15 +113,18 @@ def row_upper(rules: RuleSet, position: Position, turns: int, row, relaxed: Frac
 
 
 def with_score_uppers(rules: RuleSet, position: Position, turns: int, rows, relaxed: dict | None = None) -> tuple:
-    """The rows with `score_upper` (row_upper; `relaxed` per tile as there); a sampled E[score] above its proved
-    bound is noise (a policy's value is at most the optimum) and is brought down to it, interval too."""
+    """The rows with `score_upper` (row_upper; `relaxed` per tile as there). A sampled E[score] estimates a policy's
+    value, at most the optimum: a sample mean above the proved bound is brought down to it, and so is the top of
+    its interval."""
     out = []
     for row in rows:
         upper = row_upper(rules, position, turns, row, (relaxed or {}).get(row.tile))
         row = replace(row, score_upper=upper)
-        if upper is not None and row.score_interval is not None and row.expected_score is not None \
-                and row.expected_score > upper:
+        if upper is not None and row.score_interval is not None and row.expected_score is not None:
             cap = float(upper)
-            row = replace(row, expected_score=upper, score_interval=(min(row.score_interval[0], cap), cap))
+            if row.expected_score > upper:
+                row = replace(row, expected_score=upper)
+            if row.score_interval[1] > cap:
+                row = replace(row, score_interval=(min(row.score_interval[0], cap), cap))
         out.append(row)
     return tuple(out)
