@@ -162,6 +162,10 @@ def with_other(rules: RuleSet, request: PlanRequest, result: Plan, progress: Pro
             rows = with_score_uppers(rules, request.position, request.turns, rows)
         if any(r.score_upper is not None for r in rows):
             labels[field] += f"; upper = {UPPER}"
+    elif optimal_win and any(r.score_upper is not None for r in rows):  # P(win)'s optimum: a U as tight as any
+        from solver.planning.score_bounds import with_score_uppers
+
+        rows = with_score_uppers(rules, request.position, request.turns, rows, {r.tile: r.score_upper for r in rows})
     # "optimal" names P(win) over all play (the headline says so): E[score] over all play beside a P(win) of
     # a named class (a drawn そら discarded at once; past its limits, nearest) is exact within that class
     method = "class" if result.method == "optimal" and other == "win" and not optimal_win else result.method

@@ -103,8 +103,9 @@ def bound(S: int | None, N: int, U: Fraction) -> Fraction:
 
 
 def row_upper(rules: RuleSet, position: Position, turns: int, row, relaxed: Fraction | None = None):
-    """The row's proved upper bound of the optimal E[score]: N + (S - N) U from its P(win) upper bound U, or the
-    relaxation's bound `relaxed` where it was counted and is lower (None where the row has no P(win) bound)."""
+    """The row's proved upper bound of the optimal E[score]: N + (S - N) U from its P(win) upper bound U, or
+    `relaxed` (another proved bound: the relaxation's, or one found before) where given and lower (None where the
+    row has no P(win) bound)."""
     if row.upper is None:
         return None
     S, N = caps(rules, position, turns, row.tile)
