@@ -173,9 +173,10 @@ def with_other(rules: RuleSet, request: PlanRequest, result: Plan, progress: Pro
 
 
 def score_plan(rules: RuleSet, request: PlanRequest, prep: Prepared | None, progress: Progress | None) -> Plan | None:
-    """The request's objective over all play by the search over full counts with every fetch (score_optimum.py)
-    where it finishes within the limits (a fresh time budget), else None: the class answers as before. E[score]
-    always; P(win) only where a fetch could follow (elsewhere the planner's own search is all play, and faster)."""
+    """The request's objective over all play with every fetch where it finishes within the limits (a fresh time
+    budget), else None: the class answers as before. E[score] always (score_optimum.py, over full counts); P(win)
+    only where a fetch could follow (fetch_win.py; elsewhere the planner's own search is all play, and faster)."""
+    from solver.planning.fetch_win import fetch_win
     from solver.planning.score_optimum import score_optimum
 
     limits, objective = request.limits, request.objective
@@ -190,8 +191,13 @@ def score_plan(rules: RuleSet, request: PlanRequest, prep: Prepared | None, prog
         choices, _ = root_states(prep, rules, request.position)
         tiles = [None if c is None else prep.positions[c] for c in choices]
         tick = (lambda states: progress(0, len(tiles), states)) if progress else None
-        moves, states = score_optimum(rules, request.position, request.turns, tiles, state_limit=limits.max_states,
-                                      deadline=fresh(limits), tick=tick, objective=objective)
+        if objective == "win":  # the compact search (fetch_win.py); prepare's list is its own without a room given
+            listed = None if request.position.waiting_room else prep.targets
+            moves, states = fetch_win(rules, request.position, request.turns, tiles, state_limit=limits.max_states,
+                                      deadline=fresh(limits), tick=tick, listed=listed)
+        else:
+            moves, states = score_optimum(rules, request.position, request.turns, tiles,
+                                          state_limit=limits.max_states, deadline=fresh(limits), tick=tick)
     except TooLarge:
         return None
     win = objective == "win"

@@ -31,24 +31,13 @@ def add(counts: tuple[int, ...], k: int, n: int) -> tuple[int, ...]:
     return counts[:k] + (counts[k] + n,) + counts[k + 1:]
 
 
-class NoScore(NoWinScore):
-    """P(win) through the same search: a hand that did not win is worth 0 (a win 1, given as `tsumo`)."""
-
-    def _score(self, concealed) -> int:
-        return 0
-
-    def score_held(self, concealed, support) -> int:
-        return 0
-
-
 class ScoreOptimum:
     """One memo for every root of one position. `tsumo`: every complete concealed hand reachable within the
     turns (full counts) -> its best tsumo score (targets.enumerate_targets with budget = turns + fetches)."""
 
     def __init__(self, rules: RuleSet, called: tuple[int, ...], favourite: int | None, tsumo: dict, *,
-                 state_limit: int, deadline: float | None = None, tick: Callable[[int], None] | None = None,
-                 win: bool = False):
-        self.nowin = (NoScore if win else NoWinScore)(rules, called, favourite)
+                 state_limit: int, deadline: float | None = None, tick: Callable[[int], None] | None = None):
+        self.nowin = NoWinScore(rules, called, favourite)
         self.tsumo = tsumo
         self.sora = rules.tiles.sora if rules.sora_mode == "fetch" else None
         self.masks = self.nowin.masks  # the units without そら, as bitmasks
@@ -188,8 +177,7 @@ class ScoreOptimum:
 
 
 def score_optimum(rules: RuleSet, position, turns: int, discards: list[int | None], *, state_limit: int,
-                  deadline: float | None = None, tick: Callable[[int], None] | None = None,
-                  objective: str = "score") -> tuple[list[tuple], int]:
+                  deadline: float | None = None, tick: Callable[[int], None] | None = None) -> tuple[list[tuple], int]:
     """Per root (a discard kind, None: the 12-tile hand as it stands) its first move (first_move), and the
     states visited. TooLarge (OutOfTime) past the limits. The complete hands are listed with only the seen
     tiles out (a fetch may bring a waiting-room copy into the hand), within the draws plus the held そら."""
@@ -202,10 +190,8 @@ def score_optimum(rules: RuleSet, position, turns: int, discards: list[int | Non
     if guess > state_limit:
         raise TooLarge(f"the exact search with every fetch would visit about {guess} states, past {state_limit}")
     targets = reach_with_room(rules, position, turns, deadline)
-    win = objective == "win"  # every win is worth 1 and nothing else counts: the value is P(win)
-    search = ScoreOptimum(rules, hand.called, position.favourite,
-                          dict.fromkeys(targets.counts, 1) if win else targets.counts, state_limit=state_limit,
-                          deadline=deadline, tick=tick, win=win)
+    search = ScoreOptimum(rules, hand.called, position.favourite, targets.counts, state_limit=state_limit,
+                          deadline=deadline, tick=tick)
     out = []
     for d in discards:
         held = hand.concealed if d is None else add(hand.concealed, d, -1)

@@ -1,0 +1,365 @@
+"""P(win) over all play where a fetch of a fetch-mode そら could follow (issue 22; docs/formulation.md section 8,
+"P(win) with every fetch").
+
+The planner's own search (recursion.py) discards a drawn そら at once, so where a そら is held or live with two
+draws left its value is a named class. This search adds every fetch and stays compact:
+- the waiting room is not carried: over the relevant kinds it is base - hand - wall (every copy not seen
+  elsewhere is in the hand, the wall or the room), so a state is (hand, wall, live そら, W, t);
+- targets within reach count the room's copies as available while a fetch can still happen (a そら held, or
+  one live with two draws left), within the draws plus the そら held;
+- where no fetch can follow any more (no そら held, and one draw left or none live) the no-fetch search answers,
+  with its closed forms and C code: it is all play there;
+- the last fetch in closed form: a 12-tile hand holding one そら with one draw left is worth the best room tile
+  taken (`fetch_last`); a 13-tile one is worth the best swap of one tile for a room tile (`swap_last`); a 12-tile
+  hand holding none with two draws left is the no-fetch value plus, per live そら, what a drawn one adds
+  (`swap_last` less the hand's own waits);
+- junk first (a tile of no kind some target within reach holds more of than the hand): the swap argument holds
+  with the room, a fetch of the other tile being mimicked by a fetch of the junk one;
+- kinds no target within reach holds leave the key (their wall copies join the junk mass).
+Values are exact integers scaled by falling(W, t), as in recursion.py.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from fractions import Fraction
+
+import numpy as np
+
+from solver.core.rules import RuleSet
+from solver.planning.closed import falling
+from solver.planning.prepare import position_counts, reach_with_room
+from solver.planning.recursion import Search
+from solver.planning.targets import NoWinScore, OutOfTime, Targets, TooLarge
+
+
+def plus(hand: tuple[int, ...], i: int, n: int) -> tuple[int, ...]:
+    return hand[:i] + (hand[i] + n,) + hand[i + 1:]
+
+
+class FetchWin:
+    """One memo for every root of one position: hands over `positions` (relevant kinds first, そら last) plus a
+    junk slot, walls over the relevant kinds."""
+
+    def __init__(self, search: Search, base: tuple[int, ...], sora_pos: int, *, state_limit: int,
+                 deadline: float | None, tick: Callable[[int], None] | None):
+        self.search, self.nr, self.sp = search, search.nr, sora_pos
+        self.base = base  # per relevant kind: copies in hand + wall + waiting room (constant)
+        self.memo: dict[tuple, int] = {}
+        self.state_limit, self.deadline, self.tick = state_limit, deadline, tick
+        self.states = 0
+        search.deadline = deadline
+        self.matrix = search.target_matrix().astype(np.int16)  # one row per target, over the relevant kinds
+        self.all_rows = np.arange(len(self.matrix))
+
+    # --- bookkeeping --------------------------------------------------------------------------------
+    def counted(self) -> None:
+        self.states += 1
+        if self.states + self.search.visited > self.state_limit:
+            raise TooLarge(f"the exact search with every fetch passed {self.state_limit} states")
+        if not self.states & 255:
+            if self.deadline is not None and time.monotonic() > self.deadline:
+                raise OutOfTime(f"the exact search with every fetch passed its time budget at {self.states} states")
+            if self.tick and not self.states & 4095:
+                self.tick(self.states + self.search.visited)
+
+    def room(self, hand, wall) -> list[int]:
+        return [b - h - w for b, h, w in zip(self.base, hand, wall)]
+
+    def reach(self, hand, wall, live_sora, t, rows):
+        """Targets within reach (rows of the targets' matrix): cost <= t + そら held, every missing copy in the wall
+        (or the room while a fetch can still happen). Children only lose targets, so filtering the parent's rows
+        is exact."""
+        held = hand[self.sp]
+        available = wall
+        if held or (live_sora and t >= 2):
+            available = [w + r for w, r in zip(wall, self.room(hand, wall))]
+        need = self.matrix[rows] - np.array(hand[:self.nr], dtype=np.int16)
+        np.maximum(need, 0, out=need)
+        ok = (need.sum(1) <= t + held) & (need <= np.array(available, dtype=np.int16)).all(1)
+        return rows[ok]
+
+    def targets(self, rows) -> list:
+        """The sparse targets (recursion.Search's) of some rows."""
+        sparse = self.search.sparse
+        return [sparse[j] for j in rows.tolist()]
+
+    def plain(self, hand, wall, t, rows) -> list:
+        """For the no-fetch search (one draw left needs no list): its targets within reach, as its sparse tuples."""
+        return self.targets(self.reach(hand, wall, 0, t, rows)) if t > 1 else []
+
+    def most(self, rows) -> list[int]:
+        return self.matrix[rows].max(0).tolist() if len(rows) else [0] * self.nr
+
+    def merged(self, hand, wall, most):
+        """Kinds no target within reach holds: held copies to the junk slot, wall copies to the junk mass (they
+        never matter again, since targets within reach only get fewer)."""
+        gone = [i for i in range(self.nr) if not most[i] and (hand[i] or wall[i])]
+        if not gone:
+            return hand, wall
+        h, w = list(hand), list(wall)
+        for i in gone:
+            h[-1] += h[i]
+            h[i] = w[i] = 0
+        return tuple(h), tuple(w)
+
+    # --- closed forms at the last fetch ---------------------------------------------------------------
+    def swap_last(self, hand, wall, room, alive) -> int:
+        """Scaled by W: the best of a 12-tile hand's waits and those of the hand with one tile swapped for a room
+        tile (a そら just drawn or held in 13 tiles, one draw left). A target two away holds all the hand but one
+        tile s and misses a, b: swap s for a room a, wait on b. One away (missing m): swap any y for a room m, wait
+        on y."""
+        nr, search = self.nr, self.search
+        best = search.last_draw(hand, wall)
+        gains: dict[tuple[int, int], int] = {}
+        held = [p for p, n in enumerate(hand) if n]
+        dense = search.dense_by_id
+        for target, cost in self.close(hand, alive, 2):
+            missing = [i for i, c in target for _ in range(c - hand[i])]
+            if cost == 1:
+                m = missing[0]
+                if room[m]:
+                    for y in held:
+                        if y != m and y < nr and wall[y]:
+                            gains[(y, m)] = gains.get((y, m), 0) + wall[y]
+                continue
+            d = dense[id(target)]
+            s = next(p for p in held if hand[p] > (d[p] if p < nr else 0))
+            a, b = missing
+            if room[a] and wall[b]:
+                gains[(s, a)] = gains.get((s, a), 0) + wall[b]
+            if a != b and room[b] and wall[a]:
+                gains[(s, b)] = gains.get((s, b), 0) + wall[a]
+        return max(best, max(gains.values(), default=0))
+
+    def fetch_last(self, hand, wall, room, alive) -> int:
+        """Scaled by W: a 12-tile hand holding one そら, one draw left: the best room tile r taken, then the draws
+        completing hand - そら + r (a target holding all the hand but そら, missing a and b)."""
+        gains: dict[int, int] = {}
+        for target, _ in self.close(hand, alive, 2, exactly=True):
+            a, b = [i for i, c in target for _ in range(c - hand[i])]
+            if room[a] and wall[b]:
+                gains[a] = gains.get(a, 0) + wall[b]
+            if a != b and room[b] and wall[a]:
+                gains[b] = gains.get(b, 0) + wall[a]
+        return max(gains.values(), default=0)
+
+    def drawn_swaps(self, hand, wall, room, near) -> tuple[int, int]:
+        """sum over the relevant kinds k of w_k swap_last(G + k), G = hand - そら (a 12-tile hand holding one そら,
+        two draws left, drawing at once), in one pass over the targets within three tiles of G instead of a list
+        per draw. With G + k: a target two tiles from G (missing m and k) is one away (wait m; or swap any y for a
+        room m, wait y); one missing a, b, neither k, has the surplus k (swap k for a room a, wait b: the sums S);
+        one three tiles from G (surplus s, missing k, r, b) gives the swap of s for a room r, wait b. Returns the
+        sum and the live copies of the relevant kinds (every other draw leaves the hand as it is)."""
+        nr = self.nr
+        dense = self.search.dense_by_id
+        held = [p for p, n in enumerate(hand) if n and p != self.sp]
+        spared: dict[int, int] = {}  # a -> sum over targets G + a + b of w_b (room a): swap the drawn k for a
+        pairs_with: dict[tuple[int, int], int] = {}  # (a, k) -> w_k of target G + a + k (not a swap of k)
+        per_k: dict[int, list] = {}  # k -> [(target, the missing tiles other than k, surplus or None)]
+        for target in near:
+            missing = [i for i, c in target for _ in range(c - hand[i])]
+            if len(missing) == 2:
+                a, b = missing
+                for x, y in ((a, b), (b, a)) if a != b else ((a, b),):
+                    if room[x]:
+                        spared[x] = spared.get(x, 0) + wall[y]
+                        pairs_with[(x, y)] = wall[y]
+                    per_k.setdefault(x, []).append((y, None))
+            elif len(missing) == 3:
+                d = dense[id(target)]
+                s = next(p for p in held if hand[p] > (d[p] if p < nr else 0))
+                for j, k in enumerate(missing):
+                    if j and k == missing[j - 1]:
+                        continue
+                    per_k.setdefault(k, []).append((missing[:j] + missing[j + 1:], s))
+        total = live = 0
+        for k in range(nr):
+            n = wall[k]
+            if not n:
+                continue
+            live += n
+            w = plus(wall, k, -1)
+            ready = 0
+            gains: dict[tuple[int, int], int] = {}  # (y, r): swap y for a room r -> the waits' live copies
+            for rest, s in per_k.get(k, ()):
+                if s is None:  # G + k is one away, missing m
+                    m = rest
+                    ready += w[m]
+                    if room[m]:
+                        for y in held if k in held else held + [k]:
+                            if y != m and y < nr and w[y]:
+                                gains[(y, m)] = gains.get((y, m), 0) + w[y]
+                else:
+                    r, b = rest
+                    if room[r] and w[b]:
+                        gains[(s, r)] = gains.get((s, r), 0) + w[b]
+                    if r != b and room[b] and w[r]:
+                        gains[(s, b)] = gains.get((s, b), 0) + w[r]
+            for a, value in spared.items():  # the drawn k swapped for a (targets G + a + k counted in gains)
+                if a != k:
+                    key = (k, a)
+                    gains[key] = gains.get(key, 0) + value - pairs_with.get((a, k), 0)
+            total += n * max(ready, max(gains.values(), default=0))
+        return total, live
+
+    @staticmethod
+    def close(hand, alive, cap, exactly=False):
+        for target in alive:
+            cost = 0
+            for i, c in target:
+                if c > hand[i]:
+                    cost += c - hand[i]
+                    if cost > cap:
+                        break
+            else:
+                if cost and (cost == cap or not exactly):
+                    yield target, cost
+
+    # --- the recursion ------------------------------------------------------------------------------
+    def v12(self, hand, wall, live_sora, W, t, alive) -> int:
+        """Scaled value of a 12-tile hand with t draws left, over its best first move (a fetch, or none)."""
+        if t == 0:
+            return 0
+        held = hand[self.sp]
+        if not held and (t == 1 or not live_sora):  # no fetch can follow: the no-fetch search is all play
+            return self.search.v12(hand, wall, (), W, t, self.plain(hand, wall, t, alive))
+        if t == 1 and held > 1:
+            return 0  # one fetch a turn: a そら is still held at the last draw, so no hand is complete
+        key = (hand, wall, live_sora, W, t, 12)
+        got = self.memo.get(key)
+        if got is not None:
+            return got
+        alive = self.reach(hand, wall, live_sora, t, alive)
+        most = self.most(alive)
+        hand, wall = self.merged(hand, wall, most)
+        key2 = (hand, wall, live_sora, W, t, 12)
+        got = self.memo.get(key2)
+        if got is None:
+            room = self.room(hand, wall)
+            if not len(alive):
+                got = 0
+            elif t == 1:
+                got = self.fetch_last(hand, wall, room, self.targets(alive))
+            elif not held and t == 2:  # two draws left, a そら live: what a drawn one adds to the no-fetch value
+                near = self.targets(alive)
+                extra = self.swap_last(hand, wall, room, near) - self.search.last_draw(hand, wall)
+                got = self.search.v12(hand, wall, (), W, 2, near) + live_sora * extra
+            else:
+                if held == 1 and t == 2:  # drawing at once: every draw's best swap in one pass
+                    near = self.targets(alive)
+                    got, live = self.drawn_swaps(hand, wall, room, near)
+                    got += (W - live) * self.fetch_last(hand, wall, room, near)
+                else:
+                    got = self.draw(hand, wall, live_sora, W, t, alive)
+                for r in range(self.nr if held else 0):
+                    if room[r] and most[r] > hand[r]:
+                        got = max(got, self.fetched(plus(plus(hand, self.sp, -1), r, 1), wall, live_sora, W, t,
+                                                    alive))
+            self.memo[key2] = got
+            self.counted()
+        self.memo[key] = got
+        return got
+
+    def fetched(self, hand, wall, live_sora, W, t, alive) -> int:
+        """Drawing after a fetch: no other fetch this turn (where no そら is left, that is the hand's own value)."""
+        if hand[self.sp]:
+            return self.draw(hand, wall, live_sora, W, t, alive)
+        return self.v12(hand, wall, live_sora, W, t, alive)
+
+    def draw(self, hand, wall, live_sora, W, t, alive) -> int:
+        total = live = 0
+        for i in range(self.nr):
+            n = wall[i]
+            if n:
+                live += n
+                total += n * self.v13(plus(hand, i, 1), plus(wall, i, -1), live_sora, W - 1, t - 1, alive)
+        if live_sora:
+            live += live_sora
+            total += live_sora * self.v13(plus(hand, self.sp, 1), wall, live_sora - 1, W - 1, t - 1, alive)
+        if W > live:  # a tile of a kind no target holds: discarded at once (junk first)
+            total += (W - live) * self.v12(hand, wall, live_sora, W - 1, t - 1, alive)
+        return total
+
+    def v13(self, hand, wall, live_sora, W, t, alive) -> int:
+        """Scaled value right after a draw: a win if complete, else the best discard."""
+        nr, sp = self.nr, self.sp
+        if not any(hand[nr:]) and hand[:nr] in self.search.scores:
+            return falling(W, t)
+        if t == 0:
+            return 0
+        held = hand[sp]
+        if not held and (t == 1 or not live_sora):
+            return self.search.v13(hand, wall, (), W, t, self.plain(hand, wall, t, alive))
+        key = (hand, wall, live_sora, W, t, 13)
+        got = self.memo.get(key)
+        if got is None:
+            alive = self.reach(hand, wall, live_sora, t, alive)
+            if not len(alive) or (t == 1 and held > 2):
+                got = 0
+            elif t == 1:  # one そら: swap a tile for a room tile; two: discard one, fetch with the other
+                one, near = plus(hand, sp, -1), self.targets(alive)
+                room = self.room(hand, wall)
+                got = self.swap_last(one, wall, room, near) if held == 1 else self.fetch_last(one, wall, room, near)
+            else:
+                most = self.most(alive)
+                candidates = [p for p, n in enumerate(hand) if n]
+                junk = [p for p in candidates if p != sp and (p >= nr or hand[p] > most[p])]
+                got = max(self.v12(plus(hand, p, -1), wall, live_sora, W, t, alive) for p in (junk[:1] or candidates))
+            self.memo[key] = got
+            self.counted()
+        return got
+
+    def first_move(self, hand, wall, live_sora, W, t) -> tuple[Fraction, Fraction, int | None]:
+        """(value, value of drawing at once, the position a そら fetches first or None) of a 12-tile root."""
+        scale = falling(W, t)
+        alive = self.all_rows
+        held = hand[self.sp]
+        wait = self.draw(hand, wall, live_sora, W, t, alive) if held else self.v12(hand, wall, live_sora, W, t, alive)
+        best, take = wait, None
+        if held:
+            room = self.room(hand, wall)
+            for r in range(self.nr):
+                if room[r]:
+                    value = self.fetched(plus(plus(hand, self.sp, -1), r, 1), wall, live_sora, W, t, alive)
+                    if value > best:
+                        best, take = value, r
+        return Fraction(best, scale), Fraction(wait, scale), take
+
+
+def fetch_win(rules: RuleSet, position, turns: int, discards: list[int | None], *, state_limit: int,
+              deadline: float | None = None, tick: Callable[[int], None] | None = None,
+              listed: Targets | None = None) -> tuple[list[tuple], int]:
+    """Per root (a discard kind, None: the 12-tile hand as it stands) its first move as
+    (P(win), P(win) drawing at once, the kind a そら fetches first or None), and the states visited.
+    TooLarge (OutOfTime) past the limits. `listed`: the complete hands of prepare.reach_with_room, where the
+    caller has them (prepare's own list is the same where no waiting room is given)."""
+    hand = position.hand
+    _, room, wall, _ = position_counts(rules, position, turns)
+    # Not started where it would plainly pass the state limit (turns 4 of a real hand under the default limit), so
+    # the bracket answers without first spending the budget: this only decides whether to search, never a value.
+    guess = len(discards) * sum(1 for n in wall if n) ** (turns - 1)
+    if guess > state_limit:
+        raise TooLarge(f"the exact search with every fetch would visit about {guess} states, past {state_limit}")
+    targets = listed or reach_with_room(rules, position, turns, deadline)
+    sora = rules.tiles.sora
+    relevant = list(targets.relevant)
+    if sora in relevant:
+        raise ValueError("a fetch-mode そら is in no unit")  # a bug, never input
+    positions = relevant + [k for k, n in enumerate(hand.concealed) if n and k not in relevant and k != sora] + [sora]
+    nr = len(relevant)
+    compact = {tuple(t[k] for k in relevant): 1 for t in targets.counts}
+    search = Search(positions=positions, n_relevant=nr, targets=compact,
+                    nowin=NoWinScore(rules, hand.called, position.favourite), kinds=len(wall), objective="win",
+                    sora_pos=None, state_limit=state_limit)
+    start = tuple(hand.concealed[k] for k in positions) + (0,)
+    wall_r = tuple(wall[k] for k in relevant)
+    base = tuple(start[i] + wall_r[i] + room[k] for i, k in enumerate(relevant))
+    engine = FetchWin(search, base, len(positions) - 1, state_limit=state_limit, deadline=deadline, tick=tick)
+    out = []
+    for d in discards:
+        held = start if d is None else plus(start, positions.index(d), -1)
+        value, wait, take = engine.first_move(held, wall_r, wall[sora], sum(wall), turns)
+        out.append((value, wait, None if take is None else positions[take]))
+    return out, engine.states + search.visited
