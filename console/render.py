@@ -252,6 +252,9 @@ def plan_cells(row: Any) -> tuple[str, str]:
     upper = getattr(row, "upper", None)
     if upper is not None and row.win_probability is not None and upper != row.win_probability:
         win = f"{win} – {percent(upper)}"
+    score_upper = getattr(row, "score_upper", None)
+    if score_upper is not None and row.expected_score is not None and score_upper != row.expected_score:
+        score = f"{score} – {points(score_upper)}"
     return win, score
 
 

@@ -3,7 +3,8 @@
 Values are the exact Fractions of the API written as floats (within one unit in the last place). `method`:
 "optimal" (win_probability = upper = the optimum), "bounds" (win_probability: a real policy's exact value,
 upper: proved at least the optimum; `separated`: the best discard is proved), "estimate" (sample means with their
-95 % intervals, and the upper bound), "class" (exact within the named class asked for).
+95 % intervals, and the upper bound), "class" (exact within the named class asked for). `expected_score_upper`: proved
+at least the optimal E[score] (= expected_score where that is over all play; null where none is computed).
 """
 
 from __future__ import annotations
@@ -24,7 +25,8 @@ def tile_id(kind: int | None, rules: RuleSet) -> str | None:
 
 def discard_dict(row: DiscardPlan, rules: RuleSet) -> dict[str, Any]:
     out = {"tile": tile_id(row.tile, rules), "win_probability": number(row.win_probability),
-           "upper": number(row.upper), "expected_score": number(row.expected_score)}
+           "upper": number(row.upper), "expected_score": number(row.expected_score),
+           "expected_score_upper": number(row.score_upper)}
     if row.win_interval is not None:  # a sampled value: its 95 % interval beside the sample mean
         out["win_probability_interval"] = list(row.win_interval)
     if row.score_interval is not None:

@@ -239,8 +239,9 @@ def test_the_hand_keeps_tap_order_or_palette_order_and_focus_stays_after_a_remov
 
 
 def test_an_expected_score_from_a_class_is_shown_as_a_lower_bound(phone, url):
-    """Where the plan's E[score] is a named class's value (its optimum did not finish), every E[score] cell reads
-    "≥ n" and a line says why; where it is the optimum, plain numbers. Checked against the plan JSON the page got."""
+    """Where the plan's E[score] is a named class's value (its optimum did not finish), an E[score] cell reads "≥ n",
+    or "n – u" with its proved upper bound u, and a line says why; where it is the optimum, plain numbers. Checked
+    against the plan JSON the page got."""
     answers = []
     phone.on("response", lambda r: answers.append(r) if "/api/plan?" in r.url else None)
     open_hand(phone, url, hand=SEED, turns=2)
@@ -249,10 +250,14 @@ def test_an_expected_score_from_a_class_is_shown_as_a_lower_bound(phone, url):
     cells = phone.locator("#discard-table td.score").all_inner_texts()
     if plan["policy_class"]["expected_score"] == "all play":
         assert not any(c.startswith("≥") for c in cells) and phone.locator(".score-bound").count() == 0
-    else:
-        assert all(c.startswith("≥ ") for c in cells) and phone.locator(".score-bound").count() == 1
+    else:  # "≥ lower", or "lower – upper" where a proved upper bound came with it (expected_score_upper)
+        assert phone.locator(".score-bound").count() == 1
         best = next(d for d in plan["discards"] if d["tile"] == "sayoko")
-        assert f"≥ {round(best['expected_score'])}" in cells
+        upper = best["expected_score_upper"]
+        if upper is None or upper == best["expected_score"]:
+            assert all(c.startswith("≥ ") for c in cells) and f"≥ {round(best['expected_score'])}" in cells
+        else:
+            assert f"{round(best['expected_score'])} – {round(upper)}" in cells
 
 
 def test_the_one_line_answer_says_when_to_use_sora(phone, url):

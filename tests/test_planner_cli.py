@@ -26,8 +26,10 @@ def test_cli_plan_json_keys_and_values(ev):
     data = json.loads(result.stdout)
     assert set(data) == {"turns", "model", "method", "games", "separated", "stopped", "policy_class", "discards",
                          "recommended"}
-    assert all(set(d) == {"tile", "win_probability", "upper", "expected_score"} for d in data["discards"])
+    assert all(set(d) == {"tile", "win_probability", "upper", "expected_score", "expected_score_upper"}
+               for d in data["discards"])
     assert data["method"] == "optimal" and all(d["upper"] == d["win_probability"] for d in data["discards"])
+    assert all(d["expected_score_upper"] == d["expected_score"] for d in data["discards"])  # E[score] all play
     exact = ev.plan(EXAMPLE, turns=1)
     assert data["discards"][0]["win_probability"] == float(exact.discards[0].win_probability)
     assert data["recommended"]["tile"] == data["discards"][0]["tile"] in ("sayoko", "nao")  # tied at 11/149

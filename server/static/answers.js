@@ -92,11 +92,15 @@ function fillPlan(p) {
     const shown = interval ? `≈ ${format(x)} (${format(interval[0])}–${format(interval[1])})` : format(x);
     return upper !== null && upper !== undefined && upper !== x ? `${shown} – ${format(upper)}` : shown;
   };
-  // E[score] by a named class (the optimum did not finish for it) is a real policy's value: a lower bound
+  // E[score] by a named class (the optimum did not finish for it) is a real policy's value: a lower bound,
+  // shown "lower – upper" where a proved upper bound comes with it
   const scoreBound = p.method !== "estimate" && p.policy_class.expected_score !== "all play";
   const scoreValue = (d) => {
-    const shown = value(d.expected_score, d.expected_score_interval, null, Math.round);
-    return scoreBound && d.expected_score != null ? `≥ ${shown}` : shown;
+    const upper = d.expected_score_upper;
+    const shown = value(d.expected_score, d.expected_score_interval, upper, Math.round);
+    // a proved upper bound beside it: "lower – upper", like P(win); without one, "≥ lower"
+    const bracketed = upper !== null && upper !== undefined && upper !== d.expected_score;
+    return scoreBound && d.expected_score != null && !bracketed ? `≥ ${shown}` : shown;
   };
   const byTile = new Map(p.discards.map((d) => [d.tile ?? "", d]));
   const best = p.recommended ? p.recommended.tile ?? "" : null;

@@ -34,8 +34,9 @@ const WORDS = {
     exact: "exact optimum", bounds: "the optimum lies between the two numbers", boundsSep: "the best discard is proved",
     boundsOverlap: "the brackets overlap", estimate: (g) => `estimate, not exact: ${g} sampled walls per discard (95 % intervals)`,
     classLabel: (c) => `exact within the class ${c}`,
-    scoreBound: "E[score] ≥: the exact value of a real way of playing (the class nearest); the optimum for E[score] "
-      + "did not finish within the time budget and may be higher.",
+    scoreBound: "E[score] ≥ (or lower – upper): the exact value of a real way of playing (the class nearest), and "
+      + "where shown a proved upper bound; the optimum for E[score] did not finish within the time budget and may be "
+      + "higher, up to that bound.",
     summaryH: (h) => `h ${h}`, summaryLive: (n) => `${n} live`, summaryWin: (p) => `P(win) ${p}`,
     summaryWaits: (w) => `waits ${w}`, summaryComplete: (s) => `complete · tsumo ${s}`,
     summaryFix: (f) => `fix ${f}`, summarySora: (x) => `そら → ${x}`, summaryAdd: (n) => `add ${n} more tile(s)`,
@@ -88,7 +89,7 @@ const WORDS = {
     exact: "厳密な最適値", bounds: "最適値は二つの数の間", boundsSep: "最善の打牌は証明済み",
     boundsOverlap: "区間が重なる", estimate: (g) => `推定値(厳密でない): 打牌ごとに ${g} 山(95 % 区間)`,
     classLabel: (c) => `クラス ${c} の中で厳密`,
-    scoreBound: "期待点の ≥: 実際の打ち方(クラス nearest)の厳密な値。期待点の最適値は時間内に終わらず、これより高いことがあります。",
+    scoreBound: "期待点の ≥(または 下限 – 上限): 実際の打ち方(クラス nearest)の厳密な値と、示される場合は証明された上限。期待点の最適値は時間内に終わらず、これより高いことがあります(上限まで)。",
     summaryH: (h) => `向聴 ${h}`, summaryLive: (n) => `受入 ${n} 枚`, summaryWin: (p) => `和了率 ${p}`,
     summaryWaits: (w) => `待ち ${w}`, summaryComplete: (s) => `和了形 · ツモ ${s}`,
     summaryFix: (f) => `${f} を直してください`, summarySora: (x) => `そらで ${x}`, summaryAdd: (n) => `あと ${n} 枚`,

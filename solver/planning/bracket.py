@@ -44,14 +44,18 @@ def bracket(request: PlanRequest, lower: Plan, stopped: str | None, listed: Prep
     with a proved upper bound of the optimal P(win) each (bounds.py)."""
     from solver.planning.bounds import separated
     from solver.planning.lookahead import LABEL, improve
+    from solver.planning.score_bounds import UPPER as SCORE_UPPER, with_score_uppers
 
+    context = None  # per row the relaxation's bound of E[score] where it was counted (score_bounds.py)
     if slack is not None:  # (the rows are the no-fetch optimum's values)
         uppers = {r.tile: min(Fraction(1), r.win_probability + slack) for r in lower.discards}
         note = (f"the no-fetch optimum (every win listed, a drawn そら discarded at once) plus the chance "
                 f"{float(slack):.4f} that a そら is drawn before the last draw")
     else:
-        uppers, note = relaxed_uppers(request, lower, stopped, listed, rules)
+        uppers, note, context = relaxed_uppers(request, lower, stopped, listed, rules)
     rows = tuple(replace(r, upper=uppers[r.tile]) for r in lower.discards)
+    if rules is not None:  # E[score] <= N + (S - N) U, or the relaxation's mean (score_bounds.py)
+        rows = with_score_uppers(rules, request.position, request.turns, rows, context)
     if lower.games is not None:  # a policy's value is at most the optimum: a sample above the proved bound is noise
         rows = tuple(within(r) for r in rows)
     raised = looked = 0
@@ -77,15 +81,17 @@ def bracket(request: PlanRequest, lower: Plan, stopped: str | None, listed: Prep
     if raised:
         labels[label_of(request.objective)] += SAMPLED.format(n=raised, of=len(rows), policy=POLICY, games=games)
     labels["win_probability"] += f"; upper = {note}"
-    labels["expected_score"] += "; no upper bound computed for E[score]"
+    labels["expected_score"] += f"; upper = {SCORE_UPPER}" if rules is not None else "; no upper bound computed"
     gap = separated(rows) if request.objective == "win" and rows[0].win_interval is None else None
     return replace(lower, discards=rows, policy_class=labels, method=method, separated=gap, stopped=stopped)
 
 
 def relaxed_uppers(request: PlanRequest, lower: Plan, stopped: str | None, listed: Prepared | None,
-                   rules: RuleSet | None) -> tuple[dict, str]:
-    """Per row the perfect-information relaxation (bounds.py) over the listed hands, or 1 where it is not computed."""
+                   rules: RuleSet | None) -> tuple[dict, str, dict | None]:
+    """Per row the perfect-information relaxation (bounds.py) over the listed hands, or 1 where it is not computed;
+    and with `rules`, per row the same relaxation of E[score] (score_bounds.py; None where not computed)."""
     from solver.planning.bounds import win_upper
+    from solver.planning.score_bounds import caps
 
     position, note = request.position, UPPER
     try:
@@ -95,26 +101,34 @@ def relaxed_uppers(request: PlanRequest, lower: Plan, stopped: str | None, liste
         seconds = request.limits.seconds
         deadline = None if seconds is None else time.monotonic() + seconds
         if listed.fetch_unsearched and rules is not None:  # the hands a fetch can complete listed too
-            relevant, targets, wall_r, room_r = fetch_relaxation(rules, request, deadline)
+            relevant, scored, wall_r, room_r = fetch_relaxation(rules, request, deadline)
         elif listed.fetch_unsearched:
             raise TooLarge("a そら could fetch a waiting-room copy that the listed hands leave out")
         else:
             relevant, wall_r, room_r = prep.targets.relevant, prep.wall_r, prep.room_r
-            targets = [tuple(t[k] for k in relevant) for t in prep.targets.counts]
+            scored = {tuple(t[k] for k in relevant): s for t, s in prep.targets.counts.items()}
+        targets, scores = list(scored), list(scored.values())
         fetch = prep.sora is not None or listed.fetch_unsearched
-        uppers = {}
+        uppers, context = {}, {}
         for row in lower.discards:
             kept = position.hand if row.tile is None else position.hand.remove(row.tile)
             hand = tuple(kept.concealed[k] for k in relevant)
             room = list(room_r) if fetch else [0] * len(relevant)
             if fetch and row.tile is not None and row.tile in relevant:
                 room[relevant.index(row.tile)] += 1  # the discard lies in the waiting room
-            uppers[row.tile] = win_upper(targets, hand, wall_r, tuple(room), prep.W0, request.turns,
-                                         deadline=deadline)
+            if rules is None:
+                uppers[row.tile] = win_upper(targets, hand, wall_r, tuple(room), prep.W0, request.turns,
+                                             deadline=deadline)
+                continue
+            floor = caps(rules, position, request.turns, row.tile)[1]  # no end scores more than N without a win
+            uppers[row.tile], context[row.tile] = win_upper(targets, hand, wall_r, tuple(room), prep.W0,
+                                                            request.turns, deadline=deadline, scores=scores,
+                                                            floor=floor)
     except TooLarge as exc:  # too many complete hands within reach to list, or too many patterns: only 1 is proved
         uppers = {row.tile: Fraction(1) for row in lower.discards}
         note = f"1 (the relaxation was not computed: {exc})"
-    return uppers, note
+        context = None
+    return uppers, note, context
 
 
 def fetch_relaxation(rules: RuleSet, request: PlanRequest, deadline: float | None):
@@ -124,7 +138,7 @@ def fetch_relaxation(rules: RuleSet, request: PlanRequest, deadline: float | Non
     its tiles beyond the hand and the room lie among the draws: the relaxation stays an upper bound."""
     _, room, wall, _ = position_counts(rules, request.position, request.turns)
     listed = reach_with_room(rules, request.position, request.turns, deadline)
-    return list(range(len(wall))), list(listed.counts), wall, room
+    return list(range(len(wall))), listed.counts, wall, room
 
 
 def within(row):

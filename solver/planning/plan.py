@@ -47,6 +47,8 @@ class DiscardPlan:
     win_interval: tuple[float, float] | None = None  # an estimate's 95 % interval (None: the value is exact)
     score_interval: tuple[float, float] | None = None
     upper: Fraction | None = None  # proved >= the optimal P(win) (= win_probability where optimal); None: none
+    # proved >= the optimal E[score] (= expected_score where that is over all play; score_bounds.py); None: none
+    score_upper: Fraction | None = None
 
 
 @dataclass(frozen=True)
@@ -104,7 +106,7 @@ def plan(rules: RuleSet, request: PlanRequest | Hand, progress: Progress | None 
                     search.deadline = deadline + (time.monotonic() - began)
             found = exact_plan(rules, single, progress, deadline, listed)
         if found.policy_class[label_of(request.objective)] == "all play":
-            rows = [replace(r, upper=r.win_probability) for r in found.discards]
+            rows = [replace(r, upper=r.win_probability, score_upper=r.expected_score) for r in found.discards]
             best = replace(found, discards=tuple(rows), method="optimal", separated=True)
             return with_other(rules, request, best, progress) if request.both else best
         lower = found  # every win listed, but a named class (a drawn そら discarded at once): a real policy
@@ -151,6 +153,19 @@ def with_other(rules: RuleSet, request: PlanRequest, result: Plan, progress: Pro
     rows = tuple(replace(r, **{field: values[r.tile]}, **({"upper": values[r.tile]} if optimal_win else {}))
                  for r in result.discards)
     labels = dict(result.policy_class, **{field: found.policy_class[field]})
+    if field == "expected_score" and labels[field] == "all play":
+        rows = tuple(replace(r, score_upper=r.expected_score) for r in rows)
+    elif field == "expected_score":  # a lower bound: beside the bracket's upper bound, or where P(win) is over
+        from solver.planning.score_bounds import UPPER, with_score_uppers  # all play, its optimum is the bound's U
+
+        if all(r.score_upper is None for r in rows):
+            rows = with_score_uppers(rules, request.position, request.turns, rows)
+        if any(r.score_upper is not None for r in rows):
+            labels[field] += f"; upper = {UPPER}"
+    elif optimal_win and any(r.score_upper is not None for r in rows):  # P(win)'s optimum: a U as tight as any
+        from solver.planning.score_bounds import with_score_uppers
+
+        rows = with_score_uppers(rules, request.position, request.turns, rows, {r.tile: r.score_upper for r in rows})
     # "optimal" names P(win) over all play (the headline says so): E[score] over all play beside a P(win) of
     # a named class (a drawn そら discarded at once; past its limits, nearest) is exact within that class
     method = "class" if result.method == "optimal" and other == "win" and not optimal_win else result.method
