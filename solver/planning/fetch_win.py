@@ -35,6 +35,9 @@ from solver.planning.recursion import Search
 from solver.planning.targets import NoWinScore, OutOfTime, Targets, TooLarge
 
 
+SHORT = 48  # targets within reach below which a list is kept as tuples, not numpy rows (FetchWin.reach)
+
+
 def plus(hand: tuple[int, ...], i: int, n: int) -> tuple[int, ...]:
     return hand[:i] + (hand[i] + n,) + hand[i + 1:]
 
@@ -68,30 +71,41 @@ class FetchWin:
     def room(self, hand, wall) -> list[int]:
         return [b - h - w for b, h, w in zip(self.base, hand, wall)]
 
-    def reach(self, hand, wall, live_sora, t, rows):
-        """Targets within reach (rows of the targets' matrix): cost <= t + そら held, every missing copy in the wall
-        (or the room while a fetch can still happen). Children only lose targets, so filtering the parent's rows
-        is exact."""
+    def reach(self, hand, wall, live_sora, t, alive):
+        """Targets within reach: cost <= t + そら held, every missing copy in the wall (or the room while a fetch can
+        still happen). Children only lose targets, so filtering the parent's list is exact. A long list is rows of
+        the targets' matrix (numpy), a short one (SHORT or fewer) Search's sparse tuples (plain loops are faster)."""
         held = hand[self.sp]
         available = wall
         if held or (live_sora and t >= 2):
             available = [w + r for w, r in zip(wall, self.room(hand, wall))]
-        need = self.matrix[rows] - np.array(hand[:self.nr], dtype=np.int16)
+        if isinstance(alive, list):
+            return [target for _, target in self.search.costs(hand, available, alive, t + held)]
+        need = self.matrix[alive] - np.array(hand[:self.nr], dtype=np.int16)
         np.maximum(need, 0, out=need)
-        ok = (need.sum(1) <= t + held) & (need <= np.array(available, dtype=np.int16)).all(1)
-        return rows[ok]
+        rows = alive[(need.sum(1) <= t + held) & (need <= np.array(available, dtype=np.int16)).all(1)]
+        return self.targets(rows) if len(rows) <= SHORT else rows
 
-    def targets(self, rows) -> list:
-        """The sparse targets (recursion.Search's) of some rows."""
+    def targets(self, alive) -> list:
+        """The sparse targets (recursion.Search's) of a list within reach."""
+        if isinstance(alive, list):
+            return alive
         sparse = self.search.sparse
-        return [sparse[j] for j in rows.tolist()]
+        return [sparse[j] for j in alive.tolist()]
 
-    def plain(self, hand, wall, t, rows) -> list:
+    def plain(self, hand, wall, t, alive) -> list:
         """For the no-fetch search (one draw left needs no list): its targets within reach, as its sparse tuples."""
-        return self.targets(self.reach(hand, wall, 0, t, rows)) if t > 1 else []
+        return self.targets(self.reach(hand, wall, 0, t, alive)) if t > 1 else []
 
-    def most(self, rows) -> list[int]:
-        return self.matrix[rows].max(0).tolist() if len(rows) else [0] * self.nr
+    def most(self, alive) -> list[int]:
+        if not isinstance(alive, list):
+            return self.matrix[alive].max(0).tolist() if len(alive) else [0] * self.nr
+        out = [0] * self.nr
+        for target in alive:
+            for i, c in target:
+                if c > out[i]:
+                    out[i] = c
+        return out
 
     def merged(self, hand, wall, most):
         """Kinds no target within reach holds: held copies to the junk slot, wall copies to the junk mass (they
@@ -310,6 +324,7 @@ class FetchWin:
                 got = self.swap_last(one, wall, room, near) if held == 1 else self.fetch_last(one, wall, room, near)
             else:
                 most = self.most(alive)
+                hand, wall = self.merged(hand, wall, most)  # (so that children differing there share a key)
                 candidates = [p for p, n in enumerate(hand) if n]
                 junk = [p for p in candidates if p != sp and (p >= nr or hand[p] > most[p])]
                 got = max(self.v12(plus(hand, p, -1), wall, live_sora, W, t, alive) for p in (junk[:1] or candidates))
