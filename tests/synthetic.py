@@ -284,6 +284,23 @@ def favourites(game: Game, deal: Deal | None = None) -> st.SearchStrategy[int | 
     return st.one_of(*options)
 
 
+@st.composite
+def room_positions(draw, *, max_kinds: int = 5, max_units: int = 6, max_room: int = 2, max_turns: int = 3):
+    """A small game (そら allowed), a hand of hand_size or one fewer tiles, seen tiles, a waiting room, a favourite
+    and turns: (game, deal, seen, room, favourite, turns), for the planner's searches with every fetch."""
+    game = draw(games(min_kinds=4, max_kinds=max_kinds, max_units=max_units, max_unit_size=3, hand_sizes=(3, 4)))
+    size = draw(st.sampled_from([game.hand_size - 1, game.hand_size]))
+    deal = draw(deals(game, size=size, max_called=1))
+    seen = list(draw(st.one_of(st.just((0,) * game.K), seen_counts(game, deal, max_total=4))))
+    room = [0] * game.K
+    totals = deal.totals(game)
+    for _ in range(draw(st.integers(0, max_room))):
+        free = [k for k in range(game.K) if totals[k] + seen[k] + room[k] < COPIES]
+        if free:
+            room[draw(st.sampled_from(free))] += 1
+    return game, deal, seen, room, draw(favourites(game, deal)), draw(st.integers(1, max_turns))
+
+
 def concealed_kinds(deal: Deal, *, exclude: Sequence[int | None] = ()) -> list[int]:
     return [k for k, n in enumerate(deal.concealed) if n and k not in exclude]
 

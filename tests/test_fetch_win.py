@@ -6,28 +6,15 @@ from __future__ import annotations
 
 import pytest
 from hypothesis import given, settings
-from hypothesis import strategies as st
 from oracle_fetch import fetch_value
-from synthetic import BASE_SETTINGS, Game, deals, favourites, games, seen_counts
+from synthetic import BASE_SETTINGS, Game, room_positions
 
 from solver import Hand, MjError
 from solver.planning.fetch_win import fetch_win
 
 
-@st.composite
-def positions(draw):
-    """A small game with a fetch-mode そら, a hand of hand_size or one fewer tiles, seen tiles, a waiting room."""
-    game = draw(games(min_kinds=4, max_kinds=6, max_units=7, max_unit_size=3, hand_sizes=(3, 4)))
-    size = draw(st.sampled_from([game.hand_size - 1, game.hand_size]))
-    deal = draw(deals(game, size=size, max_called=1))
-    seen = list(draw(st.one_of(st.just((0,) * game.K), seen_counts(game, deal, max_total=4))))
-    room = [0] * game.K
-    totals = deal.totals(game)
-    for _ in range(draw(st.integers(0, 3))):
-        free = [k for k in range(game.K) if totals[k] + seen[k] + room[k] < 3]
-        if free:
-            room[draw(st.sampled_from(free))] += 1
-    return game, deal, seen, room, draw(favourites(game, deal)), draw(st.integers(1, 4))
+def positions():
+    return room_positions(max_kinds=6, max_units=7, max_room=3, max_turns=4)
 
 
 def names(counts) -> list[str]:

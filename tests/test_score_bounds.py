@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from oracle import best_score
 from oracle_fetch import fetch_value
-from synthetic import BASE_SETTINGS, Deal, Game, deals, favourites, games, seen_counts
+from synthetic import BASE_SETTINGS, Deal, Game, room_positions
 
 from cli import app
 from solver import Evaluator, MjError
@@ -28,20 +28,7 @@ from solver.planning.targets import TooLarge
 RULES = ("2019-12", "hitori-jong-2.1")
 
 
-@st.composite
-def positions(draw):
-    """A small game (そら allowed), a hand of hand_size or one fewer tiles, seen tiles, a waiting room."""
-    game = draw(games(min_kinds=4, max_kinds=5, max_units=6, max_unit_size=3, hand_sizes=(3, 4)))
-    size = draw(st.sampled_from([game.hand_size - 1, game.hand_size]))
-    deal = draw(deals(game, size=size, max_called=1))
-    seen = list(draw(st.one_of(st.just((0,) * game.K), seen_counts(game, deal, max_total=4))))
-    room = [0] * game.K
-    totals = deal.totals(game)
-    for _ in range(draw(st.integers(0, 2))):
-        free = [k for k in range(game.K) if totals[k] + seen[k] + room[k] < 3]
-        if free:
-            room[draw(st.sampled_from(free))] += 1
-    return game, deal, seen, room, draw(favourites(game, deal)), draw(st.integers(1, 3))
+positions = room_positions
 
 
 def random_positions(n: int, seed: int):

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from oracle_fetch import fetch_value
-from synthetic import BASE_SETTINGS, deals, favourites, games, seen_counts
+from synthetic import BASE_SETTINGS, room_positions
 
 from solver import Evaluator, MjError
 from solver.planning import plan as plan_module
@@ -18,20 +18,7 @@ from solver.planning.score_optimum import ScoreOptimum, score_optimum
 from solver.planning.targets import TooLarge
 
 
-@st.composite
-def positions(draw):
-    """A small game (そら allowed), a hand of hand_size or one fewer tiles, seen tiles, a waiting room."""
-    game = draw(games(min_kinds=4, max_kinds=5, max_units=6, max_unit_size=3, hand_sizes=(3, 4)))
-    size = draw(st.sampled_from([game.hand_size - 1, game.hand_size]))
-    deal = draw(deals(game, size=size, max_called=1))
-    seen = list(draw(st.one_of(st.just((0,) * game.K), seen_counts(game, deal, max_total=4))))
-    room = [0] * game.K
-    totals = deal.totals(game)
-    for _ in range(draw(st.integers(0, 2))):
-        free = [k for k in range(game.K) if totals[k] + seen[k] + room[k] < 3]
-        if free:
-            room[draw(st.sampled_from(free))] += 1
-    return game, deal, seen, room, draw(favourites(game, deal)), draw(st.integers(1, 3))
+positions = room_positions
 
 
 def names(counts) -> list[str]:
