@@ -174,7 +174,7 @@ def with_other(rules: RuleSet, request: PlanRequest, result: Plan, progress: Pro
 
 def score_plan(rules: RuleSet, request: PlanRequest, prep: Prepared | None, progress: Progress | None) -> Plan | None:
     """The request's objective over all play with every fetch where it finishes within the limits (a fresh time
-    budget), else None: the class answers as before. E[score] always (score_optimum.py, over full counts); P(win)
+    budget), else None: the class answers as before (P(win) with a そら held: TooLarge, so the bracket answers). E[score] always (score_optimum.py, over full counts); P(win)
     only where a fetch could follow (fetch_win.py; elsewhere the planner's own search is all play, and faster)."""
     from solver.planning.fetch_win import fetch_win
     from solver.planning.score_optimum import score_optimum
@@ -199,6 +199,8 @@ def score_plan(rules: RuleSet, request: PlanRequest, prep: Prepared | None, prog
             moves, states = score_optimum(rules, request.position, request.turns, tiles,
                                           state_limit=limits.max_states, deadline=fresh(limits), tick=tick)
     except TooLarge:
+        if objective == "win" and prep is not None and prep.sora is not None:
+            raise  # with a そら held the no-fetch class keeps the waiting room too and is no faster: the bracket
         return None
     win = objective == "win"
     rows = [DiscardPlan(tile, value if win else None, None if win else value, None, None,
