@@ -91,3 +91,35 @@ def test_every_draws_swap_in_one_pass_equals_the_draw_by_draw_values():
     finally:
         module.FetchWin = original
     assert calls and all(calls)
+
+
+def test_real_hands_at_two_draws_equal_the_full_count_search():
+    """On real 2019-12 hands (seed 000's, and one holding a そら, with a waiting room), P(win) at turns 2 equals the
+    plain expectimax over full tile counts with every fetch (score_optimum.ScoreOptimum with a win worth 1 and
+    nothing else anything): the same game searched with none of this module's reductions."""
+    from solver import Evaluator
+    from solver.planning import score_optimum
+    from solver.planning.prepare import position_counts, reach_with_room
+
+    class Zero(score_optimum.NoWinScore):
+        def _score(self, concealed):
+            return 0
+
+        def score_held(self, concealed, support):
+            return 0
+
+    ev = Evaluator("2019-12")
+    for text, room in (("真 雪歩 あずさ 可奈 歩 未来 まつり 美也 紗代子 海美 奈緒 美奈子 星梨花", "雪歩 可奈"),
+                       ("そら 静香 静香 翼 翼 ジュリア ジュリア 未来 杏奈 百合子 紗代子 可奈 志保", "未来 杏奈 星梨花")):
+        position = ev.plan_request_of(text, 2, waiting_room=room).position
+        discards = [k for k, n in enumerate(position.hand.concealed) if n]
+        got, _ = fetch_win(ev.rules, position, 2, discards, state_limit=10 ** 7)
+        _, room_counts, wall, _ = position_counts(ev.rules, position, 2)
+        targets = reach_with_room(ev.rules, position, 2)
+        plain = score_optimum.ScoreOptimum(ev.rules, position.hand.called, None, dict.fromkeys(targets.counts, 1),
+                                           state_limit=10 ** 7)
+        plain.nowin = Zero(ev.rules, position.hand.called, None)
+        for d, (value, wait, take) in zip(discards, got):
+            held = score_optimum.add(position.hand.concealed, d, -1)
+            want = plain.first_move(held, wall, score_optimum.add(room_counts, d, 1), 2)
+            assert (value, wait, take) == want
