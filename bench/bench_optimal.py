@@ -2,11 +2,13 @@
 
     .venv/bin/python bench/bench_optimal.py                    # 3 hands per h and rule set, turns 3 and 4
     .venv/bin/python bench/bench_optimal.py --turns 3 --hands 5 --bracket 0
+    .venv/bin/python bench/bench_optimal.py --turns 3 --sora --bracket 0     # hands holding a そら (2019-12)
 
 Hands: seeded random 13-tile hands at h = 1, 2, 3 (bench_planner.random_hand) of both rule sets (2019-12 and
 hitori-jong-2.1), with 0-15 random seen tiles. Per rule set and turns: median and worst seconds of the optimum
 (P(win), one objective; a plan that stops at the time cap counts with its time and is reported), of nearest and
-of detour 1 (the baselines, same hands, same run), and the ratio of medians. Then the bracket past the budget
+of detour 1 (the baselines, same hands, same run), and the ratio of medians; then the plain call with the default
+limits (500,000 states, 5 s): its time and how it answered (optimal or a bracket, and the bracket's width). Then the bracket past the budget
 (turns 12, h <= 3, the default time budget): seconds, width of the recommended discard's bracket, whether it
 separates the best from the second, and the estimate's policy (2,000 walls) beside the lower bound.
 Targets (issue 22): turns 3 <= 1 s median and <= 5 s worst; turns 4 <= 10 s median; bracket <= 2 s median,
@@ -59,6 +61,29 @@ def timed(ev: Evaluator, request: PlanRequest):
     return time.perf_counter() - start, p
 
 
+def with_sora(ev: Evaluator, pos: Position) -> Position:
+    """The position with one copy of the hand's most held kind replaced by a そら (the slow case: a fetch can
+    follow from the start)."""
+    counts = list(pos.hand.concealed)
+    k = max(range(len(counts)), key=lambda i: (counts[i], -i))
+    counts[k] -= 1
+    counts[ev.rules.tiles.sora] += 1
+    return Position(Hand(tuple(counts)), pos.seen)
+
+
+def defaults(ev: Evaluator, found: list[Position], turns: int) -> None:
+    """The plain `mj plan` call (default limits: 500,000 states, 5 s): its time and how it answered."""
+    results = [timed(ev, PlanRequest(pos, turns, both=False)) for pos in found]
+    times = [t for t, _ in results]
+    methods = {}
+    for _, p in results:
+        methods[p.method] = methods.get(p.method, 0) + 1
+    widths = [float(p.recommended.upper - p.recommended.win_probability) for _, p in results if p.method != "optimal"]
+    print(f"    default : median {statistics.median(times):.3f} s worst {max(times):.3f} s; "
+          f"{', '.join(f'{m} {n}' for m, n in sorted(methods.items()))}"
+          + (f"; bracket width median {statistics.median(widths):.3f}" if widths else ""), flush=True)
+
+
 def compare(ev: Evaluator, found: list[Position], turns: int) -> None:
     rows = {}
     for name, play, detour, limits in (("optimal", "optimal", None, Limits(10 ** 7, CAP)),
@@ -82,6 +107,7 @@ def compare(ev: Evaluator, found: list[Position], turns: int) -> None:
               f"{med / m:.2f}x; its pick's P(win) below the optimum by median "
               f"{statistics.median(gaps) * 100 if gaps else 0:.2f} points, at most {max(gaps, default=0) * 100:.2f}",
               flush=True)
+    defaults(ev, found, turns)
 
 
 def brackets(ev: Evaluator, found: list[Position], turns: int, h: int) -> None:
@@ -113,10 +139,15 @@ def main() -> None:
     parser.add_argument("--rules", nargs="+", default=["2019-12", "hitori-jong-2.1"])
     parser.add_argument("--bracket", type=int, default=12, help="turns of the bracket part (0: skip it)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--sora", action="store_true", help="each hand holds a そら (fetch-mode rule sets)")
     args = parser.parse_args()
     for name in args.rules:
         ev = Evaluator(name)
         found = [pos for h in (1, 2, 3) for pos in positions(ev, h, args.hands, args.seed)]
+        if args.sora:
+            if ev.rules.sora_mode != "fetch":
+                continue
+            found = [with_sora(ev, pos) for pos in found]
         for turns in args.turns:
             compare(ev, found, turns)
         if args.bracket:

@@ -123,3 +123,28 @@ def test_real_hands_at_two_draws_equal_the_full_count_search():
             held = score_optimum.add(position.hand.concealed, d, -1)
             want = plain.first_move(held, wall, score_optimum.add(room_counts, d, 1), 2)
             assert (value, wait, take) == want
+
+
+@pytest.mark.parametrize("text, seen, room", [
+    ("真 雪歩 あずさ 可奈 歩 未来 まつり 美也 紗代子 海美 奈緒 美奈子 星梨花", "", "雪歩 可奈 翼"),
+    ("静香 静香 翼 翼 ジュリア ジュリア 未来 杏奈 百合子 紗代子 可奈 志保 星梨花", "春香 千早 星梨花", "杏奈"),
+])
+def test_three_draws_in_c_equal_the_python_search(monkeypatch, text, seen, room):
+    """A 12-tile hand with three draws left and a そら live draws in one C call (the no-fetch two-draw form plus a
+    drawn そら's swap, _planc.drawn_best with the room): the same Fractions as the Python search, on real hands."""
+    from solver import Evaluator
+    from solver.planning import closed
+    from solver.planning import fetch_win as module
+
+    if closed._planc is None:
+        pytest.skip("the C extension is not built")
+    ev = Evaluator("2019-12")
+    position = ev.plan_request_of(text, 3, seen=seen, waiting_room=room).position
+    discards = [k for k, n in enumerate(position.hand.concealed) if n]
+    calls = []
+    native = module.FetchWin.drawn_natively
+    monkeypatch.setattr(module.FetchWin, "drawn_natively", lambda self, *a: calls.append(1) or native(self, *a))
+    fast, _ = fetch_win(ev.rules, position, 3, discards, state_limit=10 ** 7)
+    monkeypatch.setattr(module, "native_two_draws", lambda: False)
+    slow, _ = fetch_win(ev.rules, position, 3, discards, state_limit=10 ** 7)
+    assert calls and fast == slow

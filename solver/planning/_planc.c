@@ -3,8 +3,9 @@
  * left is valued in closed form (docs/formulation.md section 8, "The best discard with two draws left" and
  * "Pruning the discards with two draws left"). Exact integers, scaled by (W-1)(W-2), W the wall before the draw.
  *
- * drawn_best(hand, wall, W, ks, rows, costs, nr) -> [value after drawing k for k in ks], or None where the
- * sizes do not fit (then Python answers)
+ * drawn_best(hand, wall, W, ks, rows, costs, nr[, room, sora]) -> [value after drawing k for k in ks], or None
+ * where the sizes do not fit (then Python answers); with room (over the relevant kinds) and sora (live そら), each
+ * discard's value adds what a そら drawn next adds by a swap with a room tile (fetch_win.py)
  *   hand: counts over the search's positions (relevant kinds first, junk last), the 12-tile hand;
  *   wall: live counts over the nr relevant kinds; rows: the targets within reach of the 12-tile hand with three
  *   draws left, nr bytes each (their counts over the relevant kinds), costs: their costs from it (reach.Costed).
@@ -54,6 +55,8 @@ typedef struct {
     int *miss12, *ext12, *nmiss12, *next12;  /* per target, its missing and extra tiles from the 12-tile hand
                                                 (at most 4 listed; more: never within two draws) */
     Entry *entries;
+    int sora;  /* live そら (fetch_win): each draw's best discard adds sora x the best swap after a drawn one */
+    int room[MAXNR];  /* the waiting room over the relevant kinds (with sora) */
 } State;
 
 /* two_draws of hand - x (closed.two_draw_value over two_draws_each's tables) */
@@ -99,6 +102,56 @@ static long long value_of(State *st, int x) {
         total += wk * best;
     }
     return total + (st->W - covered) * ready;
+}
+
+static long long gain[MAXPOS][MAXNR];  /* swap (y for a room r) -> the live waits it leaves; zero between calls */
+static int touched[MAXPOS * MAXNR];
+
+/* fetch_win's swap_last(hand - x) less the waits of hand - x (docs/formulation.md section 8, "P(win) with every
+ * fetch", items 5-6): what a そら drawn next adds when x is discarded now, scaled by the last draw. From the tables:
+ * a target one away from the 13 tiles (waits[s] holds b) is, after discarding x = s, a wait on b (then swap any y
+ * for a room b, wait y), and after another x two away with surplus s, missing x and b (swap s for x, wait b; or
+ * s for a room b, wait x); a pair entry with x extra is two away with surplus s (swap s for a room a, wait b). */
+static long long swap_gain(State *st, int x, const int *hand) {
+    int n = 0, nr = st->nr;
+    const int *w = st->w, *room = st->room;
+    long long ready = live(st->waits[x], w), best = ready;
+#define ADD(y, r, v)                                         \
+    do {                                                     \
+        if ((v) > 0) {                                       \
+            if (!gain[y][r]) touched[n++] = (y) * MAXNR + (r); \
+            gain[y][r] += (v);                               \
+        }                                                    \
+    } while (0)
+    for (int j = 0; j < st->nheld; j++) {
+        int s = st->held[j];
+        for (uint64_t m = st->waits[s]; m; m &= m - 1) {
+            int b = __builtin_ctzll(m);
+            if (s == x) {
+                if (!room[b]) continue;
+                for (int i = 0; i < st->nheld; i++) {
+                    int y = st->held[i];
+                    if (y < nr && y != b && (y != x || hand[x] > 1)) ADD(y, b, w[y]);
+                }
+            } else if (x < nr) {  /* (b = x: two more x than hand - x, one fetched, one drawn: one option) */
+                ADD(s, x, w[b]);
+                if (b != x && room[b]) ADD(s, b, w[x]);
+            }
+        }
+    }
+    for (int p = 0; p < st->npairs; p++) {
+        if (st->px[p] != x) continue;
+        int s = st->ps[p], a = st->pa[p], b = st->pb[p];
+        if (room[a]) ADD(s, a, w[b]);
+        if (a != b && room[b]) ADD(s, b, w[a]);
+    }
+#undef ADD
+    for (int i = 0; i < n; i++) {
+        long long *g = &gain[touched[i] / MAXNR][touched[i] % MAXNR];
+        if (*g > best) best = *g;
+        *g = 0;
+    }
+    return best - ready;
 }
 
 /* the best two-draw value of hand + k (13 tiles, wall w - k), from the parsed targets within reach of the 12-tile
@@ -147,6 +200,15 @@ static long long best_after(State *st, const int *hand12, const int *wall12, int
             return -1;
         }
     }
+    if (st->sora) {  /* every discard, with what a drawn そら adds (no bound: the swap's gain is not in it) */
+        long long best = 0;
+        for (int j = 0; j < st->nheld; j++) {
+            int x = st->held[j];
+            long long v = value_of(st, x) + st->sora * swap_gain(st, x, hand);
+            if (v > best) best = v;
+        }
+        return best;
+    }
     uint64_t uni = 0;
     for (int j = 0; j < st->nheld; j++) uni |= st->waits[st->held[j]];
     long long one = live(uni, st->w), best = 0;
@@ -172,13 +234,16 @@ static long long best_after(State *st, const int *hand12, const int *wall12, int
 }
 
 static PyObject *drawn_best(PyObject *self, PyObject *args) {
-    PyObject *hand_o, *wall_o, *ks, *costs;
+    PyObject *hand_o, *wall_o, *ks, *costs, *room_o = NULL;
     const char *rows_b;
     Py_ssize_t nbytes;
-    int W0, nr;
-    if (!PyArg_ParseTuple(args, "OOiOy#Oi", &hand_o, &wall_o, &W0, &ks, &rows_b, &nbytes, &costs, &nr)) return NULL;
-    if (!PyTuple_Check(hand_o) || !PyTuple_Check(wall_o) || !PyList_Check(ks) || !PyList_Check(costs)) {
-        PyErr_SetString(PyExc_TypeError, "drawn_best(tuple, tuple, int, list, bytes, list, int)");
+    int W0, nr, sora = 0;
+    if (!PyArg_ParseTuple(args, "OOiOy#Oi|Oi", &hand_o, &wall_o, &W0, &ks, &rows_b, &nbytes, &costs, &nr, &room_o,
+                          &sora))
+        return NULL;
+    if (!PyTuple_Check(hand_o) || !PyTuple_Check(wall_o) || !PyList_Check(ks) || !PyList_Check(costs) ||
+        (room_o && (!PyTuple_Check(room_o) || PyTuple_GET_SIZE(room_o) != PyTuple_GET_SIZE(wall_o)))) {
+        PyErr_SetString(PyExc_TypeError, "drawn_best(tuple, tuple, int, list, bytes, list, int[, tuple, int])");
         return NULL;
     }
     Py_ssize_t npos = PyTuple_GET_SIZE(hand_o), nt = PyList_GET_SIZE(costs), nk = PyList_GET_SIZE(ks);
@@ -193,6 +258,10 @@ static PyObject *drawn_best(PyObject *self, PyObject *args) {
     int hand[MAXPOS], wall[MAXNR];
     for (Py_ssize_t i = 0; i < npos; i++) hand[i] = (int)PyLong_AsLong(PyTuple_GET_ITEM(hand_o, i));
     for (int i = 0; i < nr; i++) wall[i] = (int)PyLong_AsLong(PyTuple_GET_ITEM(wall_o, i));
+    if (room_o) {
+        st.sora = sora;
+        for (int i = 0; i < nr; i++) st.room[i] = (int)PyLong_AsLong(PyTuple_GET_ITEM(room_o, i));
+    }
     if (PyErr_Occurred()) return NULL;
     int *costs12 = malloc(sizeof(int) * (nt + 1));
     st.pa = malloc(sizeof(int) * (8 * nt + 8));  /* at most two pairs a target */
@@ -290,7 +359,8 @@ done:
 
 static PyMethodDef methods[] = {
     {"drawn_best", drawn_best, METH_VARARGS,
-     "drawn_best(hand, wall, W, ks, rows, costs, nr) -> per k in ks, the best two-draw value after drawing k"},
+     "drawn_best(hand, wall, W, ks, rows, costs, nr[, room, sora]) -> per k in ks, the best two-draw value after "
+     "drawing k (with room and sora: a drawn そら may swap for a room tile before the last draw)"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -29,7 +29,7 @@ import numpy as np
 
 from solver.core.errors import MjError
 from solver.core.rules import RuleSet
-from solver.planning.closed import falling
+from solver.planning.closed import _planc, falling, native_two_draws
 from solver.planning.prepare import position_counts, reach_with_room
 from solver.planning.recursion import Search
 from solver.planning.targets import NoWinScore, OutOfTime, Targets, TooLarge
@@ -55,6 +55,7 @@ class FetchWin:
         self.states = 0
         search.deadline = deadline
         self.matrix = search.target_matrix().astype(np.int16)  # one row per target, over the relevant kinds
+        self.native = native_two_draws()  # the two draws after a draw in C, with the swap of a drawn そら
         self.all_rows = np.arange(len(self.matrix))
 
     # --- bookkeeping --------------------------------------------------------------------------------
@@ -289,18 +290,40 @@ class FetchWin:
         return got + (W - live) * self.fetch_last(hand, wall, room, near)
 
     def draw(self, hand, wall, live_sora, W, t, alive) -> int:
-        total = live = 0
-        for i in range(self.nr):
-            n = wall[i]
-            if n:
-                live += n
-                total += n * self.v13(plus(hand, i, 1), plus(wall, i, -1), live_sora, W - 1, t - 1, alive)
+        native = None
+        if t == 3 and live_sora and not hand[self.sp] and self.native:
+            native = self.drawn_natively(hand, wall, live_sora, W, alive)
+        if native is not None:
+            total, live = native
+        else:
+            total = live = 0
+            for i in range(self.nr):
+                n = wall[i]
+                if n:
+                    live += n
+                    total += n * self.v13(plus(hand, i, 1), plus(wall, i, -1), live_sora, W - 1, t - 1, alive)
         if live_sora:
             live += live_sora
             total += live_sora * self.v13(plus(hand, self.sp, 1), wall, live_sora - 1, W - 1, t - 1, alive)
         if W > live:  # a tile of a kind no target holds: discarded at once (junk first)
             total += (W - live) * self.v12(hand, wall, live_sora, W - 1, t - 1, alive)
         return total
+
+    def drawn_natively(self, hand, wall, live_sora, W, alive) -> tuple[int, int] | None:
+        """The relevant draws of a 12-tile hand holding no そら with three draws left and a そら live, each valued
+        with its best discard (two draws left: the no-fetch closed form plus what a drawn そら's swap adds) in one C
+        call (_planc.drawn_best with the room): (their sum, their live copies), or None where C declines."""
+        kinds = [k for k in range(self.nr) if wall[k]]
+        rows = np.array(self.search.rows_of(alive), dtype=np.intp) if isinstance(alive, list) else alive
+        block = self.search.target_matrix()[rows]
+        costs = np.maximum(block - np.array(hand[:self.nr], dtype=np.int8), 0).sum(1, dtype=np.int32)
+        got = _planc.drawn_best(hand, wall, W, kinds, block.tobytes(), costs.tolist(), self.nr,
+                                tuple(self.room(hand, wall)), live_sora)
+        if got is None:
+            return None
+        for _ in kinds:
+            self.counted()
+        return sum(wall[k] * v for k, v in zip(kinds, got)), sum(wall[k] for k in kinds)
 
     def v13(self, hand, wall, live_sora, W, t, alive) -> int:
         """Scaled value right after a draw: a win if complete, else the best discard."""
