@@ -62,24 +62,24 @@ def test_the_positions_the_class_once_got_wrong(units, sora, concealed, seen, ro
 
 
 def test_every_draws_swap_in_one_pass_equals_the_draw_by_draw_values():
-    """drawn_swaps (a 12-tile hand holding one そら, two draws left) against each draw's own 13-tile value, on real
+    """drawn_swaps and its C twin (a 12-tile hand holding one そら, two draws left) against each draw's own value, on real
     a 2019-12 hand holding a そら with a waiting room (every root, turns 2)."""
     from solver import Evaluator
     from solver.planning import fetch_win as module
 
     ev = Evaluator("2019-12")
     calls = []
-    one_pass = module.FetchWin.drawn_swaps
+    either = module.FetchWin.swaps  # C where built, else drawn_swaps
 
     def per_draw(self, hand, wall, room, near):
-        total, live = one_pass(self, hand, wall, room, near)
+        total, live = either(self, hand, wall, room, near)
         want = sum(wall[k] * self.v13(module.plus(hand, k, 1), module.plus(wall, k, -1), 0, 10 ** 6, 1, self.all_rows)
                    for k in range(self.nr) if wall[k])
-        calls.append(total == want)
+        calls.append(total == want and (total, live) == self.drawn_swaps(hand, wall, room, near))
         return total, live
 
     class Checked(module.FetchWin):
-        drawn_swaps = per_draw
+        swaps = per_draw
 
     original = module.FetchWin
     module.FetchWin = Checked

@@ -286,8 +286,18 @@ class FetchWin:
             return self.draw(hand, wall, live_sora, W, t, alive)
         near = self.targets(self.reach(hand, wall, live_sora, t, alive))
         room = self.room(hand, wall)
-        got, live = self.drawn_swaps(hand, wall, room, near)
+        got, live = self.swaps(hand, wall, room, near)
         return got + (W - live) * self.fetch_last(hand, wall, room, near)
+
+    def swaps(self, hand, wall, room, near) -> tuple[int, int]:
+        """drawn_swaps, in C (_planc.swaps_drawn) where built."""
+        if self.native:
+            rows = np.array(self.search.rows_of(near), dtype=np.intp)
+            got = _planc.swaps_drawn(hand, wall, tuple(room), self.nr, self.search.target_matrix()[rows].tobytes(),
+                                     self.sp)
+            if got is not None:
+                return got
+        return self.drawn_swaps(hand, wall, room, near)
 
     def draw(self, hand, wall, live_sora, W, t, alive) -> int:
         native = None
