@@ -56,6 +56,7 @@ class FetchWin:
         search.deadline = deadline
         self.matrix = search.target_matrix().astype(np.int16)  # one row per target, over the relevant kinds
         self.native = native_two_draws()  # the two draws after a draw in C, with the swap of a drawn そら
+        self.cost_rows = self.cost_hand = self.cost_value = None  # costs_of's last list
         self.all_rows = np.arange(len(self.matrix))
 
     # --- bookkeeping --------------------------------------------------------------------------------
@@ -234,8 +235,9 @@ class FetchWin:
                     yield target, cost
 
     # --- the recursion ------------------------------------------------------------------------------
-    def v12(self, hand, wall, live_sora, W, t, alive) -> int:
-        """Scaled value of a 12-tile hand with t draws left, over its best first move (a fetch, or none)."""
+    def v12(self, hand, wall, live_sora, W, t, alive, exact: bool = False) -> int:
+        """Scaled value of a 12-tile hand with t draws left, over its best first move (a fetch, or none). `exact`:
+        `alive` is this state's own list within reach already (discarded, below), not its parent's."""
         if t == 0:
             return 0
         held = hand[self.sp]
@@ -247,7 +249,8 @@ class FetchWin:
         got = self.memo.get(key)
         if got is not None:
             return got
-        alive = self.reach(hand, wall, live_sora, t, alive)
+        if not exact:
+            alive = self.reach(hand, wall, live_sora, t, alive)
         most = self.most(alive)
         hand, wall = self.merged(hand, wall, most)
         key2 = (hand, wall, live_sora, W, t, 12)
@@ -360,10 +363,34 @@ class FetchWin:
                 hand, wall = self.merged(hand, wall, most)  # (so that children differing there share a key)
                 candidates = [p for p, n in enumerate(hand) if n]
                 junk = [p for p in candidates if p != sp and (p >= nr or hand[p] > most[p])]
-                got = max(self.v12(plus(hand, p, -1), wall, live_sora, W, t, alive) for p in (junk[:1] or candidates))
+                got = max(self.discarded(hand, wall, live_sora, W, t, alive, p) for p in (junk[:1] or candidates))
             self.memo[key] = got
             self.counted()
         return got
+
+    def discarded(self, hand, wall, live_sora, W, t, alive, p) -> int:
+        """v12 after discarding position p from a 13-tile state whose own targets within reach are `alive`. A long
+        list is narrowed by one column: a discard raises the cost of the targets holding as many p as the hand, and
+        while the room counts the discard stays available (one more needed, one more in the room)."""
+        child = plus(hand, p, -1)
+        held = child[self.sp]
+        if isinstance(alive, list) or not (held or (live_sora and t >= 2)):
+            return self.v12(child, wall, live_sora, W, t, alive)
+        if (child, wall, live_sora, W, t, 12) in self.memo:
+            return self.memo[(child, wall, live_sora, W, t, 12)]
+        cost = self.costs_of(hand, alive)
+        if p < self.nr:
+            cost = cost + (self.matrix[alive, p] >= hand[p])
+        rows = alive[cost <= t + held]
+        return self.v12(child, wall, live_sora, W, t, self.targets(rows) if len(rows) <= SHORT else rows, exact=True)
+
+    def costs_of(self, hand, rows):
+        """Per row its cost from the hand (kept for the state's discards: one list for all of them)."""
+        if self.cost_rows is not rows or self.cost_hand != hand:  # (the rows held here: no id is reused meanwhile)
+            need = self.matrix[rows] - np.array(hand[:self.nr], dtype=np.int16)
+            np.maximum(need, 0, out=need)
+            self.cost_rows, self.cost_hand, self.cost_value = rows, hand, need.sum(1)
+        return self.cost_value
 
     def first_move(self, hand, wall, live_sora, W, t) -> tuple[Fraction, Fraction, int | None]:
         """(value, value of drawing at once, the position a そら fetches first or None) of a 12-tile root."""
