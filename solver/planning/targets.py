@@ -62,7 +62,9 @@ def enumerate_targets(rules: RuleSet, hand: Hand, seen: tuple[int, ...], budget:
              for u in rules.units if sora not in u.members
              for outside in [sum(1 for k in u.members if held[k] == 0)]
              if outside <= budget and all(cap[k] > 0 for k in u.members)]
+    units.sort(key=lambda u: -u[4])  # largest first: a node with r slots left starts at the first unit of size <= r
     n_units = len(units)
+    first = [next((j for j, u in enumerate(units) if u[4] <= r), n_units) for r in range(size + 1)]
     counts = [0] * len(held)
     found: dict[tuple[int, ...], int] = {}
     bonus = rules.favourite_bonus
@@ -83,9 +85,9 @@ def enumerate_targets(rules: RuleSet, hand: Hand, seen: tuple[int, ...], budget:
                                    "lower --detour or --turns")
                 found[key] = total
             return
-        for j in range(start, n_units):
+        for j in range(max(start, first[remaining]), n_units):
             members, pts, has_fav, outside, n = units[j]
-            if n > remaining or cost + outside > budget:
+            if cost + outside > budget:
                 continue
             extra, used, fits = 0, 0, True
             for k in members:
