@@ -15,7 +15,8 @@ from fractions import Fraction
 from solver.core.hand import Hand
 from solver.core.rules import RuleSet
 from solver.planning.prepare import (NEAREST, Prepared, acceptance, acceptances, class_labels,  # noqa: F401 (API)
-                                     distance, fetch_could_follow, position_counts, prepare, root_states, wall_counts)
+                                     distance, fetch_could_follow, position_counts, prepare, root_states, rough_states,
+                                     wall_counts)
 from solver.planning.recursion import STATE_LIMIT, check_probability
 from solver.planning.request import DEFAULT_GAMES, MAX_GAMES, OBJECTIVES, Limits, PlanRequest, Position  # noqa: F401 (API)
 from solver.planning.bracket import bracket, label_of, sora_slack
@@ -96,6 +97,10 @@ def plan(rules: RuleSet, request: PlanRequest | Hand, progress: Progress | None 
     single = replace(request, both=False)  # the other objective after it, never at its expense (with_other)
     stopped, listed, slack = None, None, None
     try:
+        guess = rough_states(rules, request.position, request.turns, request.turns - 2)  # (turns 5 of a real hand
+        if guess > limits.max_states:  # passes the default: its listing alone took the budget, for an upper of 1)
+            raise TooLarge(f"the exact optimum would visit about {guess:,} states, past --max-states "
+                           f"{limits.max_states:,}")
         listed = prepare(rules, request.position, turns=request.turns, objectives=(request.objective,),
                          play="optimal", state_limit=limits.max_states, deadline=deadline)
         began = time.monotonic()

@@ -85,6 +85,16 @@ def fetch_could_follow(rules: RuleSet, wall, fetches: int, turns: int) -> bool:
     return rules.sora_mode == "fetch" and sora is not None and (fetches > 0 or (wall[sora] > 0 and turns >= 2))
 
 
+def rough_states(rules: RuleSet, position: Position, turns: int, depth: int) -> int:
+    """A rough count of an exact search's states, (roots) x (live kinds)^depth, so that a search that would plainly
+    pass --max-states is not started (its budget then goes to the bracket): it decides whether to search, never a
+    value. The searches measured (bench/README.md) stay within a few times it at their depth."""
+    _, _, wall, _ = position_counts(rules, position, turns)
+    hand = position.hand
+    roots = sum(1 for n in hand.concealed if n) if hand.size(rules) == rules.hand_size else 1
+    return roots * sum(1 for n in wall if n) ** max(0, depth)
+
+
 def reach_with_room(rules: RuleSet, position: Position, turns: int, deadline: float | None = None) -> Targets:
     """Every complete hand a play with every fetch can end in: the waiting room's copies available (only the seen
     tiles out), within the draws plus the fetches of the そら held (a fetch replaces a そら, held or drawn)."""
