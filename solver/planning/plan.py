@@ -27,6 +27,7 @@ MODEL = ("solo (docs/formulation.md section 8): the wall is every unseen copy, e
 METHODS = ("optimal", "bounds", "estimate", "class")  # class: exact within a named class asked for (nearest, detour),
 # or E[score] over all play beside a P(win) of a named class
 Progress = Callable[[int, int, int], None]  # (roots done, roots in all, states visited)
+NEAREST_SECONDS = 1.5  # the least time the class nearest gets as the bracket's lower side (fresh)
 
 
 @dataclass(frozen=True)
@@ -124,7 +125,7 @@ def plan(rules: RuleSet, request: PlanRequest | Hand, progress: Progress | None 
     if lower is None:
         nearest = replace(single, play="nearest", detour=None)
         try:
-            lower = exact_plan(rules, nearest, progress, fresh(limits))
+            lower = exact_plan(rules, nearest, progress, fresh(limits, share=3))
         except TooLarge:  # every input is answered: past nearest's limits too, its estimate (labelled)
             games = limits.estimate or DEFAULT_GAMES
             lower = estimate_plan(rules, replace(nearest, limits=replace(limits, estimate=games)), progress)
@@ -132,8 +133,12 @@ def plan(rules: RuleSet, request: PlanRequest | Hand, progress: Progress | None 
     return with_other(rules, request, result, progress) if request.both else result
 
 
-def fresh(limits: Limits) -> float | None:
-    return None if limits.seconds is None else time.monotonic() + limits.seconds
+def fresh(limits: Limits, share: int = 1) -> float | None:
+    """A deadline `--seconds` from now; with `share`, that over share (at least NEAREST_SECONDS; never more than
+    --seconds): the bracket's lower side, whose estimate answers past it, so the bracket stays near the budget."""
+    if limits.seconds is None:
+        return None
+    return time.monotonic() + min(limits.seconds, max(NEAREST_SECONDS, limits.seconds / share))
 
 
 def with_other(rules: RuleSet, request: PlanRequest, result: Plan, progress: Progress | None) -> Plan:
