@@ -106,6 +106,24 @@ static long long value_of(State *st, int x) {
 
 static long long gain[MAXPOS][MAXNR];  /* swap (y for a room r) -> the live waits it leaves; zero between calls */
 static int touched[MAXPOS * MAXNR];
+/* gain[y][r] += v (v > 0), the pair noted in touched[n++] the first time (the caller's n) */
+#define ADD(y, r, v)                                           \
+    do {                                                       \
+        if ((v) > 0) {                                         \
+            if (!gain[y][r]) touched[n++] = (y) * MAXNR + (r); \
+            gain[y][r] += (v);                                 \
+        }                                                      \
+    } while (0)
+
+/* the best pair's value among those touched (at least `best`), every gain set back to zero */
+static long long best_touched(int n, long long best) {
+    for (int i = 0; i < n; i++) {
+        long long *g = &gain[touched[i] / MAXNR][touched[i] % MAXNR];
+        if (*g > best) best = *g;
+        *g = 0;
+    }
+    return best;
+}
 
 /* fetch_win's swap_last(hand - x) less the waits of hand - x (docs/formulation.md section 8, "P(win) with every
  * fetch", items 5-6): what a そら drawn next adds when x is discarded now, scaled by the last draw. From the tables:
@@ -116,13 +134,6 @@ static long long swap_gain(State *st, int x, const int *hand) {
     int n = 0, nr = st->nr;
     const int *w = st->w, *room = st->room;
     long long ready = live(st->waits[x], w), best = ready;
-#define ADD(y, r, v)                                         \
-    do {                                                     \
-        if ((v) > 0) {                                       \
-            if (!gain[y][r]) touched[n++] = (y) * MAXNR + (r); \
-            gain[y][r] += (v);                               \
-        }                                                    \
-    } while (0)
     for (int j = 0; j < st->nheld; j++) {
         int s = st->held[j];
         for (uint64_t m = st->waits[s]; m; m &= m - 1) {
@@ -145,13 +156,7 @@ static long long swap_gain(State *st, int x, const int *hand) {
         if (room[a]) ADD(s, a, w[b]);
         if (a != b && room[b]) ADD(s, b, w[a]);
     }
-#undef ADD
-    for (int i = 0; i < n; i++) {
-        long long *g = &gain[touched[i] / MAXNR][touched[i] % MAXNR];
-        if (*g > best) best = *g;
-        *g = 0;
-    }
-    return best - ready;
+    return best_touched(n, best) - ready;
 }
 
 /* the best two-draw value of hand + k (13 tiles, wall w - k), from the parsed targets within reach of the 12-tile
@@ -431,13 +436,6 @@ static PyObject *swaps_drawn(PyObject *self, PyObject *args) {
         w[k] -= 1;
         long long ready = 0;
         int n = 0;
-#define ADD(y, r, v)                                           \
-    do {                                                       \
-        if ((v) > 0) {                                         \
-            if (!gain[y][r]) touched[n++] = (y) * MAXNR + (r); \
-            gain[y][r] += (v);                                 \
-        }                                                      \
-    } while (0)
         for (int e = 0; e < ne; e++) {
             if (ek[e] != k) continue;
             if (es[e] < 0) {  /* G + k one away, missing m: its wait, or swap any y for a room m, wait y */
@@ -461,14 +459,7 @@ static PyObject *swaps_drawn(PyObject *self, PyObject *args) {
             long long v = spared[a] - paired[a * MAXNR + k];
             ADD(k, a, v);
         }
-#undef ADD
-        long long best = ready;
-        for (int i = 0; i < n; i++) {
-            long long *g = &gain[touched[i] / MAXNR][touched[i] % MAXNR];
-            if (*g > best) best = *g;
-            *g = 0;
-        }
-        total += wall[k] * best;
+        total += wall[k] * best_touched(n, ready);
     }
     free(ek), free(spared);
     return Py_BuildValue("(LL)", total, live_n);
