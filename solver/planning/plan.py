@@ -184,8 +184,9 @@ def with_other(rules: RuleSet, request: PlanRequest, result: Plan, progress: Pro
 
 def score_plan(rules: RuleSet, request: PlanRequest, prep: Prepared | None, progress: Progress | None) -> Plan | None:
     """The request's objective over all play with every fetch where it finishes within the limits (a fresh time
-    budget), else None: the class answers as before (P(win) with a そら held: TooLarge, so the bracket answers). E[score] always (score_optimum.py, over full counts); P(win)
-    only where a fetch could follow (fetch_win.py; elsewhere the planner's own search is all play, and faster)."""
+    budget), else None: the class answers as before (P(win) with a そら held: TooLarge, so the bracket answers).
+    E[score] always (score_optimum.py, over full counts); P(win) only where a fetch could follow (fetch_win.py;
+    elsewhere the planner's own search is all play, and faster)."""
     from solver.planning.fetch_win import fetch_win
     from solver.planning.score_optimum import score_optimum
 
