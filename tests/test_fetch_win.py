@@ -148,3 +148,32 @@ def test_three_draws_in_c_equal_the_python_search(monkeypatch, text, seen, room)
     monkeypatch.setattr(module, "native_two_draws", lambda: False)
     slow, _ = fetch_win(ev.rules, position, 3, discards, state_limit=10 ** 7)
     assert calls and fast == slow
+
+
+def test_the_default_plan_at_three_draws_is_the_optimum_with_every_fetch():
+    """Under 2019-12 a drawn そら could fetch from turn 2 on: the default plan at 3 draws is now the optimum (the
+    search with every fetch finishes within the default limits), labelled all play, with the search's values."""
+    from solver import Evaluator
+
+    ev = Evaluator("2019-12")
+    hand = "真 雪歩 あずさ 可奈 歩 未来 まつり 美也 紗代子 海美 奈緒 美奈子 星梨花"
+    p = ev.plan(hand, turns=3, both=False, seconds=None)
+    assert p.method == "optimal" and p.policy_class["win_probability"] == "all play"
+    position = ev.plan_request_of(hand, 3).position
+    discards = [r.tile for r in p.discards]
+    moves, _ = fetch_win(ev.rules, position, 3, discards, state_limit=10 ** 7)
+    assert [r.win_probability for r in p.discards] == [value for value, _, _ in moves]
+    assert all(r.upper == r.win_probability for r in p.discards)
+
+
+def test_the_optimum_is_not_started_past_a_rough_count():
+    """At 8 draws a real hand's optimum would pass the default state limit by far: the plan answers the bracket at
+    once, saying why, instead of listing complete hands until the budget is gone; a higher limit lets it try."""
+    from solver import Evaluator
+
+    ev = Evaluator("hitori-jong-2.1")
+    hand = "真 雪歩 あずさ 可奈 歩 未来 まつり 美也 紗代子 海美 奈緒 美奈子 星梨花"
+    p = ev.plan(hand, turns=8, both=False, seconds=1, max_states=500_000)
+    assert p.method in ("bounds", "estimate") and "would visit about" in p.stopped
+    q = ev.plan(hand, turns=8, both=False, seconds=1, max_states=10 ** 12)
+    assert q.method in ("bounds", "estimate") and "would visit about" not in q.stopped
