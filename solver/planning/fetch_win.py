@@ -150,7 +150,7 @@ class FetchWin(FetchClosed):
                 extra = self.swap_last(hand, wall, room, near) - self.search.last_draw(hand, wall)
                 got = self.search.v12(hand, wall, (), W, 2, near) + live_sora * extra
             else:
-                got = self.waiting(hand, wall, live_sora, W, t, alive)
+                got = self.waiting(hand, wall, live_sora, W, t, alive, exact=True)
                 for r in range(self.nr if held else 0):
                     if room[r] and most[r] > hand[r]:
                         got = max(got, self.fetched(plus(plus(hand, self.sp, -1), r, 1), wall, live_sora, W, t,
@@ -166,12 +166,12 @@ class FetchWin(FetchClosed):
             return self.waiting(hand, wall, live_sora, W, t, alive)
         return self.v12(hand, wall, live_sora, W, t, alive)
 
-    def waiting(self, hand, wall, live_sora, W, t, alive) -> int:
+    def waiting(self, hand, wall, live_sora, W, t, alive, exact: bool = False) -> int:
         """Drawing at once with a そら held (no fetch first); with one held and two draws left, every draw's best
-        swap in one pass (drawn_swaps)."""
+        swap in one pass (drawn_swaps). `exact`: `alive` is this state's own list (v12's)."""
         if hand[self.sp] != 1 or t != 2:
             return self.draw(hand, wall, live_sora, W, t, alive)
-        near = self.targets(self.reach(hand, wall, live_sora, t, alive))
+        near = self.targets(alive if exact else self.reach(hand, wall, live_sora, t, alive))
         room = self.room(hand, wall)
         got, live = self.swaps(hand, wall, room, near)
         return got + (W - live) * self.fetch_last(hand, wall, room, near)
