@@ -22,6 +22,11 @@ def falling(n: int, t: int) -> int:
     return out
 
 
+def add(counts: tuple[int, ...], k: int, n: int) -> tuple[int, ...]:
+    """counts with n more of position k (a draw, a discard, a fetch)."""
+    return counts[:k] + (counts[k] + n,) + counts[k + 1:]
+
+
 class ClosedForms:
     def last_draw(self, hand, wall) -> int:
         """P(win) with one draw left, scaled by W: the live draws that complete the hand (no recursion)."""

@@ -7,11 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from solver.planning.closed import _planc
-
-
-def plus(hand: tuple[int, ...], i: int, n: int) -> tuple[int, ...]:
-    return hand[:i] + (hand[i] + n,) + hand[i + 1:]
+from solver.planning.closed import _planc, add
 
 
 class FetchClosed:
@@ -90,7 +86,7 @@ class FetchClosed:
             if not n:
                 continue
             live += n
-            w = plus(wall, k, -1)
+            w = add(wall, k, -1)
             ready = 0
             gains: dict[tuple[int, int], int] = {}  # (y, r): swap y for a room r -> the waits' live copies
             for rest, s in per_k.get(k, ()):
@@ -114,18 +110,12 @@ class FetchClosed:
             total += n * max(ready, max(gains.values(), default=0))
         return total, live
 
-    @staticmethod
-    def close(hand, alive, cap, exactly=False):
-        for target in alive:
-            cost = 0
-            for i, c in target:
-                if c > hand[i]:
-                    cost += c - hand[i]
-                    if cost > cap:
-                        break
-            else:
-                if cost and (cost == cap or not exactly):
-                    yield target, cost
+    def close(self, hand, alive, cap, exactly=False):
+        """(target, cost) of the targets 1 to `cap` tiles from the hand (exactly `cap`), liveness aside (the swaps
+        check each missing copy themselves): Search.costs with no copy limit."""
+        unlimited = [cap] * self.nr
+        return [(target, cost) for cost, target in self.search.costs(hand, unlimited, alive, cap)
+                if cost and (cost == cap or not exactly)]
 
     def swaps(self, hand, wall, room, near) -> tuple[int, int]:
         """drawn_swaps, in C (_planc.swaps_drawn) where built."""

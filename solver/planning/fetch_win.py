@@ -10,9 +10,9 @@ draws left its value is a named class. This search adds every fetch and stays co
 - where no fetch can follow any more (no そら held, and one draw left or none live) the no-fetch search answers,
   with its closed forms and C code: it is all play there;
 - the last fetch in closed form (fetch_closed.py): a 12-tile hand holding one そら with one draw left is worth
-  the best room tile taken (`fetch_last`); a 13-tile one is worth the best swap of one tile for a room tile (`swap_last`); a 12-tile
-  hand holding none with two draws left is the no-fetch value plus, per live そら, what a drawn one adds
-  (`swap_last` less the hand's own waits);
+  the best room tile taken (`fetch_last`); a 13-tile one is worth the best swap of one tile for a room tile
+  (`swap_last`); a 12-tile hand holding none with two draws left is the no-fetch value plus, per live そら, what
+  a drawn one adds (`swap_last` less the hand's own waits);
 - junk first (a tile of no kind some target within reach holds more of than the hand): the swap argument holds
   with the room, a fetch of the other tile being mimicked by a fetch of the junk one;
 - kinds no target within reach holds leave the key (their wall copies join the junk mass).
@@ -29,9 +29,9 @@ import numpy as np
 
 from solver.core.errors import MjError
 from solver.core.rules import RuleSet
-from solver.planning.closed import _planc, falling, native_two_draws
-from solver.planning.fetch_closed import FetchClosed, plus
-from solver.planning.prepare import position_counts, reach_with_room
+from solver.planning.closed import _planc, add, falling, native_two_draws
+from solver.planning.fetch_closed import FetchClosed
+from solver.planning.prepare import position_counts, reach_with_room, rough_states
 from solver.planning.recursion import Search
 from solver.planning.targets import NoWinScore, OutOfTime, Targets, TooLarge
 
@@ -153,7 +153,7 @@ class FetchWin(FetchClosed):
                 got = self.waiting(hand, wall, live_sora, W, t, alive, exact=True)
                 for r in range(self.nr if held else 0):
                     if room[r] and most[r] > hand[r]:
-                        got = max(got, self.fetched(plus(plus(hand, self.sp, -1), r, 1), wall, live_sora, W, t,
+                        got = max(got, self.fetched(add(add(hand, self.sp, -1), r, 1), wall, live_sora, W, t,
                                                     alive))
             self.memo[key2] = got
             self.counted()
@@ -188,10 +188,10 @@ class FetchWin(FetchClosed):
                 n = wall[i]
                 if n:
                     live += n
-                    total += n * self.v13(plus(hand, i, 1), plus(wall, i, -1), live_sora, W - 1, t - 1, alive)
+                    total += n * self.v13(add(hand, i, 1), add(wall, i, -1), live_sora, W - 1, t - 1, alive)
         if live_sora:
             live += live_sora
-            total += live_sora * self.v13(plus(hand, self.sp, 1), wall, live_sora - 1, W - 1, t - 1, alive)
+            total += live_sora * self.v13(add(hand, self.sp, 1), wall, live_sora - 1, W - 1, t - 1, alive)
         if W > live:  # a tile of a kind no target holds: discarded at once (junk first)
             total += (W - live) * self.v12(hand, wall, live_sora, W - 1, t - 1, alive)
         return total
@@ -229,7 +229,7 @@ class FetchWin(FetchClosed):
             if not len(alive) or (t == 1 and held > 2):
                 got = 0
             elif t == 1:  # one そら: swap a tile for a room tile; two: discard one, fetch with the other
-                one, near = plus(hand, sp, -1), self.targets(alive)
+                one, near = add(hand, sp, -1), self.targets(alive)
                 room = self.room(hand, wall)
                 got = self.swap_last(one, wall, room, near) if held == 1 else self.fetch_last(one, wall, room, near)
             else:
@@ -246,12 +246,13 @@ class FetchWin(FetchClosed):
         """v12 after discarding position p from a 13-tile state whose own targets within reach are `alive`. A long
         list is narrowed by one column: a discard raises the cost of the targets holding as many p as the hand, and
         while the room counts the discard stays available (one more needed, one more in the room)."""
-        child = plus(hand, p, -1)
+        child = add(hand, p, -1)
         held = child[self.sp]
         if isinstance(alive, list) or not (held or (live_sora and t >= 2)):
             return self.v12(child, wall, live_sora, W, t, alive)
-        if (child, wall, live_sora, W, t, 12) in self.memo:
-            return self.memo[(child, wall, live_sora, W, t, 12)]
+        got = self.memo.get((child, wall, live_sora, W, t, 12))
+        if got is not None:
+            return got
         cost = self.costs_of(hand, alive)
         if p < self.nr:
             cost = cost + (self.matrix[alive, p] >= hand[p])
@@ -277,7 +278,7 @@ class FetchWin(FetchClosed):
             room = self.room(hand, wall)
             for r in range(self.nr):
                 if room[r]:
-                    value = self.fetched(plus(plus(hand, self.sp, -1), r, 1), wall, live_sora, W, t, alive)
+                    value = self.fetched(add(add(hand, self.sp, -1), r, 1), wall, live_sora, W, t, alive)
                     if value > best:
                         best, take = value, r
         return Fraction(best, scale), Fraction(wait, scale), take
@@ -294,9 +295,7 @@ def fetch_win(rules: RuleSet, position, turns: int, discards: list[int | None], 
     _, room, wall, _ = position_counts(rules, position, turns)
     if not 1 <= turns <= sum(wall):
         raise MjError(f"--turns must be between 1 and the {sum(wall)} unseen tiles, not {turns}")
-    # Not started where it would plainly pass the state limit (turns 4 of a real hand under the default limit), so
-    # the bracket answers without first spending the budget: this only decides whether to search, never a value.
-    guess = len(discards) * sum(1 for n in wall if n) ** (turns - 1)
+    guess = rough_states(rules, position, turns, turns - 1)  # (turns 4 of a real hand passes the default)
     if guess > state_limit:
         raise TooLarge(f"the exact search with every fetch would visit about {guess} states, past {state_limit}")
     targets = listed or reach_with_room(rules, position, turns, deadline)
@@ -316,7 +315,7 @@ def fetch_win(rules: RuleSet, position, turns: int, discards: list[int | None], 
     engine = FetchWin(search, base, len(positions) - 1, state_limit=state_limit, deadline=deadline, tick=tick)
     out = []
     for d in discards:
-        held = start if d is None else plus(start, positions.index(d), -1)
+        held = start if d is None else add(start, positions.index(d), -1)
         value, wait, take = engine.first_move(held, wall_r, wall[sora], sum(wall), turns)
         out.append((value, wait, None if take is None else positions[take]))
     return out, engine.states + search.visited

@@ -22,13 +22,9 @@ from collections.abc import Callable
 from fractions import Fraction
 
 from solver.core.rules import RuleSet
-from solver.planning.closed import falling
+from solver.planning.closed import add, falling
 from solver.planning.prepare import position_counts, reach_with_room
 from solver.planning.targets import NoWinScore, OutOfTime, TooLarge
-
-
-def add(counts: tuple[int, ...], k: int, n: int) -> tuple[int, ...]:
-    return counts[:k] + (counts[k] + n,) + counts[k + 1:]
 
 
 class ScoreOptimum:
