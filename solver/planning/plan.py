@@ -98,8 +98,10 @@ def plan(rules: RuleSet, request: PlanRequest | Hand, progress: Progress | None 
     single = replace(request, both=False)  # the other objective after it, never at its expense (with_other)
     stopped, listed, slack = None, None, None
     try:
-        guess = rough_states(rules, request.position, request.turns, request.turns - 2)  # (turns 5 of a real hand
-        if guess > limits.max_states:  # passes the default: its listing alone took the budget, for an upper of 1)
+        # (turns 5 of a real hand passes the default: its listing alone took the budget, for an upper bound of 1;
+        # a small --max-states does not skip a short horizon's listing, which the relaxation's upper bound uses)
+        guess = rough_states(rules, request.position, request.turns, request.turns - 2)
+        if guess > max(limits.max_states, STATE_LIMIT):
             raise TooLarge(f"the exact optimum would visit about {guess:,} states, past --max-states "
                            f"{limits.max_states:,}")
         listed = prepare(rules, request.position, turns=request.turns, objectives=(request.objective,),
