@@ -1,5 +1,5 @@
 """The optional C extensions: the search (solver/core/search/_searchc.c, searchc_dfs.c) and the planner's two-draw
-closed form (solver/planning/_planc.c); everything else is in pyproject.toml.
+closed form (solver/planning/_planc.c) and the estimate's games (_estimatec.c); everything else is in pyproject.toml.
 
 `optional=True`: a machine that cannot compile them still installs, and the pure-Python paths run
 (`mj` says so in one line on stderr).
@@ -10,4 +10,6 @@ from setuptools import Extension, setup
 setup(ext_modules=[Extension("solver.core.search._searchc", ["solver/core/search/_searchc.c", "solver/core/search/searchc_dfs.c"],
                              depends=["solver/core/search/searchc.h"], optional=True, extra_compile_args=["-O2"]),
                        Extension("solver.planning._planc", ["solver/planning/_planc.c"], optional=True,
+                                 extra_compile_args=["-O2"]),
+                       Extension("solver.planning._estimatec", ["solver/planning/_estimatec.c"], optional=True,
                                  extra_compile_args=["-O2"])])

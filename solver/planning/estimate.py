@@ -16,6 +16,13 @@ from fractions import Fraction
 
 import numpy as np
 
+from solver.core.search.native import forced_pure
+
+try:
+    from solver.planning import _estimatec  # play() in C (setup.py), where it was built
+except ImportError:
+    _estimatec = None
+
 POLICY = ("wins at once; discards junk first, then the tile leaving the lowest h over the listed targets, "
           "ties by the most unseen copies (at the start) of the tiles that lower it; with one draw left, "
           "the discard leaving the most live winning tiles; drawn tiles of other kinds discarded at once; "
@@ -123,15 +130,32 @@ def simulate(search, roots: list[tuple[int, ...]], wall_r: tuple[int, ...], W: i
     policy = Policy(search, wall_r)
     rng = random.Random(seed)
     walls = [rng.sample(tiles, turns) for _ in range(games)]
+    native = _estimatec is not None and not forced_pure() and 0 < search.nr <= 64 and len(roots[0]) <= 128 \
+        if roots else False
+    if native:
+        packed = bytes(0 if p is None else p + 1 for draws in walls for p in draws)
+        flat = policy.matrix.astype(np.uint8).tobytes()
+        scores = list(search.scores.values())
+    nowin: dict[tuple[int, ...], int] = {}  # a final hand's no-win score (many recur across discards)
     out = []
     for done, root in enumerate(roots):
-        wins = total = squares = 0
-        costs = policy.costs(root)
-        for draws in walls:
-            won, value = play(search, policy, root, list(wall_r), draws, costs.copy())
-            wins += won
-            total += value
-            squares += value * value
+        if native:
+            wins, total, squares, lost = _estimatec.play_root(flat, len(scores), search.nr, scores, list(wall_r),
+                                                              root, list(wall_r), packed, turns)
+            for hand, n in lost.items():  # the no-win score of each distinct final hand, once
+                value = nowin.get(hand)
+                if value is None:
+                    value = nowin[hand] = search.nowin.score(search.full(hand))
+                total += n * value
+                squares += n * value * value
+        else:
+            wins = total = squares = 0
+            costs = policy.costs(root)
+            for draws in walls:
+                won, value = play(search, policy, root, list(wall_r), draws, costs.copy())
+                wins += won
+                total += value
+                squares += value * value
         out.append(Sampled(games, wins, total, squares))
         if progress:
             progress(done + 1)
