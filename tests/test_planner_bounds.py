@@ -78,10 +78,10 @@ def forced_bounds(monkeypatch):
     """The optimum's exact search stops at once (as past its budget): the plan answers its bracket."""
     original = plan_module.exact_plan
 
-    def exact_plan(rules, request, progress, deadline, prep=None):
+    def exact_plan(rules, request, progress, deadline, prep=None, pace=False):
         if request.play == "optimal" and request.objective == "win":
             raise TooLarge("forced past the budget (test)")
-        return original(rules, request, progress, deadline, prep)
+        return original(rules, request, progress, deadline, prep, pace)
     monkeypatch.setattr(plan_module, "exact_plan", exact_plan)
     # the lower side stays exact here (the estimate's policy's sampled values: tests/test_sampled_lower.py)
     monkeypatch.setattr(sampled_lower, "raise_rows", lambda rules, request, rows, clock=None: (rows, 0, 0))
@@ -247,10 +247,10 @@ def test_past_nearest_too_the_default_still_answers():
     hand = "春香 千早 貴音 律子 律子 美奈子 杏奈 百合子 亜利沙 亜利沙 志保 志保 ひなた"
     original = plan_module.exact_plan
 
-    def refused(rules, request, progress, deadline, prep=None):
+    def refused(rules, request, progress, deadline, prep=None, pace=False):
         if request.objective == "win":
             raise TooLarge("forced past the budget (test)")
-        return original(rules, request, progress, deadline, prep)
+        return original(rules, request, progress, deadline, prep, pace)
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(plan_module, "exact_plan", refused)
         got = ev.plan(hand, turns=3, both=False)

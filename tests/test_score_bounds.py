@@ -76,10 +76,10 @@ def forced(patch, objective: str = "both", plays=("optimal",)) -> None:
     exact, searched = plan_module.exact_plan, plan_module.score_plan
     stops = ("win", "score") if objective == "both" else (objective,)
 
-    def exact_plan(rules, request, progress, deadline, prep=None):
+    def exact_plan(rules, request, progress, deadline, prep=None, pace=False):
         if request.play in plays and request.objective in stops:
             raise TooLarge("forced past the budget (test)")
-        return exact(rules, request, progress, deadline, prep)
+        return exact(rules, request, progress, deadline, prep, pace)
     patch.setattr(plan_module, "exact_plan", exact_plan)
     patch.setattr(plan_module, "score_plan", lambda rules, request, prep, progress: (
         None if request.objective in stops else searched(rules, request, prep, progress)))

@@ -20,13 +20,14 @@ from solver.planning.prepare import (NEAREST, Prepared, acceptance, acceptances,
 from solver.planning.recursion import STATE_LIMIT, check_probability
 from solver.planning.request import DEFAULT_GAMES, MAX_GAMES, OBJECTIVES, Limits, PlanRequest, Position  # noqa: F401 (API)
 from solver.planning.bracket import bracket, label_of, sora_slack
-from solver.planning.targets import TooLarge
+from solver.planning.targets import OutOfTime, TooLarge
 
 MODEL = ("solo (docs/formulation.md section 8): the wall is every unseen copy, each equally likely; "
          "discards never return to the wall; no win after the last draw, the 12 tiles score as a hand that did not win")
 METHODS = ("optimal", "bounds", "estimate", "class")  # class: exact within a named class asked for (nearest, detour),
 # or E[score] over all play beside a P(win) of a named class
 Progress = Callable[[int, int, int], None]  # (roots done, roots in all, states visited)
+PACE = 0.5  # a paced plan's later discards are taken to cost this share of the earlier ones' mean (the shared memo)
 NEAREST_SECONDS = 1.5  # the least time the class nearest gets as the bracket's lower side (fresh)
 
 
@@ -127,7 +128,7 @@ def plan(rules: RuleSet, request: PlanRequest | Hand, progress: Progress | None 
     if lower is None:
         nearest = replace(single, play="nearest", detour=None)
         try:
-            lower = exact_plan(rules, nearest, progress, fresh(limits, share=3))
+            lower = exact_plan(rules, nearest, progress, fresh(limits, share=3), pace=True)
         except TooLarge:  # every input is answered: past nearest's limits too, its estimate (labelled)
             games = limits.estimate or DEFAULT_GAMES
             lower = estimate_plan(rules, replace(nearest, limits=replace(limits, estimate=games)), progress)
@@ -245,14 +246,15 @@ def computed_of(request: PlanRequest) -> tuple[str, ...]:
 
 
 def exact_plan(rules: RuleSet, request: PlanRequest, progress: Progress | None, deadline: float | None,
-               prep: Prepared | None = None) -> Plan:
-    """Exact values within the class the request's play names (the optimum under "all play" labels)."""
+               prep: Prepared | None = None, pace: bool = False) -> Plan:
+    """Exact values within the class the request's play names (the optimum under "all play" labels). `pace`:
+    give up (OutOfTime) as soon as the discards valued so far show the rest will not finish by the deadline."""
     objective, turns, position = request.objective, request.turns, request.position
     if prep is None:
         prep = prepare(rules, position, turns=turns, objectives=computed_of(request), play=request.play,
                        detour=request.detour, state_limit=request.limits.max_states, deadline=deadline)
     choices, roots = root_states(prep, rules, position)
-    rows = exact_rows(prep, objective, choices, roots, turns, progress)
+    rows = exact_rows(prep, objective, choices, roots, turns, progress, deadline if pace else None)
     return finish(prep, rules, request, choices, rows, prep.labels, None)
 
 
@@ -286,9 +288,11 @@ def finish(prep: Prepared, rules: RuleSet, request: PlanRequest, choices, rows, 
                 sum(s.visited for s in prep.searches.values()), prep.W0, games)
 
 
-def exact_rows(prep: Prepared, objective: str, choices, roots, turns: int, progress: Progress | None) -> list[DiscardPlan]:
+def exact_rows(prep: Prepared, objective: str, choices, roots, turns: int, progress: Progress | None,
+               pace: float | None = None) -> list[DiscardPlan]:
     """Every root's first move for each objective computed; the second objective's search runs in a forked
-    process beside this one where that is safe (side.py), else after the first."""
+    process beside this one where that is safe (side.py), else after the first. `pace`: a deadline the first
+    objective's roots are paced against (first_moves)."""
     from solver.planning.side import Side, SideLost, can_split, orphan_check
 
     searches, positions = prep.searches, prep.positions
@@ -313,7 +317,7 @@ def exact_rows(prep: Prepared, objective: str, choices, roots, turns: int, progr
                 progress(done[0], total, sum(s.visited for s in searches.values()))
         for search in searches.values():
             search.tick = (lambda states: progress(done[0], total, states)) if progress else None
-        moves = {objective: first_moves(prep, searches[objective], roots, turns, tick)}
+        moves = {objective: first_moves(prep, searches[objective], roots, turns, tick, pace)}
         for obj in others:
             try:
                 if side:
@@ -338,11 +342,17 @@ def exact_rows(prep: Prepared, objective: str, choices, roots, turns: int, progr
     return rows
 
 
-def first_moves(prep: Prepared, search, roots, turns: int, tick) -> list:
-    out = []
+def first_moves(prep: Prepared, search, roots, turns: int, tick, pace: float | None = None) -> list:
+    """Each root's first move; with `pace` (a deadline), OutOfTime as soon as the roots so far, at PACE of their
+    time each (later roots reuse the memo), would take the rest past it: its time goes to what answers instead."""
+    out, start = [], time.monotonic()
     for hand12, room12 in roots:
         out.append(search.first_move(hand12, prep.wall_r, room12, prep.W0, turns))
         tick()
+        now, left = time.monotonic(), len(roots) - len(out)
+        if pace is not None and left and (now - start) / len(out) * left * PACE > pace - now:
+            raise OutOfTime(f"the exact plan would pass its time budget ({len(out)} of {len(roots)} discards "
+                            f"valued, {search.visited:,} states)")
     return out
 
 
