@@ -99,6 +99,9 @@ def test_hand_route_parses_for_the_page(client):
 def test_hand_route_keeps_the_typed_order_and_tiles_route_parses_a_field(client):
     parsed = client.get("/api/hand", params={"hand": "真 [静香 百合子 昴] 春香 miki 真"}).json()
     assert parsed["order"] == ["makoto", "haruka", "miki", "makoto"]
+    for text in ("真 harka", "真 [静香 百合子", "[春香 千早] 真"):  # bad input: the CLI's one line, no traceback
+        bad = client.get("/api/hand", params={"hand": text})
+        assert bad.status_code == 400 and bad.json()["error"] == cli_error("units", text), text
     assert client.get("/api/tiles", params={"tiles": "美也、kana"}).json() == {"tiles": ["miya", "kana"]}
     bad = client.get("/api/tiles", params={"tiles": "harka"})
     assert bad.status_code == 400 and bad.json()["error"] == cli_error("units", "harka")
