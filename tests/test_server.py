@@ -114,6 +114,27 @@ def test_page_and_static_files(client):
         assert client.get(f"/static/{name}").status_code == 200
 
 
+def test_the_pages_heads_stay_alike(client):
+    # the three pages repeat their shared <head> lines (plain files, no include step): what / shares with one
+    # game page, the other has too, and the lines of all three come in the same order; each has its own title;
+    # theme.css (dark mode) is the last stylesheet
+    heads = {}
+    for path in ("/", "/play", "/review"):
+        text = client.get(path).text
+        inside = text[text.index("<head>") + len("<head>"):text.index("</head>")]
+        heads[path] = [line.strip() for line in inside.splitlines() if line.strip()]
+    for path, head in heads.items():
+        assert head[0] == '<meta charset="utf-8">' and sum(line.startswith("<title>") for line in head) == 1, path
+        assert [line for line in head if 'rel="stylesheet"' in line][-1] == \
+            '<link rel="stylesheet" href="/static/theme.css">', path
+    assert len({line for head in heads.values() for line in head if line.startswith("<title>")}) == 3
+    play, review = heads["/play"], heads["/review"]
+    assert [line for line in heads["/"] if (line in play) != (line in review)] == []
+    shared = [line for line in heads["/"] if line in play]
+    for head in heads.values():
+        assert [line for line in head if line in shared] == shared
+
+
 def test_plan_route_matches_cli_json(client):
     response = client.get("/api/plan", params={"hand": SEED_HAND, "turns": "1", "objective": "score"})
     assert response.status_code == 200
