@@ -120,7 +120,8 @@ def replay(log: Annotated[str, typer.Argument(help="A game log written by mj pla
         from game.state import Table
 
         events, ev = read_log(log, catalogue)
-        states = rebuild(events, Table(ev.rules))
+        table = Table(ev.rules)
+        states = rebuild(events, table)
         n = len(events) if at is None else at
         if not 2 <= n <= len(events):
             raise MjError(f"--at must be from 2 (the deal) to {len(events)} (the end), not {n}")
@@ -128,12 +129,13 @@ def replay(log: Annotated[str, typer.Argument(help="A game log written by mj pla
         who = (state.next_seat if state.phase == "claim" else state.turn) if seat is None else seat
         if not 0 <= who < len(state.seats):
             raise MjError(f"--seat must be from 0 to {len(state.seats) - 1}")
-        from console.game_view import position_payload, show_analysis, show_position
+        from console.game_view import show_analysis, show_position
 
         if json_ and not analyze:
             from console.common import emit_json
+            from game.serialize import replay_step
 
-            return emit_json(position_payload(state, ev, n, events[n - 1]))
+            return emit_json(replay_step(n, events[n - 1], state, table))
         if not json_:
             show_position(state, ev, n, events[n - 1], events[0].get("names"))
         if analyze:

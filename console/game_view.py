@@ -136,18 +136,6 @@ def describe(action: dict, short: bool = False) -> str:
     return "pass"
 
 
-def position_payload(state: GameState, ev, n: int, event: dict) -> dict:
-    rules = ev.rules
-    return {"event": n, "last_event": event, "phase": state.phase, "turn": state.turn, "wall_left": state.wall_left,
-            "seats": [{"hand": [rules.tiles.name(k) for k in seat.hand().tiles()],
-                       "called": [rules.units[u].name for u in seat.called],
-                       "waiting_room": [rules.tiles.name(k) for k in seat.room],
-                       "favourite": rules.tiles.name(state.favourites[i])} for i, seat in enumerate(state.seats)],
-            "wins": [{"seat": w.seat, "target": w.target, "pai": rules.tiles.name(w.tile), "score": w.score}
-                     for w in state.wins],
-            "scores": list(state.scores) if state.scores is not None else None}
-
-
 def show_position(state: GameState, ev, n: int, event: dict, names) -> None:
     rules = ev.rules
     typer.echo(f"After event {n} ({event.get('type')}): {state.phase}, seat {state.turn}, "

@@ -7,6 +7,7 @@ console's (docs/game.md).
     view.py     what one seat sees (observations, events with hidden tiles)
     engine.py   the game loop: asks the players, logs events, scores every seat
     log.py      JSON lines in and out, replay without the RNG
+    serialize.py  states as JSON: a seat's view (/play), a replayed position (mj replay --json, /api/replay)
     tournament.py, tournament_run.py, stats.py   duplicate tournaments: schedule, run, intervals
     players/    the player interface and its implementations
 """

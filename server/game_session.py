@@ -20,8 +20,8 @@ from game.log import dumps
 from game.players import COMS, fallback_player, make_player
 from game.players.base import Player
 from game.state import GameState, Table
+from game.serialize import seat_view
 from game.view import seat_event
-from server.game_json import seat_view
 from solver.api import Evaluator
 from solver.core.errors import MjError, error_line, shown
 from solver.serialize import hand_dict, score_payload

@@ -15,7 +15,7 @@ from typing import Any, Mapping
 from solver.api import Evaluator, open_catalogue
 from solver.core.errors import MjError
 from solver.core.hand import check_hand
-from solver.core.notation import concealed_in_order, parse_tiles
+from solver.core.notation import parse_hand_in_order, parse_tiles
 from solver.core.numbers import decimal, whole
 from solver.core.rules import DEFAULT_RULES, parse_date
 from solver.serialize import (
@@ -96,10 +96,9 @@ def rules() -> list[dict[str, Any]]:
 def hand(params: Mapping[str, str]) -> dict[str, Any]:
     """The hand as parsed (tiles, called units, size): the page draws it while it is being entered."""
     ev = evaluator(params)
-    parsed = ev.hand(params.get("hand", ""))
+    parsed, typed = parse_hand_in_order(params.get("hand", ""), ev.rules)  # typed: the concealed tiles in order
     size = parsed.size(ev.rules)
     check_hand(parsed, ev.rules, sizes=(size,))  # copies only: the size is checked when solving
-    typed = concealed_in_order(params.get("hand", ""), ev.rules)  # the concealed tiles as typed
     return {"rules": ev.rules.name, **hand_dict(parsed, ev.rules), "size": size, "hand_size": ev.rules.hand_size,
             "order": [ev.rules.tiles.ids[k] for k in typed]}
 

@@ -1,6 +1,7 @@
 """HTTP for /review: a game log (the request's body, JSON lines) stepped through and its decisions graded.
 
-    POST /api/replay                 the position after each event, every seat's tiles (game/log.py replay)
+    POST /api/replay                 the position after each event, every seat's tiles (game/log.py replay;
+                                     each step is game/serialize.py replay_step, as mj replay --json)
     POST /api/review?seat=I[&seconds=S]
                                      game/review.py's review of seat I's decisions (Review.to_dict()), S seconds
                                      a decision (default 1)
@@ -44,11 +45,11 @@ def _replayed(text: str):
 
 
 def replay_log(text: str) -> dict[str, Any]:
-    from server.game_json import full_view
+    from game.serialize import replay_steps
 
     events, ev, table, states = _replayed(text)
     return {"rules": ev.rules.name, "names": events[0].get("names"), "seats": len(states[1].seats),
-            "steps": [{"event": e, "view": full_view(s, table)} for e, s in zip(events, states)]}
+            "steps": replay_steps(events, states, table)}
 
 
 def review_log(text: str, seat: int, seconds: float, reviewer: str) -> dict[str, Any]:

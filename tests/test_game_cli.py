@@ -53,10 +53,11 @@ def test_log_file_is_byte_identical_per_seed_and_replays(tmp_path):
     assert events[0]["favourites"][1] == "可奈"
     end = mj("replay", str(first), "--json")
     payload = json.loads(end.stdout)
-    assert payload["scores"] == events[-1]["scores"] and payload["event"] == len(events)
+    assert payload["view"]["scores"] == events[-1]["scores"] and payload["at"] == len(events)
+    assert payload["event"] == events[-1]
     early = json.loads(mj("replay", str(first), "--at", "2", "--json").stdout)
-    assert [len(s["hand"]) for s in early["seats"]] == [12] * 4
-    assert [s["hand"] for s in early["seats"]] == [sorted(h, key=Evaluator().tile) for h in events[1]["tehais"]]
+    assert [len(h) for h in early["view"]["hands"]] == [12] * 4
+    assert early["view"]["hands"] == [sorted(h, key=Evaluator().tile) for h in events[1]["tehais"]]
     shown = mj("replay", str(first), "--at", "5", "--analyze")
     assert shown.exit_code == 0 and "h = " in shown.stdout and "Analysis for seat" in shown.stdout
     analysed = mj("replay", str(first), "--at", "4", "--analyze", "--json")

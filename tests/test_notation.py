@@ -10,7 +10,7 @@ from catalogue import load_catalogue
 from solver import Evaluator
 from solver.core.errors import MjError
 from solver.core.hand import check_hand
-from solver.core.notation import parse_hand
+from solver.core.notation import parse_hand, parse_hand_in_order
 from solver.core.rules import build_rules
 
 CAT = load_catalogue()
@@ -194,6 +194,14 @@ def test_bracket_anywhere(rules):
     b = parse_hand("[翼 可憐 茜] 春香 千早 貴音 律子 百合子", rules)
     c = parse_hand("春香 千早 貴音 律子 百合子 [翼 可憐 茜]", rules)
     assert a == b == c
+
+
+def test_the_order_as_typed_comes_from_the_same_parse(rules, index):
+    # the /api/hand route shows the concealed tiles as typed from the one parse that gives the Hand
+    text = "真 [翼 可憐 茜] 春香 makoto 千早"
+    hand, order = parse_hand_in_order(text, rules)
+    assert hand == parse_hand(text, rules)
+    assert order == [index[i] for i in ("makoto", "haruka", "makoto", "chihaya")]
 
 
 def test_two_called_groups(rules, index):

@@ -99,6 +99,9 @@ def test_hand_route_parses_for_the_page(client):
 def test_hand_route_keeps_the_typed_order_and_tiles_route_parses_a_field(client):
     parsed = client.get("/api/hand", params={"hand": "真 [静香 百合子 昴] 春香 miki 真"}).json()
     assert parsed["order"] == ["makoto", "haruka", "miki", "makoto"]
+    for text in ("真 harka", "真 [静香 百合子", "[春香 千早] 真"):  # bad input: the CLI's one line, no traceback
+        bad = client.get("/api/hand", params={"hand": text})
+        assert bad.status_code == 400 and bad.json()["error"] == cli_error("units", text), text
     assert client.get("/api/tiles", params={"tiles": "美也、kana"}).json() == {"tiles": ["miya", "kana"]}
     bad = client.get("/api/tiles", params={"tiles": "harka"})
     assert bad.status_code == 400 and bad.json()["error"] == cli_error("units", "harka")
@@ -109,6 +112,27 @@ def test_page_and_static_files(client):
     assert page.status_code == 200 and 'src="/static/app.js"' in page.text
     for name in ("app.js", "style.css"):
         assert client.get(f"/static/{name}").status_code == 200
+
+
+def test_the_pages_heads_stay_alike(client):
+    # the three pages repeat their shared <head> lines (plain files, no include step): what / shares with one
+    # game page, the other has too, and the lines of all three come in the same order; each has its own title;
+    # theme.css (dark mode) is the last stylesheet
+    heads = {}
+    for path in ("/", "/play", "/review"):
+        text = client.get(path).text
+        inside = text[text.index("<head>") + len("<head>"):text.index("</head>")]
+        heads[path] = [line.strip() for line in inside.splitlines() if line.strip()]
+    for path, head in heads.items():
+        assert head[0] == '<meta charset="utf-8">' and sum(line.startswith("<title>") for line in head) == 1, path
+        assert [line for line in head if 'rel="stylesheet"' in line][-1] == \
+            '<link rel="stylesheet" href="/static/theme.css">', path
+    assert len({line for head in heads.values() for line in head if line.startswith("<title>")}) == 3
+    play, review = heads["/play"], heads["/review"]
+    assert [line for line in heads["/"] if (line in play) != (line in review)] == []
+    shared = [line for line in heads["/"] if line in play]
+    for head in heads.values():
+        assert [line for line in head if line in shared] == shared
 
 
 def test_plan_route_matches_cli_json(client):

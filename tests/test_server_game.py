@@ -8,6 +8,7 @@ answers the test posted, the scores on the page are end_game's, and nothing hidd
 
 from __future__ import annotations
 
+import json
 import time
 import warnings
 
@@ -165,6 +166,24 @@ def test_replay_gives_every_position(client):
         if event["type"] == "dahai":
             seat = event["actor"]
             assert after["view"]["rooms"][seat] == before["view"]["rooms"][seat] + [event["pai"]]
+
+
+def test_replay_json_is_the_same_in_the_cli_and_the_server(client, tmp_path):
+    # one shape (game/serialize.py replay_step): `mj replay --at N --json` is /api/replay's step N - 1
+    from typer.testing import CliRunner
+
+    from cli import app
+
+    text = _game_log(client, seed=9)
+    path = tmp_path / "game.jsonl"
+    path.write_text(text, encoding="utf-8")
+    steps = client.post("/api/replay", content=text.encode()).json()["steps"]
+    assert [step["at"] for step in steps] == list(range(1, len(steps) + 1))
+    for at in (2, 3, len(steps) // 2, len(steps)):
+        result = CliRunner().invoke(app, ["replay", str(path), "--at", str(at), "--json"])
+        assert result.exit_code == 0, result.output
+        assert json.loads(result.stdout) == steps[at - 1]
+    assert steps[-1]["view"]["scores"] == read(text)[-1]["scores"]
 
 
 def test_review_route_runs_the_reviewer_in_a_worker(client):

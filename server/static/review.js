@@ -4,7 +4,7 @@
 
 const query = new URLSearchParams(location.search);
 let logText = "";
-let replayed = null;   // {names, seats, steps: [{event, view}]}
+let replayed = null;   // {names, seats, steps: [{at, event, view}]} (the shape of mj replay --json)
 let at = 0;
 let reviewing = null;  // the AbortController of the review being fetched
 let decisionsByIndex = new Map();

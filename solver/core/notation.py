@@ -29,6 +29,12 @@ def parse_tiles(text: str, rules: RuleSet) -> list[int]:
 
 def parse_hand(text: str, rules: RuleSet) -> Hand:
     """Parse a hand; called groups must be units of 3 or more members in `rules`."""
+    return parse_hand_in_order(text, rules)[0]
+
+
+def parse_hand_in_order(text: str, rules: RuleSet) -> tuple[Hand, list[int]]:
+    """parse_hand, and the tiles outside brackets in the order they were written (a Hand keeps counts only:
+    the page shows the hand as typed)."""
     depth = 0
     for ch in text:
         depth += (ch in _OPEN) - (ch in _CLOSE)
@@ -38,15 +44,11 @@ def parse_hand(text: str, rules: RuleSet) -> Hand:
     rest = _GROUP.sub(" ", text)
     if any(ch in rest for ch in _OPEN + _CLOSE):
         raise MjError(f"unbalanced or nested brackets in '{shown(text.strip())}'", BAD_BRACKET)
+    order = parse_tiles(rest, rules)
     counts = [0] * len(rules.tiles)
-    for kind in parse_tiles(rest, rules):
+    for kind in order:
         counts[kind] += 1
-    return Hand(tuple(counts), tuple(sorted(called)))
-
-
-def concealed_in_order(text: str, rules: RuleSet) -> list[int]:
-    """The tiles outside brackets, in the order they were written (parse_hand keeps counts only)."""
-    return parse_tiles(_GROUP.sub(" ", text), rules)
+    return Hand(tuple(counts), tuple(sorted(called))), order
 
 
 def called_unit(kinds: list[int], rules: RuleSet) -> int:

@@ -1,5 +1,6 @@
-"""Game states as JSON for the /play and /review pages: what a seat sees (game/view.py's observation) or,
-for a finished game's review, every seat's tiles. Tiles are the log's short names; no rule is decided here."""
+"""Game states as JSON, one shape for every caller: what a seat sees (the /play page; game/view.py's
+observation) and, for a replayed log, every seat's tiles at each position (`mj replay --json` and
+/api/replay give the same `replay_step`). Tiles and units are the log's names; no rule is decided here."""
 
 from __future__ import annotations
 
@@ -41,7 +42,8 @@ def seat_view(state: GameState, seat: int, table: Table) -> dict[str, Any]:
 
 
 def full_view(state: GameState | None, table: Table) -> dict[str, Any] | None:
-    """Every seat's tiles (a review shows the whole game), the rooms and calls, the wall left."""
+    """Every seat's tiles (a review shows the whole game), the rooms and calls, the wall left, the wins and
+    the scores once the game has them."""
     if state is None:  # after start_game: nothing dealt yet
         return None
     return {"phase": state.phase, "turn": state.turn,
@@ -49,4 +51,17 @@ def full_view(state: GameState | None, table: Table) -> dict[str, Any] | None:
             "rooms": [_names(table, s.room) for s in state.seats],
             "calls": [_units(table, s.called) for s in state.seats],
             "wall_left": state.wall_left, "last": _last(table, state),
-            "favourites": _names(table, state.favourites)}
+            "favourites": _names(table, state.favourites),
+            "wins": [{"seat": w.seat, "target": w.target, "pai": table.names[w.tile], "score": w.score}
+                     for w in state.wins],
+            "scores": None if state.scores is None else list(state.scores)}
+
+
+def replay_step(at: int, event: dict, state: GameState | None, table: Table) -> dict[str, Any]:
+    """The position after `at` events (`mj replay --at AT`): the last event, as logged, and every seat's view."""
+    return {"at": at, "event": event, "view": full_view(state, table)}
+
+
+def replay_steps(events: list[dict], states: list[GameState | None], table: Table) -> list[dict[str, Any]]:
+    """replay_step after each event of a log (game/log.py replay's states)."""
+    return [replay_step(at, event, state, table) for at, (event, state) in enumerate(zip(events, states), 1)]
