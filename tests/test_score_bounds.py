@@ -148,6 +148,22 @@ def test_past_every_exact_search_the_estimate_stays_below_the_upper_bound(case, 
         assert r.score_interval[1] <= float(r.score_upper)
 
 
+@settings(BASE_SETTINGS, max_examples=10)
+@given(positions(), st.sampled_from(RULES))
+def test_past_every_exact_search_p_win_first_keeps_the_sampled_e_score(case, param):
+    """P(win) first, both objectives, every exact search stopped (nearest for E[score] too): E[score] is the
+    same games' sample mean, with its interval and the estimate's label, not dropped as "not computed"."""
+    got = planned(case, param, "win", plays=("optimal", "nearest"))
+    if got is None:
+        return
+    p, want = got
+    assert p.method == "estimate"
+    assert "Monte Carlo" in p.policy_class["expected_score"] and "not computed" not in p.policy_class["expected_score"]
+    for r in p.discards:
+        low, high = r.score_interval
+        assert low - 1e-9 <= float(r.expected_score) <= high + 1e-9 and want[r.tile] <= r.score_upper
+
+
 @settings(BASE_SETTINGS, max_examples=40)
 @given(positions(), st.sampled_from(RULES))
 def test_beside_p_win_over_all_play_the_upper_bound_holds_the_optimum(case, param):

@@ -155,9 +155,15 @@ def with_other(rules: RuleSet, request: PlanRequest, result: Plan, progress: Pro
         found = score_plan(rules, asked, None, progress) or \
             exact_plan(rules, replace(asked, play="optimal"), progress, fresh(request.limits))
     except TooLarge as exc:
+        # past nearest's limits for the first objective, the estimate's games valued both: nearest for this one is
+        # paced on a share of the budget, and where it gives up, the sampled values stay (labelled as such)
+        sampled = result.method == "estimate" and all(r.score_interval is not None for r in result.discards)
         try:
-            found = exact_plan(rules, replace(asked, play="nearest"), progress, fresh(request.limits))
+            found = exact_plan(rules, replace(asked, play="nearest"), progress,
+                               fresh(request.limits, share=3 if sampled else 1), pace=sampled)
         except TooLarge:
+            if sampled:
+                return result
             labels = dict(result.policy_class, **{label_of(other): f"not computed: {exc}"})
             return replace(result, policy_class=labels)
     field = label_of(other)
