@@ -71,11 +71,11 @@ def test_every_draws_swap_in_one_pass_equals_the_draw_by_draw_values():
     calls = []
     either = module.FetchWin.swaps  # C where built, else drawn_swaps
 
-    def per_draw(self, hand, wall, room, near):
+    def per_draw(self, hand, wall, room, near):  # (near: sparse targets, or rows of the matrix)
         total, live = either(self, hand, wall, room, near)
         want = sum(wall[k] * self.v13(module.add(hand, k, 1), module.add(wall, k, -1), 0, 10 ** 6, 1, self.all_rows)
                    for k in range(self.nr) if wall[k])
-        calls.append(total == want and (total, live) == self.drawn_swaps(hand, wall, room, near))
+        calls.append(total == want and (total, live) == self.drawn_swaps(hand, wall, room, self.targets(near)))
         return total, live
 
     class Checked(module.FetchWin):
@@ -177,3 +177,32 @@ def test_the_optimum_is_not_started_past_a_rough_count():
     assert p.method in ("bounds", "estimate") and "would visit about" in p.stopped
     q = ev.plan(hand, turns=8, both=False, seconds=1, max_states=10 ** 12)
     assert q.method in ("bounds", "estimate") and "would visit about" not in q.stopped
+
+
+def test_row_filters_in_c_equal_their_numpy_lines():
+    """planc_rows.c's filters against the numpy lines they replace in fetch_win.py, on random matrices and lists."""
+    import numpy as np
+
+    from solver.planning.closed import _planc, native_two_draws
+
+    if not native_two_draws():
+        pytest.skip("the C extension is not built, or MJ_PURE=1 asks for the Python search")
+    rng = np.random.default_rng(4)
+    for _ in range(200):
+        T, nr = int(rng.integers(1, 60)), int(rng.integers(1, 64))
+        matrix = rng.integers(0, 4, size=(T, nr)).astype(np.int16)
+        mb = matrix.astype(np.uint8).tobytes()
+        rows = np.sort(rng.choice(T, size=int(rng.integers(0, T + 1)), replace=False)).astype(np.intp)
+        hand = [int(x) for x in rng.integers(0, 4, size=nr + 2)]  # (junk slots past nr)
+        available = [int(x) for x in rng.integers(0, 4, size=nr)]
+        cap, p = int(rng.integers(0, 8)), int(rng.integers(0, nr + 2))
+        need = np.maximum(matrix[rows] - np.array(hand[:nr], dtype=np.int16), 0)
+        want = rows[(need.sum(1) <= cap) & (need <= np.array(available, dtype=np.int16)).all(1)]
+        assert np.frombuffer(_planc.reach_rows(mb, nr, rows, hand, available, cap), np.intp).tolist() == want.tolist()
+        cost = need.sum(1) + ((matrix[rows, p] >= hand[p]) if p < nr else 0)
+        got = np.frombuffer(_planc.narrowed_rows(mb, nr, rows, hand, p, cap), np.intp)
+        assert got.tolist() == rows[cost <= cap].tolist()
+        most = matrix[rows].max(0).tolist() if len(rows) else [0] * nr
+        assert _planc.most_rows(mb, nr, rows) == most
+    with pytest.raises(IndexError):
+        _planc.reach_rows(mb, nr, np.array([T], dtype=np.intp), hand, available, cap)

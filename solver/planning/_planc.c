@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "planc.h"
+
 #define MAXPOS 128
 #define MAXNR 64
 
@@ -471,6 +473,11 @@ static PyMethodDef methods[] = {
      "drawing k (with room and sora: a drawn そら may swap for a room tile before the last draw)"},
     {"swaps_drawn", swaps_drawn, METH_VARARGS,
      "swaps_drawn(hand, wall, room, nr, rows, sp) -> (sum over draws k of w_k x the best swap after k, live)"},
+    {"reach_rows", reach_rows, METH_VARARGS,
+     "reach_rows(matrix, nr, rows, hand, available, cap) -> the rows within reach (bytes of intp; planc_rows.c)"},
+    {"narrowed_rows", narrowed_rows, METH_VARARGS,
+     "narrowed_rows(matrix, nr, rows, hand, p, cap) -> the rows within reach after discarding p (bytes of intp)"},
+    {"most_rows", most_rows, METH_VARARGS, "most_rows(matrix, nr, rows) -> per kind the most copies a row holds"},
     {NULL, NULL, 0, NULL},
 };
 

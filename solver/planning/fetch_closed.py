@@ -118,11 +118,11 @@ class FetchClosed:
                 if cost and (cost == cap or not exactly)]
 
     def swaps(self, hand, wall, room, near) -> tuple[int, int]:
-        """drawn_swaps, in C (_planc.swaps_drawn) where built."""
+        """drawn_swaps, in C (_planc.swaps_drawn) where built. `near`: sparse targets, or rows of the matrix."""
         if self.native:
-            rows = np.array(self.search.rows_of(near), dtype=np.intp)
+            rows = np.array(self.search.rows_of(near), dtype=np.intp) if isinstance(near, list) else near
             got = _planc.swaps_drawn(hand, wall, tuple(room), self.nr, self.search.target_matrix()[rows].tobytes(),
                                      self.sp)
             if got is not None:
                 return got
-        return self.drawn_swaps(hand, wall, room, near)
+        return self.drawn_swaps(hand, wall, room, self.targets(near))

@@ -54,7 +54,9 @@ class FetchWin(FetchClosed):
         self.matrix = search.target_matrix().astype(np.int16)  # one row per target, over the relevant kinds
         self.native = native_two_draws()  # the two draws after a draw in C, with the swap of a drawn そら
         self.cost_rows = self.cost_hand = self.cost_value = None  # costs_of's last list
-        self.all_rows = np.arange(len(self.matrix))
+        self.all_rows = np.arange(len(self.matrix), dtype=np.intp)
+        # the row filters in C (planc_rows.c) where built: each numpy line below was a few small arrays a call
+        self.rows_c = self.matrix.astype(np.uint8).tobytes() if self.native and 0 < self.nr <= 64 else None
 
     # --- bookkeeping --------------------------------------------------------------------------------
     def counted(self) -> None:
@@ -80,6 +82,9 @@ class FetchWin(FetchClosed):
             available = [w + r for w, r in zip(wall, self.room(hand, wall))]
         if isinstance(alive, list):
             return [target for _, target in self.search.costs(hand, available, alive, t + held)]
+        if self.rows_c is not None:
+            rows = np.frombuffer(_planc.reach_rows(self.rows_c, self.nr, alive, hand, available, t + held), np.intp)
+            return self.targets(rows) if len(rows) <= SHORT else rows
         need = self.matrix[alive] - np.array(hand[:self.nr], dtype=np.int16)
         np.maximum(need, 0, out=need)
         rows = alive[(need.sum(1) <= t + held) & (need <= np.array(available, dtype=np.int16)).all(1)]
@@ -92,12 +97,21 @@ class FetchWin(FetchClosed):
         sparse = self.search.sparse
         return [sparse[j] for j in alive.tolist()]
 
+    def within_two(self, hand, alive) -> list:
+        """The sparse targets of a list, only those 2 tiles or fewer from the hand where C filters a long one first
+        (the closed forms at the last fetch read no others; they check liveness themselves)."""
+        if self.rows_c is not None and not isinstance(alive, list):
+            alive = np.frombuffer(_planc.reach_rows(self.rows_c, self.nr, alive, hand, [2] * self.nr, 2), np.intp)
+        return self.targets(alive)
+
     def plain(self, hand, wall, t, alive) -> list:
         """For the no-fetch search (one draw left needs no list): its targets within reach, as its sparse tuples."""
         return self.targets(self.reach(hand, wall, 0, t, alive)) if t > 1 else []
 
     def most(self, alive) -> list[int]:
         if not isinstance(alive, list):
+            if self.rows_c is not None:
+                return _planc.most_rows(self.rows_c, self.nr, alive)
             return self.matrix[alive].max(0).tolist() if len(alive) else [0] * self.nr
         out = [0] * self.nr
         for target in alive:
@@ -144,7 +158,7 @@ class FetchWin(FetchClosed):
             if not len(alive):
                 got = 0
             elif t == 1:
-                got = self.fetch_last(hand, wall, room, self.targets(alive))
+                got = self.fetch_last(hand, wall, room, self.within_two(hand, alive))
             elif not held and t == 2:  # two draws left, a そら live: what a drawn one adds to the no-fetch value
                 near = self.targets(alive)
                 extra = self.swap_last(hand, wall, room, near) - self.search.last_draw(hand, wall)
@@ -171,10 +185,10 @@ class FetchWin(FetchClosed):
         swap in one pass (drawn_swaps). `exact`: `alive` is this state's own list (v12's)."""
         if hand[self.sp] != 1 or t != 2:
             return self.draw(hand, wall, live_sora, W, t, alive)
-        near = self.targets(alive if exact else self.reach(hand, wall, live_sora, t, alive))
+        near = alive if exact else self.reach(hand, wall, live_sora, t, alive)
         room = self.room(hand, wall)
         got, live = self.swaps(hand, wall, room, near)
-        return got + (W - live) * self.fetch_last(hand, wall, room, near)
+        return got + (W - live) * self.fetch_last(hand, wall, room, self.within_two(hand, near))
 
     def draw(self, hand, wall, live_sora, W, t, alive) -> int:
         native = None
@@ -229,7 +243,8 @@ class FetchWin(FetchClosed):
             if not len(alive) or (t == 1 and held > 2):
                 got = 0
             elif t == 1:  # one そら: swap a tile for a room tile; two: discard one, fetch with the other
-                one, near = add(hand, sp, -1), self.targets(alive)
+                one = add(hand, sp, -1)
+                near = self.within_two(one, alive)
                 room = self.room(hand, wall)
                 got = self.swap_last(one, wall, room, near) if held == 1 else self.fetch_last(one, wall, room, near)
             else:
@@ -253,6 +268,10 @@ class FetchWin(FetchClosed):
         got = self.memo.get((child, wall, live_sora, W, t, 12))
         if got is not None:
             return got
+        if self.rows_c is not None:
+            rows = np.frombuffer(_planc.narrowed_rows(self.rows_c, self.nr, alive, hand, p, t + held), np.intp)
+            return self.v12(child, wall, live_sora, W, t, self.targets(rows) if len(rows) <= SHORT else rows,
+                            exact=True)
         cost = self.costs_of(hand, alive)
         if p < self.nr:
             cost = cost + (self.matrix[alive, p] >= hand[p])
