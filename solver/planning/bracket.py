@@ -17,6 +17,7 @@ from solver.planning.request import PlanRequest
 from solver.planning.targets import TooLarge
 
 LOWER_SECONDS = 2.0  # the sampled lower side and the lookahead together (less: they stop under load, so answers vary)
+UPPER_SECONDS = 1.0  # the least the relaxation gets where the optimum took the budget (else: what is left of it)
 Plan = Any  # plan.Plan (imported there; plan.py imports this module)
 
 UPPER = ("perfect-information relaxation: the chance that the coming draws hold the missing tiles of some complete "
@@ -38,10 +39,11 @@ def sora_slack(prep: Prepared, turns: int, sora: int) -> Fraction:
 
 def bracket(request: PlanRequest, lower: Plan, stopped: str | None, listed: Prepared | None,
             rules: RuleSet | None = None, slack: Fraction | None = None, exact_plan: Callable | None = None,
-            sample: bool = False) -> Plan:
+            sample: bool = False, until: float | None = None) -> Plan:
     """The lower plan's rows, raised by a one-step lookahead where it finishes (lookahead.py) and, with `sample`
     (the lower plan is the class nearest), by the estimate's policy's sampled value where higher (sampled_lower.py),
-    with a proved upper bound of the optimal P(win) each (bounds.py)."""
+    with a proved upper bound of the optimal P(win) each (bounds.py). `until`: the request's own deadline (the
+    relaxation gets what is left of it, at least UPPER_SECONDS)."""
     from solver.planning.bounds import separated
     from solver.planning.lookahead import LABEL, improve
     from solver.planning.score_bounds import UPPER as SCORE_UPPER, with_score_uppers
@@ -52,7 +54,7 @@ def bracket(request: PlanRequest, lower: Plan, stopped: str | None, listed: Prep
         note = (f"the no-fetch optimum (every win listed, a drawn そら discarded at once) plus the chance "
                 f"{float(slack):.4f} that a そら is drawn before the last draw")
     else:
-        uppers, note, context = relaxed_uppers(request, lower, stopped, listed, rules)
+        uppers, note, context = relaxed_uppers(request, lower, stopped, listed, rules, until)
     rows = tuple(replace(r, upper=uppers[r.tile]) for r in lower.discards)
     if rules is not None:  # E[score] <= N + (S - N) U, or the relaxation's mean (score_bounds.py)
         rows = with_score_uppers(rules, request.position, request.turns, rows, context)
@@ -87,7 +89,7 @@ def bracket(request: PlanRequest, lower: Plan, stopped: str | None, listed: Prep
 
 
 def relaxed_uppers(request: PlanRequest, lower: Plan, stopped: str | None, listed: Prepared | None,
-                   rules: RuleSet | None) -> tuple[dict, str, dict | None]:
+                   rules: RuleSet | None, until: float | None = None) -> tuple[dict, str, dict | None]:
     """Per row the perfect-information relaxation (bounds.py) over the listed hands, or 1 where it is not computed;
     and with `rules`, per row the same relaxation of E[score] (score_bounds.py; None where not computed)."""
     from solver.planning.bounds import win_upper
@@ -98,8 +100,9 @@ def relaxed_uppers(request: PlanRequest, lower: Plan, stopped: str | None, liste
         if listed is None:
             raise TooLarge(stopped or "the complete hands within reach were not listed")
         prep = listed
-        seconds = request.limits.seconds
-        deadline = None if seconds is None else time.monotonic() + seconds
+        seconds, now = request.limits.seconds, time.monotonic()
+        # (not a budget of its own: where the optimum took it all, a relaxation that long had mostly given up too)
+        deadline = None if seconds is None else max(now + UPPER_SECONDS, until or now + seconds)
         if listed.fetch_unsearched and rules is not None:  # the hands a fetch can complete listed too
             relevant, scored, wall_r, room_r = fetch_relaxation(rules, request, deadline)
         elif listed.fetch_unsearched:

@@ -132,7 +132,7 @@ def plan(rules: RuleSet, request: PlanRequest | Hand, progress: Progress | None 
         except TooLarge:  # every input is answered: past nearest's limits too, its estimate (labelled)
             games = limits.estimate or DEFAULT_GAMES
             lower = estimate_plan(rules, replace(nearest, limits=replace(limits, estimate=games)), progress)
-    result = bracket(request, lower, stopped, listed, rules, slack, exact_plan, sample)
+    result = bracket(request, lower, stopped, listed, rules, slack, exact_plan, sample, deadline)
     return with_other(rules, request, result, progress) if request.both else result
 
 
