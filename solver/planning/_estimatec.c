@@ -120,21 +120,6 @@ static void move(int *hand, uint64_t *h, int k, int by) {
     if (by > 0) h[hand[k] - 1] |= 1ULL << k;
 }
 
-static int read_ints(PyObject *seq, int *out, int n, const char *what) {
-    PyObject *fast = PySequence_Fast(seq, what);
-    if (!fast) return -1;
-    if (PySequence_Fast_GET_SIZE(fast) != n) {
-        Py_DECREF(fast);
-        PyErr_Format(PyExc_ValueError, "%s: expected %d values", what, n);
-        return -1;
-    }
-    for (int i = 0; i < n; i++) {
-        out[i] = (int)PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
-    }
-    Py_DECREF(fast);
-    return PyErr_Occurred() ? -1 : 0;
-}
-
 static int read_longs(PyObject *seq, long long *out, int n, const char *what) {
     PyObject *fast = PySequence_Fast(seq, what);
     if (!fast) return -1;
@@ -146,6 +131,14 @@ static int read_longs(PyObject *seq, long long *out, int n, const char *what) {
     for (int i = 0; i < n; i++) out[i] = PyLong_AsLongLong(PySequence_Fast_GET_ITEM(fast, i));
     Py_DECREF(fast);
     return PyErr_Occurred() ? -1 : 0;
+}
+
+/* a short sequence (n <= MAXPOS) into ints */
+static int read_ints(PyObject *seq, int *out, int n, const char *what) {
+    long long buf[MAXPOS];
+    if (read_longs(seq, buf, n, what) < 0) return -1;
+    for (int i = 0; i < n; i++) out[i] = (int)buf[i];
+    return 0;
 }
 
 static PyObject *play_root(PyObject *self, PyObject *args) {
