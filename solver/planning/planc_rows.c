@@ -14,7 +14,6 @@
 
 #include "planc.h"
 
-#define MAXNR 64
 
 typedef struct {
     Py_buffer m, r;
