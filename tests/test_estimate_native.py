@@ -7,12 +7,12 @@ from __future__ import annotations
 import random
 
 import pytest
+from synthetic import random_real_hands
 
 from solver import Evaluator
 from solver.planning import estimate
 from solver.planning.prepare import prepare, root_states
 from solver.planning.request import Position
-from synthetic import random_real_hands
 
 
 @pytest.mark.parametrize("rules", ["2019-12", "hitori-jong-2.1"])

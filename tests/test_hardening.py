@@ -316,7 +316,7 @@ def test_a_killed_worker_process_loses_no_line():
     expected = list(check_lines(lines, workers=1))
     executor = LocalProcesses(2, check_job("2019-12"))
     try:
-        results = run_ordered(tasks_of(lines), executor, stats := Stats())
+        results = run_ordered(tasks_of(lines), executor, Stats())
         got = [next(results)]
         executor._procs[0].kill()  # a worker dies mid-run (out of memory, killed)
         got += list(results)

@@ -12,7 +12,6 @@ from solver import Evaluator
 from solver.core.hand import Hand
 from solver.planning import closed
 from solver.planning.prepare import prepare
-from solver.planning.recursion import Search
 from solver.planning.request import Position
 
 

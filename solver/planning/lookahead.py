@@ -31,7 +31,8 @@ LABEL = (", or for the first {n} of {of} discards (best first) the better of it 
 PLANS = 120  # restarted plans in all (about two discards' draws): the work budget, so answers are reproducible
 SECONDS = 2.0  # and a clock (at most the request's) for the plans that are slow to list their targets
 PACE = 8  # a draw's plan may take this many times its share of the clock left
-SUB_STATES = 2_000  # memoised states of one draw's restarted plan before that discard keeps its base value
+SUB_STATES = 2_000  # memoised states of one draw's restarted plan; past them that draw is valued by its fallback
+# (the drawn tile discarded at once): one slow draw had taken the whole clock, so answers varied with the load
 
 Solve = Callable[[PlanRequest, float | None], object]  # (a request of the class nearest, deadline) -> Plan
 

@@ -27,7 +27,7 @@ MODEL = ("solo (docs/formulation.md section 8): the wall is every unseen copy, e
 METHODS = ("optimal", "bounds", "estimate", "class")  # class: exact within a named class asked for (nearest, detour),
 # or E[score] over all play beside a P(win) of a named class
 Progress = Callable[[int, int, int], None]  # (roots done, roots in all, states visited)
-PACE = 0.5  # a paced plan's later discards are taken to cost this share of the earlier ones' mean (the shared memo)
+PACE_SHARE = 0.5  # a paced plan's later discards taken at this share of the earlier ones' mean (shared memo)
 NEAREST_SECONDS = 1.5  # the least time the class nearest gets as the bracket's lower side (fresh)
 
 
@@ -349,14 +349,14 @@ def exact_rows(prep: Prepared, objective: str, choices, roots, turns: int, progr
 
 
 def first_moves(prep: Prepared, search, roots, turns: int, tick, pace: float | None = None) -> list:
-    """Each root's first move; with `pace` (a deadline), OutOfTime as soon as the roots so far, at PACE of their
-    time each (later roots reuse the memo), would take the rest past it: its time goes to what answers instead."""
+    """Each root's first move; with `pace` (a deadline), OutOfTime as soon as the roots so far, at PACE_SHARE of
+    their time each (later roots reuse the memo), would take the rest past it: its time goes to what answers."""
     out, start = [], time.monotonic()
     for hand12, room12 in roots:
         out.append(search.first_move(hand12, prep.wall_r, room12, prep.W0, turns))
         tick()
         now, left = time.monotonic(), len(roots) - len(out)
-        if pace is not None and left and (now - start) / len(out) * left * PACE > pace - now:
+        if pace is not None and left and (now - start) / len(out) * left * PACE_SHARE > pace - now:
             raise OutOfTime(f"the exact plan would pass its time budget ({len(out)} of {len(roots)} discards "
                             f"valued, {search.visited:,} states)")
     return out
