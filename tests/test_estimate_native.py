@@ -36,3 +36,17 @@ def test_native_games_equal_the_python_games(rules, monkeypatch):
             assert estimate.simulate(*args) == native
         checked += 1
     assert checked >= 12
+
+
+def test_native_games_refuse_what_does_not_fit():
+    """Sizes, draws and counts out of range give a ValueError (estimate.py never sends them), not a crash."""
+    if estimate._estimatec is None:
+        pytest.skip("the C extension is not built")
+    play = estimate._estimatec.play_root
+    good = (b"\x01", 1, 1, [5], [1], (0, 0), (1,), b"\x01", 1)
+    assert play(*good)[:3] == (1, 5, 25)  # (one kind, a 1-tile target: the one draw completes it, worth 5)
+    for at, bad in ((7, b"\x05"), (5, (-1, 0)), (0, b"\x01\x01"), (2, 65)):
+        args = list(good)
+        args[at] = bad
+        with pytest.raises(ValueError):
+            play(*args)

@@ -168,6 +168,16 @@ static PyObject *play_root(PyObject *self, PyObject *args) {
     if (read_ints(root_o, root, npos, "root") || read_ints(wall_o, wall0, nr, "wall") ||
         read_ints(start_o, start, nr, "start_wall") || read_longs(scores_o, scores, T, "scores"))
         goto done;
+    for (int i = 0; i < npos; i++)
+        if (root[i] < 0 || (i < nr && (wall0[i] < 0 || start[i] < 0))) {
+            PyErr_SetString(PyExc_ValueError, "play_root: a negative count");
+            goto done;
+        }
+    for (Py_ssize_t i = 0; i < wb.len; i++)
+        if (((const unsigned char *)wb.buf)[i] > nr) {
+            PyErr_SetString(PyExc_ValueError, "play_root: a draw outside the relevant kinds");
+            goto done;
+        }
     int most = 0;  /* the most copies a hand can hold: the root's plus the wall's */
     for (int k = 0; k < nr; k++) {
         g.start[k] = start[k];
