@@ -11,10 +11,12 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
+import numpy as np
+
 from solver.core.rules import RuleSet
 from solver.planning.prepare import Prepared, position_counts, reach_with_room
 from solver.planning.request import PlanRequest
-from solver.planning.targets import TooLarge
+from solver.planning.targets import OutOfTime, TooLarge
 
 LOWER_SECONDS = 2.0  # the sampled lower side and the lookahead together (less: they stop under load, so answers vary)
 UPPER_SECONDS = 1.0  # the least the relaxation gets where the optimum took the budget (else: what is left of it)
@@ -91,11 +93,14 @@ def bracket(request: PlanRequest, lower: Plan, stopped: str | None, listed: Prep
 def relaxed_uppers(request: PlanRequest, lower: Plan, stopped: str | None, listed: Prepared | None,
                    rules: RuleSet | None, until: float | None = None) -> tuple[dict, str, dict | None]:
     """Per row the perfect-information relaxation (bounds.py) over the listed hands, or 1 where it is not computed;
-    and with `rules`, per row the same relaxation of E[score] (score_bounds.py; None where not computed)."""
+    and with `rules`, per row the same relaxation of E[score] (score_bounds.py; None where not computed). The rows
+    are taken best first: past the clock, those done keep their bound and the rest get 1."""
     from solver.planning.bounds import win_upper
     from solver.planning.score_bounds import caps
 
     position, note = request.position, UPPER
+    uppers: dict = {}
+    context: dict | None = {}
     try:
         if listed is None:
             raise TooLarge(stopped or "the complete hands within reach were not listed")
@@ -109,10 +114,11 @@ def relaxed_uppers(request: PlanRequest, lower: Plan, stopped: str | None, liste
             raise TooLarge("a そら could fetch a waiting-room copy that the listed hands leave out")
         else:
             relevant, wall_r, room_r = prep.targets.relevant, prep.wall_r, prep.room_r
-            scored = {tuple(t[k] for k in relevant): s for t, s in prep.targets.counts.items()}
-        targets, scores = list(scored), list(scored.values())
+            scored = prep.targets.counts  # (over every kind: no target holds a kind outside `relevant`)
+        keys = np.array(list(scored), dtype=np.int16)
+        targets = keys[:, list(relevant)] if len(keys) else np.zeros((0, len(relevant)), dtype=np.int16)
+        scores = list(scored.values())
         fetch = prep.sora is not None or listed.fetch_unsearched
-        uppers, context = {}, {}
         for row in lower.discards:
             kept = position.hand if row.tile is None else position.hand.remove(row.tile)
             hand = tuple(kept.concealed[k] for k in relevant)
@@ -128,9 +134,12 @@ def relaxed_uppers(request: PlanRequest, lower: Plan, stopped: str | None, liste
                                                             request.turns, deadline=deadline, scores=scores,
                                                             floor=floor)
     except TooLarge as exc:  # too many complete hands within reach to list, or too many patterns: only 1 is proved
-        uppers = {row.tile: Fraction(1) for row in lower.discards}
-        note = f"1 (the relaxation was not computed: {exc})"
-        context = None
+        if not isinstance(exc, OutOfTime) or not uppers:
+            uppers, context = {}, None
+            note = f"1 (the relaxation was not computed: {exc})"
+        else:
+            note += f"; 1 for the {len(lower.discards) - len(uppers)} discards it did not reach ({exc})"
+        uppers = {row.tile: uppers.get(row.tile, Fraction(1)) for row in lower.discards}
     return uppers, note, context
 
 

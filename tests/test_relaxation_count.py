@@ -1,0 +1,69 @@
+"""bounds.win_upper (the draws' counts chosen kind by kind, the needs still held as a bitmask) against the plain
+listing it replaced: every draw pattern on the needed kinds, generated from each need plus every multiset of other
+needed tiles, counted by its ways. Random needs over up to 9 kinds, up to 6 draws, with and without scores."""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+from itertools import combinations_with_replacement
+from math import comb
+
+import pytest
+
+from solver.planning.bounds import win_upper
+from solver.planning.targets import TooLarge
+
+
+def listed_upper(targets, hand, wall, room, W, t, scores=None, floor=0):
+    n = len(wall)
+    needs: dict = {}
+    for j, target in enumerate(targets):
+        need = tuple(max(0, target[i] - hand[i] - room[i]) for i in range(n))
+        if sum(need) <= t and all(need[i] <= wall[i] for i in range(n)):
+            needs[need] = max(needs.get(need, floor), floor if scores is None else scores[j])
+    kinds = sorted({i for need in needs for i in range(n) if need[i]})
+    rest = W - sum(wall[i] for i in kinds)
+    patterns: dict = {}
+    for need, score in needs.items():
+        tiles = tuple(i for i in kinds for _ in range(need[i]))
+        for size in range(t - len(tiles) + 1):
+            for extra in combinations_with_replacement(kinds, size):
+                pattern = tuple(sorted(tiles + extra))
+                if all(pattern.count(i) <= wall[i] for i in set(pattern)):
+                    patterns[pattern] = max(patterns.get(pattern, score), score)
+    total = scored = 0
+    for pattern, score in patterns.items():
+        ways = comb(rest, t - len(pattern))
+        for i in set(pattern):
+            ways *= comb(wall[i], pattern.count(i))
+        total += ways
+        scored += ways * score
+    subsets = comb(W, t)
+    return Fraction(total, subsets), Fraction(scored + (subsets - total) * floor, subsets)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_kind_by_kind_count_equals_the_listed_patterns(seed):
+    rng = random.Random(seed)
+    for _ in range(60):
+        n, t = rng.randint(1, 9), rng.randint(1, 6)
+        hand = tuple(rng.randint(0, 2) for _ in range(n))
+        room = tuple(rng.choice([0, 0, 0, 1]) for _ in range(n))
+        wall = tuple(rng.randint(0, 3) for _ in range(n))
+        W = sum(wall) + rng.randint(0, 20)
+        if W < t:
+            continue
+        targets = [tuple(rng.randint(0, 3) for _ in range(n)) for _ in range(rng.randint(1, 25))]
+        scores = [rng.choice([1000, 2000, 3000, 8000]) for _ in targets]
+        floor = rng.choice([0, 500, 2500])
+        want = listed_upper(targets, hand, wall, room, W, t, scores, floor)
+        assert win_upper(targets, hand, wall, room, W, t) == want[0]
+        assert win_upper(targets, hand, wall, room, W, t, scores=scores, floor=floor) == want
+
+
+def test_past_its_states_it_says_so():
+    n = 12
+    targets = [tuple(1 if i in (a, b) else 0 for i in range(n)) for a in range(n) for b in range(a + 1, n)]
+    with pytest.raises(TooLarge):
+        win_upper(targets, (0,) * n, (3,) * n, (0,) * n, 60, 6, limit=5)
