@@ -19,6 +19,7 @@ import numpy as np
 from solver.planning.targets import OutOfTime, TooLarge
 
 UPPER_STATES = 300_000  # (draws so far, needs still held) states of one kind's step before the bound gives up (then 1)
+UPPER_BYTES = 400 << 20  # and the most their masks may take (each about a bit per need)
 
 
 def win_upper(targets, hand: tuple[int, ...], wall: tuple[int, ...], room: tuple[int, ...], W: int, t: int,
@@ -88,8 +89,8 @@ def win_upper(targets, hand: tuple[int, ...], wall: tuple[int, ...], room: tuple
                     continue
                 key = (used + r, held)
                 after[key] = after.get(key, 0) + w
-        if len(after) > limit:
-            raise TooLarge(f"the upper bound passed {limit} states of draws")
+        if len(after) > min(limit, UPPER_BYTES // (len(needs) // 8 + 64)):
+            raise TooLarge(f"the upper bound passed {len(after):,} states of draws (past its states or memory)")
         if deadline is not None and time.monotonic() > deadline:
             raise OutOfTime("the upper bound passed its time budget")
         states = after
