@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import json
 from collections import Counter
 
@@ -229,7 +231,8 @@ def test_draws_left_per_seat_add_up_to_the_wall(ev):
 
 
 def test_planner_plays_the_plans_recommendation(ev):
-    from game.players.planner import PlannerPlayer
+    """Far from the end its discard is the class nearest's best, near it the optimum's (mj plan's default)."""
+    from game.players.planner import OPTIMUM_TURNS, PlannerPlayer
     from game.view import observe
     from solver.planning.plan import plan
 
@@ -248,9 +251,18 @@ def test_planner_plays_the_plans_recommendation(ev):
     for k in obs.room_tiles:
         elsewhere[k] -= 1
     best = plan(ev.rules, obs.hand, turns=obs.turns_left, seen=tuple(elsewhere), waiting_room=tuple(obs.room_tiles),
-                favourite=obs.favourite, both=False).discards
+                favourite=obs.favourite, both=False).discards  # (the keyword form's class: nearest)
     top = max(d.win_probability for d in best)
     assert table.kind(event["pai"]) in {d.tile for d in best if d.win_probability == top}
+    # near the end (games rarely get there: a win ends them first) it asks what mj plan answers by default
+    late = replace(obs, turns_left=OPTIMUM_TURNS)
+    want = ev.plan(obs.hand, turns=OPTIMUM_TURNS, seen=[ev.tiles.name(k) for k, n in enumerate(elsewhere)
+                                                        for _ in range(n)],
+                   waiting_room=[ev.tiles.name(k) for k in obs.room_tiles], favourite=ev.tiles.name(obs.favourite),
+                   both=False, seconds=None)
+    got = PlannerPlayer(0.4).plan(late)
+    assert want.method == got.method == "optimal"
+    assert [(d.tile, d.win_probability) for d in got.discards] == [(d.tile, d.win_probability) for d in want.discards]
 
 
 def test_replay_refuses_illegal_decisions(ev):

@@ -1,8 +1,9 @@
-"""The `planner` COM: `mj plan`'s recommendation (exact P(win) over the draws this seat has left, within the
-class the plan names; solo model, opponents not modelled) for discards and そら, within a time budget per
-decision: a cap on the plan's states (deterministic, so logs are reproducible) sized from the time budget,
-with the clock as a safety net at three budgets. Past it the greedy COM decides and the logged event carries
-the label "greedy fallback" (docs/game.md). Calls follow greedy (a call when it lowers h).
+"""The `planner` COM: `mj plan`'s recommendation (P(win) over the draws this seat has left; solo model, opponents
+not modelled) for discards and そら. With OPTIMUM_TURNS draws or fewer left it asks what `mj plan` answers by default,
+the optimum over all play (every そら use included; past its states, the bracket, as `mj plan` answers); with more,
+the class nearest within a time budget per decision. Both are capped by states, not by the clock (deterministic,
+so logs are reproducible), with the clock as a safety net at three budgets. Past it the greedy COM decides and the
+logged event carries the label "greedy fallback" (docs/game.md). Calls follow greedy (a call when it lowers h).
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ from solver.core.errors import MjError
 BUDGET = 0.5  # seconds a decision (the issue's target: median <= 0.5 s a decision)
 STATES_PER_SECOND = 5000  # the plan's search on this machine visits about 6,000 states a second (bench_game.py)
 SAFETY = 3  # the clock stops a plan only at this many budgets: the state cap decides, so logs are reproducible
+OPTIMUM_TURNS = 3  # draws left at which the default answer, the optimum, is asked (about 0.2 s median at 3)
+OPTIMUM_STATES = 500_000  # its state cap (mj plan's default)
 
 
 class _OverBudget(Exception):
@@ -34,7 +37,6 @@ class PlannerPlayer(GreedyPlayer):
     def plan(self, obs: Observation):
         """The plan of the position, or None past the budget."""
         from solver.planning.plan import plan
-        from solver.planning.request import Limits, PlanRequest
         from solver.planning.targets import TooLarge
 
         deadline = time.monotonic() + SAFETY * self.budget
@@ -42,9 +44,7 @@ class PlannerPlayer(GreedyPlayer):
         def tick(*_):
             if time.monotonic() > deadline:
                 raise _OverBudget
-        # the class nearest, stopped by its state cap alone (no clock): the same position, the same answer
-        request = PlanRequest(plan_position(obs.hand, obs.seen, obs.room_tiles, obs.favourite), max(0, obs.turns_left),
-                              play="nearest", both=False, limits=Limits(self.states, None))
+        request = self.request(obs)
         try:
             return plan(obs.rules, request, progress=tick)
         except (_OverBudget, TooLarge):
@@ -52,6 +52,16 @@ class PlannerPlayer(GreedyPlayer):
         except MjError as exc:  # a position the plan does not take (named in the label, never hidden)
             self.why = f"the plan refused the position: {exc}"
         return None
+
+    def request(self, obs: Observation):
+        """The plan request of a position: stopped by its state cap alone (no clock), so the same position gets the
+        same answer; the default (the optimum) near the end, the class nearest before."""
+        from solver.planning.request import Limits, PlanRequest
+
+        position, turns = plan_position(obs.hand, obs.seen, obs.room_tiles, obs.favourite), max(0, obs.turns_left)
+        if turns <= OPTIMUM_TURNS:
+            return PlanRequest(position, turns, both=False, limits=Limits(OPTIMUM_STATES, None))
+        return PlanRequest(position, turns, play="nearest", both=False, limits=Limits(self.states, None))
 
     def act(self, observation: Observation, possible_actions: list[dict]) -> dict:
         obs = observation
