@@ -13,8 +13,6 @@ import time
 from dataclasses import dataclass
 from functools import lru_cache
 
-import numpy as np
-
 from solver.core.errors import MjError
 from solver.core.hand import Hand
 from solver.core.rules import RuleSet
@@ -126,8 +124,9 @@ class NoWinScore:
         self.score = lru_cache(maxsize=None)(self._score)
         self._by_key: dict[tuple, int] = {}
         self._fits: dict[int, tuple[list, tuple[int, ...]]] = {}
-        wide = any(m >> 64 for m in self.masks)  # (a catalogue of more than 64 kinds: the plain loop below)
-        self._masks = None if wide else np.array(self.masks, dtype=np.uint64)
+        self._with_kind: dict[int, list[int]] = {}
+        for i, (members, _, _) in enumerate(self.units):
+            self._with_kind.setdefault(min(members), []).append(i)
 
     def _score(self, concealed: tuple[int, ...]) -> int:
         return self.score_held(concealed, sum(1 << k for k, n in enumerate(concealed) if n))
@@ -148,20 +147,15 @@ class NoWinScore:
         within K, so the score depends on the counts over K alone: hands equal there (most differ in a junk
         tile) share one search."""
         got = self._fits.get(support)
-        if got is None:  # (all units at once: a unit fits iff its mask lies within the kinds held)
-            if self._masks is None:
-                idx = [i for i, mask in enumerate(self.masks) if not mask & ~support]
-            else:
-                idx = np.flatnonzero((self._masks & np.uint64(~support & (1 << 64) - 1)) == 0).tolist()
-            fits = [self.units[i] for i in idx]
-            union = 0
-            for i in idx:
-                union |= self.masks[i]
-            kinds = []
-            while union:
-                kinds.append((union & -union).bit_length() - 1)
-                union &= union - 1
-            got = self._fits[support] = (fits, tuple(kinds))
+        if got is None:
+            near = set()  # only units with a member held can fit
+            rest = support
+            while rest:
+                k = (rest & -rest).bit_length() - 1
+                near.update(self._with_kind.get(k, ()))
+                rest &= rest - 1
+            fits = [self.units[i] for i in sorted(near) if self.masks[i] & ~support == 0]
+            got = self._fits[support] = (fits, tuple(sorted({k for members, _, _ in fits for k in members})))
         return got
 
     def _search(self, concealed: tuple[int, ...], fits: list) -> int:
