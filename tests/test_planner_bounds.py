@@ -17,7 +17,7 @@ from synthetic import BASE_SETTINGS, deals, games, random_real_hands, seen_count
 from solver import Evaluator, MjError
 from solver.planning import plan as plan_module
 from solver.planning import sampled_lower
-from solver.planning.targets import TooLarge
+from solver.planning.targets import OutOfTime, TooLarge
 
 
 def relaxation(game, rules, hand13, hand12, seen, turns) -> Fraction:
@@ -260,3 +260,54 @@ def test_past_nearest_too_the_default_still_answers():
     for row in got.discards:
         low, high = row.win_interval
         assert low <= row.win_probability <= high and row.win_probability <= row.upper
+
+
+def test_relaxation_past_its_clock_keeps_the_discards_it_reached():
+    """The relaxation stopped by its clock after two discards: those two (the best lower bounds) keep their bound,
+    the same as with no clock, every other discard gets 1, and the label says how many were not reached."""
+    from solver.planning import bounds
+
+    ev = Evaluator("hitori-jong-2.1")
+    hand = "春香 千早 貴音 律子 律子 美奈子 杏奈 百合子 亜利沙 亜利沙 志保 志保 ひなた"
+    with pytest.MonkeyPatch.context() as patch:
+        forced_bounds(patch)
+        whole = ev.plan(hand, turns=3, both=False, seconds=None)
+        counted, win_upper = [], bounds.win_upper
+
+        def two_then_clock(*args, **kwargs):
+            if len(counted) == 2:
+                raise OutOfTime("the upper bound passed its time budget (test)")
+            counted.append(1)
+            return win_upper(*args, **kwargs)
+        patch.setattr(bounds, "win_upper", two_then_clock)
+        cut = ev.plan(hand, turns=3, both=False, seconds=None)
+    assert whole.method == cut.method == "bounds" and all(r.upper < 1 for r in whole.discards)
+    reached = [r.tile for r in whole.discards[:2]]  # (best lower bounds first: the order the relaxation takes)
+    upper = {r.tile: r.upper for r in whole.discards}
+    for row in cut.discards:
+        assert row.upper == (upper[row.tile] if row.tile in reached else 1)
+    assert f"1 for the {len(cut.discards) - 2} discards it did not reach" in cut.policy_class["win_probability"]
+
+
+def test_a_paced_plan_gives_up_once_its_first_discards_show_it_cannot_finish(monkeypatch):
+    """first_moves with a pace: a first discard that took 0.5 s of a 1 s deadline, with 3 left at half that each,
+    gives up at once (OutOfTime); with a far deadline every discard is valued."""
+    from solver.planning import plan as plan_module
+
+    clock = [0.0]
+    monkeypatch.setattr(plan_module.time, "monotonic", lambda: clock[0])
+
+    class Slow:
+        visited = 7
+
+        def first_move(self, *args):
+            clock[0] += 0.5
+            return "move"
+
+    class Prep:
+        wall_r, W0 = (), 0
+    roots = [((), ())] * 4
+    with pytest.raises(OutOfTime, match="1 of 4 discards valued"):
+        plan_module.first_moves(Prep, Slow(), roots, 3, lambda: None, pace=1.0)
+    clock[0] = 0.0
+    assert plan_module.first_moves(Prep, Slow(), roots, 3, lambda: None, pace=10.0) == ["move"] * 4
