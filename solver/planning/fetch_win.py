@@ -161,7 +161,8 @@ class FetchWin(FetchClosed):
                 got = self.fetch_last(hand, wall, room, self.within_two(hand, alive))
             elif not held and t == 2:  # two draws left, a そら live: what a drawn one adds to the no-fetch value
                 near = self.targets(alive)
-                extra = self.swap_last(hand, wall, room, near) - self.search.last_draw(hand, wall)
+                swap = self.swap_last(hand, wall, room, self.within_two(hand, alive))  # (it reads those within 2)
+                extra = swap - self.search.last_draw(hand, wall)
                 got = self.search.v12(hand, wall, (), W, 2, near) + live_sora * extra
             else:
                 got = self.waiting(hand, wall, live_sora, W, t, alive, exact=True)
