@@ -199,6 +199,8 @@ def test_row_filters_in_c_equal_their_numpy_lines():
         need = np.maximum(matrix[rows] - np.array(hand[:nr], dtype=np.int16), 0)
         want = rows[(need.sum(1) <= cap) & (need <= np.array(available, dtype=np.int16)).all(1)]
         assert np.frombuffer(_planc.reach_rows(mb, nr, rows, hand, available, cap), np.intp).tolist() == want.tolist()
+        own = matrix.astype(np.int8)  # (what fetch_win passes: the search's own int8 matrix, read in place)
+        assert np.frombuffer(_planc.reach_rows(own, nr, rows, hand, available, cap), np.intp).tolist() == want.tolist()
         cost = need.sum(1) + ((matrix[rows, p] >= hand[p]) if p < nr else 0)
         got = np.frombuffer(_planc.narrowed_rows(mb, nr, rows, hand, p, cap), np.intp)
         assert got.tolist() == rows[cost <= cap].tolist()

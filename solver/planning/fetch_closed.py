@@ -1,11 +1,10 @@
 """The search with every fetch's values at the last fetch, in closed form (docs/formulation.md section 8, "P(win)
-with every fetch", items 5-7): a mixin of fetch_win.FetchWin, whose attributes (nr, sp, search, native) it reads.
+with every fetch", items 5-7): a mixin of fetch_win.FetchWin, whose attributes (nr, sp, search, native) and list
+conversions (targets, as_rows) it reads.
 Hands are over the search's positions, walls and rooms over the relevant kinds; values count live tiles (the
 last draw's scale)."""
 
 from __future__ import annotations
-
-import numpy as np
 
 from solver.planning.closed import _planc, add
 
@@ -120,9 +119,8 @@ class FetchClosed:
     def swaps(self, hand, wall, room, near) -> tuple[int, int]:
         """drawn_swaps, in C (_planc.swaps_drawn) where built. `near`: sparse targets, or rows of the matrix."""
         if self.native:
-            rows = np.array(self.search.rows_of(near), dtype=np.intp) if isinstance(near, list) else near
-            got = _planc.swaps_drawn(hand, wall, tuple(room), self.nr, self.search.target_matrix()[rows].tobytes(),
-                                     self.sp)
+            got = _planc.swaps_drawn(hand, wall, tuple(room), self.nr,
+                                     self.search.target_matrix()[self.as_rows(near)].tobytes(), self.sp)
             if got is not None:
                 return got
         return self.drawn_swaps(hand, wall, room, self.targets(near))

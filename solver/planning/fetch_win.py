@@ -55,8 +55,8 @@ class FetchWin(FetchClosed):
         self.native = native_two_draws()  # the two draws after a draw in C, with the swap of a drawn そら
         self.cost_rows = self.cost_hand = self.cost_value = None  # costs_of's last list
         self.all_rows = np.arange(len(self.matrix), dtype=np.intp)
-        # the row filters in C (planc_rows.c) where built: each numpy line below was a few small arrays a call
-        self.rows_c = self.matrix.astype(np.uint8).tobytes() if self.native and 0 < self.nr <= 64 else None
+        # the row filters in C (planc_rows.c) where built read the search's own matrix (int8, counts 0-3: as bytes)
+        self.rows_c = search.target_matrix() if self.native and 0 < self.nr <= 64 else None
 
     # --- bookkeeping --------------------------------------------------------------------------------
     def counted(self) -> None:
@@ -83,12 +83,21 @@ class FetchWin(FetchClosed):
         if isinstance(alive, list):
             return [target for _, target in self.search.costs(hand, available, alive, t + held)]
         if self.rows_c is not None:
-            rows = np.frombuffer(_planc.reach_rows(self.rows_c, self.nr, alive, hand, available, t + held), np.intp)
-            return self.targets(rows) if len(rows) <= SHORT else rows
+            return self.kept(_planc.reach_rows(self.rows_c, self.nr, alive, hand, available, t + held))
         need = self.matrix[alive] - np.array(hand[:self.nr], dtype=np.int16)
         np.maximum(need, 0, out=need)
-        rows = alive[(need.sum(1) <= t + held) & (need <= np.array(available, dtype=np.int16)).all(1)]
+        return self.kept(alive[(need.sum(1) <= t + held) & (need <= np.array(available, dtype=np.int16)).all(1)])
+
+    def kept(self, rows):
+        """A list within reach as kept: rows of the matrix (numpy; C's bytes of intp read as such), or Search's
+        sparse tuples where SHORT or fewer."""
+        if isinstance(rows, bytes):
+            rows = np.frombuffer(rows, np.intp)
         return self.targets(rows) if len(rows) <= SHORT else rows
+
+    def as_rows(self, alive):
+        """A list's rows of the matrix (numpy), whether it is kept as rows or as sparse tuples."""
+        return np.array(self.search.rows_of(alive), dtype=np.intp) if isinstance(alive, list) else alive
 
     def targets(self, alive) -> list:
         """The sparse targets (recursion.Search's) of a list within reach."""
@@ -216,8 +225,7 @@ class FetchWin(FetchClosed):
         with its best discard (two draws left: the no-fetch closed form plus what a drawn そら's swap adds) in one C
         call (_planc.drawn_best with the room): (their sum, their live copies), or None where C declines."""
         kinds = [k for k in range(self.nr) if wall[k]]
-        rows = np.array(self.search.rows_of(alive), dtype=np.intp) if isinstance(alive, list) else alive
-        block = self.search.target_matrix()[rows]
+        block = self.search.target_matrix()[self.as_rows(alive)]
         costs = np.maximum(block - np.array(hand[:self.nr], dtype=np.int8), 0).sum(1, dtype=np.int32)
         got = _planc.drawn_best(hand, wall, W, kinds, block.tobytes(), costs.tolist(), self.nr,
                                 tuple(self.room(hand, wall)), live_sora)
@@ -270,14 +278,13 @@ class FetchWin(FetchClosed):
         if got is not None:
             return got
         if self.rows_c is not None:
-            rows = np.frombuffer(_planc.narrowed_rows(self.rows_c, self.nr, alive, hand, p, t + held), np.intp)
-            return self.v12(child, wall, live_sora, W, t, self.targets(rows) if len(rows) <= SHORT else rows,
-                            exact=True)
-        cost = self.costs_of(hand, alive)
-        if p < self.nr:
-            cost = cost + (self.matrix[alive, p] >= hand[p])
-        rows = alive[cost <= t + held]
-        return self.v12(child, wall, live_sora, W, t, self.targets(rows) if len(rows) <= SHORT else rows, exact=True)
+            rows = _planc.narrowed_rows(self.rows_c, self.nr, alive, hand, p, t + held)
+        else:
+            cost = self.costs_of(hand, alive)
+            if p < self.nr:
+                cost = cost + (self.matrix[alive, p] >= hand[p])
+            rows = alive[cost <= t + held]
+        return self.v12(child, wall, live_sora, W, t, self.kept(rows), exact=True)
 
     def costs_of(self, hand, rows):
         """Per row its cost from the hand (kept for the state's discards: one list for all of them)."""
