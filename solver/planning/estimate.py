@@ -127,25 +127,22 @@ def simulate(search, roots: list[tuple[int, ...]], wall_r: tuple[int, ...], W: i
     """Play the policy from each 12-tile root in `games` sampled walls (the same walls for every root)."""
     tiles = [i for i, n in enumerate(wall_r) for _ in range(n)]
     tiles += [None] * (W - len(tiles))  # a tile of no relevant kind: discarded at once
-    policy = Policy(search, wall_r)
     rng = random.Random(seed)
     walls = [rng.sample(tiles, turns) for _ in range(games)]
     native = _estimatec is not None and not forced_pure() and 0 < search.nr <= 64 and len(roots[0]) <= 128 \
         if roots else False
-    if native:
+    if native:  # (the search's own int8 matrix, read in place: its rows are the targets in search.scores' order)
         packed = bytes(0 if p is None else p + 1 for draws in walls for p in draws)
-        flat = policy.matrix.astype(np.uint8).tobytes()
         scores = list(search.scores.values())
-    nowin: dict[tuple[int, ...], int] = {}  # a final hand's no-win score (many recur across discards)
+    else:
+        policy = Policy(search, wall_r)
     out = []
     for done, root in enumerate(roots):
         if native:
-            wins, total, squares, lost = _estimatec.play_root(flat, len(scores), search.nr, scores, list(wall_r),
-                                                              root, list(wall_r), packed, turns)
-            for hand, n in lost.items():  # the no-win score of each distinct final hand, once
-                value = nowin.get(hand)
-                if value is None:
-                    value = nowin[hand] = search.nowin.score(search.full(hand))
+            wins, total, squares, lost = _estimatec.play_root(search.target_matrix(), len(scores), search.nr, scores,
+                                                              list(wall_r), root, list(wall_r), packed, turns)
+            for hand, n in lost.items():  # each distinct final hand scored once (NoWinScore caches across roots)
+                value = search.nowin.score(search.full(hand))
                 total += n * value
                 squares += n * value * value
         else:
