@@ -11,6 +11,7 @@ setup(ext_modules=[Extension("solver.core.search._searchc", ["solver/core/search
                              depends=["solver/core/search/searchc.h"], optional=True, extra_compile_args=["-O2"]),
                        Extension("solver.planning._planc", ["solver/planning/_planc.c", "solver/planning/planc_rows.c",
                                                                   "solver/planning/planc_swaps.c"],
-                                 depends=["solver/planning/planc.h"], optional=True, extra_compile_args=["-O2"]),
-                       Extension("solver.planning._estimatec", ["solver/planning/_estimatec.c"], optional=True,
-                                 extra_compile_args=["-O2"])])
+                                 depends=["solver/planning/planc.h", "solver/planning/planc_seq.h"], optional=True,
+                                 extra_compile_args=["-O2"]),
+                       Extension("solver.planning._estimatec", ["solver/planning/_estimatec.c"],
+                                 depends=["solver/planning/planc_seq.h"], optional=True, extra_compile_args=["-O2"])])

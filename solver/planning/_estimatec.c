@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "planc_seq.h"
+
 #define MAXPOS 128
 #define MAXNR 64
 #define MAXC 8  /* copies of a kind a hand or target may hold (more: ValueError, Python answers) */
@@ -120,27 +122,6 @@ static void move(int *hand, uint64_t *h, int k, int by) {
     if (by > 0) h[hand[k] - 1] |= 1ULL << k;
 }
 
-static int read_longs(PyObject *seq, long long *out, int n, const char *what) {
-    PyObject *fast = PySequence_Fast(seq, what);
-    if (!fast) return -1;
-    if (PySequence_Fast_GET_SIZE(fast) != n) {
-        Py_DECREF(fast);
-        PyErr_Format(PyExc_ValueError, "%s: expected %d values", what, n);
-        return -1;
-    }
-    for (int i = 0; i < n; i++) out[i] = PyLong_AsLongLong(PySequence_Fast_GET_ITEM(fast, i));
-    Py_DECREF(fast);
-    return PyErr_Occurred() ? -1 : 0;
-}
-
-/* a short sequence (n <= MAXPOS) into ints */
-static int read_ints(PyObject *seq, int *out, int n, const char *what) {
-    long long buf[MAXPOS];
-    if (read_longs(seq, buf, n, what) < 0) return -1;
-    for (int i = 0; i < n; i++) out[i] = (int)buf[i];
-    return 0;
-}
-
 static PyObject *play_root(PyObject *self, PyObject *args) {
     Py_buffer mb, wb;
     int T, nr, turns;
@@ -165,8 +146,8 @@ static PyObject *play_root(PyObject *self, PyObject *args) {
         PyErr_NoMemory();
         goto done;
     }
-    if (read_ints(root_o, root, npos, "root") || read_ints(wall_o, wall0, nr, "wall") ||
-        read_ints(start_o, start, nr, "start_wall") || read_longs(scores_o, scores, T, "scores"))
+    if (read_ints(root_o, root, npos, 1, "root") || read_ints(wall_o, wall0, nr, 1, "wall") ||
+        read_ints(start_o, start, nr, 1, "start_wall") || read_longs(scores_o, scores, T, 1, "scores"))
         goto done;
     for (int i = 0; i < npos; i++)
         if (root[i] < 0 || (i < nr && (wall0[i] < 0 || start[i] < 0))) {

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "planc.h"
+#include "planc_seq.h"
 
 
 typedef struct {
@@ -49,19 +50,6 @@ static int open_rows(Rows *x, PyObject *matrix, PyObject *rows, int nr) {
 static void close_rows(Rows *x) {
     PyBuffer_Release(&x->m);
     PyBuffer_Release(&x->r);
-}
-
-static int read_counts(PyObject *seq, int *out, int n) {
-    PyObject *fast = PySequence_Fast(seq, "counts");
-    if (!fast) return -1;
-    if (PySequence_Fast_GET_SIZE(fast) < n) {
-        Py_DECREF(fast);
-        PyErr_SetString(PyExc_ValueError, "row filter: too few counts");
-        return -1;
-    }
-    for (int i = 0; i < n; i++) out[i] = (int)PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
-    Py_DECREF(fast);
-    return PyErr_Occurred() ? -1 : 0;
 }
 
 /* the kept indices (a bytes object of intp) from a keep(row) test, by macro so the inner loop stays inline */
@@ -107,7 +95,7 @@ PyObject *reach_rows(PyObject *self, PyObject *args) {
     Rows x;
     if (!PyArg_ParseTuple(args, "OiOOOi", &matrix, &nr, &rows, &hand_o, &avail_o, &cap)) return NULL;
     if (open_rows(&x, matrix, rows, nr) < 0) return NULL;
-    if (read_counts(hand_o, hand, nr) < 0 || read_counts(avail_o, avail, nr) < 0) {
+    if (read_ints(hand_o, hand, nr, 0, "hand") < 0 || read_ints(avail_o, avail, nr, 0, "available") < 0) {
         close_rows(&x);
         return NULL;
     }
@@ -122,7 +110,7 @@ PyObject *narrowed_rows(PyObject *self, PyObject *args) {
     Rows x;
     if (!PyArg_ParseTuple(args, "OiOOii", &matrix, &nr, &rows, &hand_o, &p, &cap)) return NULL;
     if (open_rows(&x, matrix, rows, nr) < 0) return NULL;
-    if (read_counts(hand_o, hand, nr) < 0) {
+    if (read_ints(hand_o, hand, nr, 0, "hand") < 0) {
         close_rows(&x);
         return NULL;
     }
