@@ -78,7 +78,7 @@ def main(argv: list[str] | None = None) -> int:
                 for name, tree in trees.items():
                     times.setdefault((label, name), []).append(run(tree, cmd))
     print(f"whole processes, {args.rounds} rounds, baseline {args.baseline_ref} (same run, alternating)")
-    print(f"| command | this tree: median / worst | baseline: median / worst | ratio |")
+    print("| command | this tree: median / worst | baseline: median / worst | ratio |")
     print("| --- | --- | --- | --- |")
     for label, _ in commands():
         now, then = times[(label, "this tree")], times[(label, "baseline")]

@@ -243,7 +243,8 @@ def points(value) -> str:
 
 def plan_cells(row: Any) -> tuple[str, str]:
     """P(win) and E[score] of a plan row; a sampled value shows "~" and its 95 % interval beside the sample mean; a
-    bracket (lower below the optimum, upper above it) shows "lower – upper"."""
+    bracket (lower below the optimum, upper above it) shows "lower – upper", and "(~x)" after it where the upper bound
+    is 1 and the relaxation's value was sampled (an estimate of a bound, not a proof)."""
     win, score = percent(row.win_probability), points(row.expected_score)
     if row.win_interval is not None:
         win = f"~{win} ({percent(row.win_interval[0])}-{percent(row.win_interval[1])})"
@@ -252,6 +253,8 @@ def plan_cells(row: Any) -> tuple[str, str]:
     upper = getattr(row, "upper", None)
     if upper is not None and row.win_probability is not None and upper != row.win_probability:
         win = f"{win} – {percent(upper)}"
+    if getattr(row, "upper_estimate", None) is not None:  # the relaxation sampled: an estimate of a bound
+        win = f"{win} (~{percent(row.upper_estimate)})"
     score_upper = getattr(row, "score_upper", None)
     if score_upper is not None and row.expected_score is not None and score_upper != row.expected_score:
         score = f"{score} – {points(score_upper)}"
@@ -270,7 +273,10 @@ def plan_headline(plan: Any) -> Text | None:
         proved = {True: "the best discard is proved", False: "the brackets overlap: the best discard is not proved",
                   None: ""}[plan.separated]
         why = f"the exact optimum stopped: {plan.stopped}" if plan.stopped else ""
-        notes = "; ".join(part for part in ("the optimum lies between", proved, why) if part)
+        sampled = "" if best.upper_estimate is None else (
+            f"the relaxation above it, sampled: ~{percent(best.upper_estimate)} ({percent(best.upper_interval[0])}-"
+            f"{percent(best.upper_interval[1])}), an estimate, not a proof")
+        notes = "; ".join(part for part in ("the optimum lies between", sampled, proved, why) if part)
         return Text(f"P(win) over {plan.turns} draws: {low} – {percent(best.upper)} ({notes})", style="bold")
     return None
 

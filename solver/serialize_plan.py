@@ -5,6 +5,8 @@ Values are the exact Fractions of the API written as floats (within one unit in 
 upper: proved at least the optimum; `separated`: the best discard is proved), "estimate" (sample means with their
 95 % intervals, and the upper bound), "class" (exact within the named class asked for). `expected_score_upper`: proved
 at least the optimal E[score] (= expected_score where that is over all play; null where none is computed).
+`upper_estimate` (with `upper_estimate_interval`, 95 %), only where `upper` is 1: the sampled value of the relaxation
+whose count would be the proved bound, so an estimate of a number at least the optimum, not a proof.
 """
 
 from __future__ import annotations
@@ -31,6 +33,9 @@ def discard_dict(row: DiscardPlan, rules: RuleSet) -> dict[str, Any]:
         out["win_probability_interval"] = list(row.win_interval)
     if row.score_interval is not None:
         out["expected_score_interval"] = list(row.score_interval)
+    if row.upper_estimate is not None:  # the relaxation sampled where its proved value is 1: an estimate of a bound
+        out["upper_estimate"] = number(row.upper_estimate)
+        out["upper_estimate_interval"] = list(row.upper_interval)
     return out
 
 

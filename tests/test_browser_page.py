@@ -265,3 +265,19 @@ def test_the_one_line_answer_says_when_to_use_sora(phone, url):
     open_hand(phone, url, hand="そら 詩花 詩花 百合子 桃子 このみ やよい 真 伊織 未来 春香 千早", room="静香 紬")
     assert phone.inner_text("#sora").endswith("Use そら now: take 静香 (h 2 → 1).")
     assert phone.inner_text("#summary").startswith("h 2 · そら → 静香 · ")
+
+
+def test_a_sampled_upper_bound_is_marked_as_an_estimate(phone, url):
+    """Past the counted relaxation (6 draws) the proved upper bound is 100 %: each P(win) cell shows the
+    relaxation's sampled value after it as "(≈ x)", from the plan JSON the page got, and a line says it is an
+    estimate of a bound, not a proof."""
+    answers = []
+    phone.on("response", lambda r: answers.append(r) if "/api/plan?" in r.url else None)
+    open_hand(phone, url, hand=SEED, turns=6)
+    phone.wait_for_function(PLANNED)
+    plan = answers[-1].json()
+    sampled = [d for d in plan["discards"] if "upper_estimate" in d]
+    assert sampled and all(d["upper"] == 1.0 for d in sampled)
+    cells = phone.locator("#discard-table td.win").all_inner_texts()
+    assert any(c.endswith(f"(≈ {sampled[0]['upper_estimate'] * 100:.1f} %)") for c in cells), cells
+    assert "not a proof" in phone.inner_text(".upper-estimate")

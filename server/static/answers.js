@@ -107,7 +107,9 @@ function fillPlan(p) {
   for (const tr of document.querySelectorAll("#discards tr[data-tile]")) {
     const d = byTile.get(tr.dataset.tile);
     if (!d) continue;
-    tr.querySelector("td.win").textContent = value(d.win_probability, d.win_probability_interval, d.upper, pct);
+    const win = value(d.win_probability, d.win_probability_interval, d.upper, pct);
+    // where only 1 is proved, the relaxation's sampled value after it: an estimate of a bound, marked ≈
+    tr.querySelector("td.win").textContent = d.upper_estimate != null ? `${win} (≈ ${pct(d.upper_estimate)})` : win;
     tr.querySelector("td.score").textContent = scoreValue(d);
     tr.classList.toggle("plan-best", tr.dataset.tile === best && tr.dataset.tile !== "");
   }
@@ -118,7 +120,8 @@ function fillPlan(p) {
   const line = r && r.tile ? `${t("planBest")}: 打${tileName(r.tile)}` : "";
   $("plan-result").replaceChildren(el("p", { class: p.method === "optimal" ? "hint" : "estimate",
     text: `${t("planLine", p.turns, how)}${line ? ` · ${line}` : ""}` }),
-    scoreBound ? el("p", { class: "hint score-bound", text: t("scoreBound") }) : "");
+    scoreBound ? el("p", { class: "hint score-bound", text: t("scoreBound") }) : "",
+    p.discards.some((d) => d.upper_estimate != null) ? el("p", { class: "hint upper-estimate", text: t("upperEstimate") }) : "");
 }
 
 function drawWaits(a, after) {

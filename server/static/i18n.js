@@ -32,7 +32,10 @@ const WORDS = {
     colWait: "wait", dead: "0 (dead)", noWinCell: "no win",
     planLine: (n, how) => `P(win) over ${n} draw(s): ${how}`,
     exact: "exact optimum", bounds: "the optimum lies between the two numbers", boundsSep: "the best discard is proved",
-    boundsOverlap: "the brackets overlap", estimate: (g) => `estimate, not exact: ${g} sampled walls per discard (95 % intervals)`,
+    boundsOverlap: "the brackets overlap",
+    upperEstimate: "(≈ x) after an upper bound of 100 %: the perfect-information relaxation's value sampled over "
+      + "1000 walls. The optimum is at most that value, but the value itself is estimated: a likely ceiling, not a proof.",
+    estimate: (g) => `estimate, not exact: ${g} sampled walls per discard (95 % intervals)`,
     classLabel: (c) => `exact within the class ${c}`,
     scoreBound: "E[score] ≥ (or lower – upper): the exact value of a real way of playing (the class nearest), and "
       + "where shown a proved upper bound; the optimum for E[score] did not finish within the time budget and may be "
@@ -87,7 +90,10 @@ const WORDS = {
     colWait: "待ち", dead: "0(枯れ)", noWinCell: "和了なし",
     planLine: (n, how) => `残り ${n} ツモの和了率: ${how}`,
     exact: "厳密な最適値", bounds: "最適値は二つの数の間", boundsSep: "最善の打牌は証明済み",
-    boundsOverlap: "区間が重なる", estimate: (g) => `推定値(厳密でない): 打牌ごとに ${g} 山(95 % 区間)`,
+    boundsOverlap: "区間が重なる",
+    upperEstimate: "上限 100 % の後の (≈ x): 完全情報緩和の値を 1000 山で標本推定したもの。最適値はその値以下だが、"
+      + "値そのものは推定: おそらくの上限であり、証明ではない。",
+    estimate: (g) => `推定値(厳密でない): 打牌ごとに ${g} 山(95 % 区間)`,
     classLabel: (c) => `クラス ${c} の中で厳密`,
     scoreBound: "期待点の ≥(または 下限 – 上限): 実際の打ち方(クラス nearest)の厳密な値と、示される場合は証明された上限。期待点の最適値は時間内に終わらず、これより高いことがあります(上限まで)。",
     summaryH: (h) => `向聴 ${h}`, summaryLive: (n) => `受入 ${n} 枚`, summaryWin: (p) => `和了率 ${p}`,

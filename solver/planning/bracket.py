@@ -48,6 +48,7 @@ def bracket(request: PlanRequest, lower: Plan, stopped: str | None, listed: Prep
     relaxation gets what is left of it, at least UPPER_SECONDS)."""
     from solver.planning.bounds import separated
     from solver.planning.lookahead import LABEL, improve
+    from solver.planning.sampled_upper import GAMES, LABEL as SAMPLED_UPPER, above_lower, with_sampled_uppers
     from solver.planning.score_bounds import UPPER as SCORE_UPPER, with_score_uppers
 
     context = None  # per row the relaxation's bound of E[score] where it was counted (score_bounds.py)
@@ -62,9 +63,12 @@ def bracket(request: PlanRequest, lower: Plan, stopped: str | None, listed: Prep
         rows = with_score_uppers(rules, request.position, request.turns, rows, context)
     if lower.games is not None:  # a policy's value is at most the optimum: a sample above the proved bound is noise
         rows = tuple(within(r) for r in rows)
+    seconds = request.limits.seconds
+    # where only 1 is proved, the relaxation's own value sampled beside it (an estimate; sampled_upper.py)
+    rows, estimated = with_sampled_uppers(rules, request, rows, None if seconds is None else
+                                          time.monotonic() + min(seconds, UPPER_SECONDS)) if rules else (rows, 0)
     raised = looked = 0
     # the lower side's improvements share one clock (at most the request's), so the bracket answers in about it
-    seconds = request.limits.seconds
     clock = None if seconds is None else time.monotonic() + min(seconds, LOWER_SECONDS)
     if sample and rules is not None and lower.games is None:
         from solver.planning.estimate import POLICY
@@ -77,6 +81,7 @@ def bracket(request: PlanRequest, lower: Plan, stopped: str | None, listed: Prep
             rows[0].win_interval is None:
         solve = lambda sub, deadline: exact_plan(rules, sub, None, deadline)  # noqa: E731
         rows, looked = improve(rules, request, rows, solve, clock)
+    rows = tuple(above_lower(r) for r in rows)
     method = "estimate" if lower.games is not None else "bounds"
     what = "estimated (sampled) value" if method == "estimate" else "exact value"
     labels = {key: f"bounds: lower = the {what} of the class {value}" for key, value in lower.policy_class.items()}
@@ -85,6 +90,8 @@ def bracket(request: PlanRequest, lower: Plan, stopped: str | None, listed: Prep
     if raised:
         labels[label_of(request.objective)] += SAMPLED.format(n=raised, of=len(rows), policy=POLICY, games=games)
     labels["win_probability"] += f"; upper = {note}"
+    if estimated:
+        labels["win_probability"] += SAMPLED_UPPER.format(n=estimated, of=len(rows), games=GAMES)
     labels["expected_score"] += f"; upper = {SCORE_UPPER}" if rules is not None else "; no upper bound computed"
     gap = separated(rows) if request.objective == "win" and rows[0].win_interval is None else None
     return replace(lower, discards=rows, policy_class=labels, method=method, separated=gap, stopped=stopped)

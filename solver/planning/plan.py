@@ -52,6 +52,9 @@ class DiscardPlan:
     upper: Fraction | None = None  # proved >= the optimal P(win) (= win_probability where optimal); None: none
     # proved >= the optimal E[score] (= expected_score where that is over all play; score_bounds.py); None: none
     score_upper: Fraction | None = None
+    # where `upper` is 1: the relaxation's sampled value (sampled_upper.py), an estimate of a bound, and its interval
+    upper_estimate: Fraction | None = None
+    upper_interval: tuple[float, float] | None = None
 
 
 @dataclass(frozen=True)
