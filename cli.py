@@ -4,7 +4,6 @@ the library, render) and is registered here by one line."""
 from __future__ import annotations
 
 import errno
-import os
 import sys
 from typing import Optional
 
