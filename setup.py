@@ -10,7 +10,7 @@ from setuptools import Extension, setup
 setup(ext_modules=[Extension("solver.core.search._searchc", ["solver/core/search/_searchc.c", "solver/core/search/searchc_dfs.c"],
                              depends=["solver/core/search/searchc.h"], optional=True, extra_compile_args=["-O2"]),
                        Extension("solver.planning._planc", ["solver/planning/_planc.c", "solver/planning/planc_rows.c",
-                                                                  "solver/planning/planc_swaps.c"],
+                                                                  "solver/planning/planc_swaps.c", "solver/planning/planc_nowin.c"],
                                  depends=["solver/planning/planc.h", "solver/planning/planc_seq.h"], optional=True,
                                  extra_compile_args=["-O2"]),
                        Extension("solver.planning._estimatec", ["solver/planning/_estimatec.c"],

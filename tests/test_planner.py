@@ -367,17 +367,22 @@ def test_estimate_policy_matrices_against_its_plain_definition(ev):
         assert policy.lowest_h(hand) == min(x for x, k in keys.items() if k == best)
 
 
+@pytest.mark.parametrize("native", [False, True])
 @pytest.mark.parametrize("rules", ["2019-12", "hitori-jong-2.1"])
-def test_the_no_win_score_shared_by_hands_equal_on_their_units_kinds_is_the_oracles(rules):
-    """NoWinScore shares one search between hands equal on the kinds of the units they hold whole: on random
-    12-tile hands, most of them one junk tile apart, every score equals the brute-force oracle's packing."""
+def test_the_no_win_score_shared_by_hands_equal_on_their_units_kinds_is_the_oracles(rules, native):
+    """NoWinScore shares one search between hands equal on the kinds of the units they hold whole (the pure path),
+    or searches each hand in C (planc_nowin.c): on random 12-tile hands, most of them one junk tile apart, every
+    score equals the brute-force oracle's packing."""
     import oracle
     from game_checks import oracle_rules
 
     from solver.planning.targets import NoWinScore
 
     ev = Evaluator(rules)
-    nowin = NoWinScore(ev.rules, (), ev.tile("可奈"))
+    nowin = NoWinScore(ev.rules, (), ev.tile("可奈"), native=native)
+    if native and nowin._c is None:
+        pytest.skip("solver.planning._planc is not built")
+    assert (nowin._c is not None) == native
     units = [u.members for u in ev.rules.units]
     rng = random.Random(12)
     kinds = [k for k in range(len(ev.tiles)) if k != ev.rules.tiles.sora]

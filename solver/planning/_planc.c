@@ -359,4 +359,15 @@ static struct PyModuleDef module = {
     -1, methods,
 };
 
-PyMODINIT_FUNC PyInit__planc(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__planc(void) {
+    if (PyType_Ready(&NoWinType) < 0) return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (!m) return NULL;
+    Py_INCREF(&NoWinType);
+    if (PyModule_AddObject(m, "NoWin", (PyObject *)&NoWinType) < 0) {
+        Py_DECREF(&NoWinType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

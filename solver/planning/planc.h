@@ -1,5 +1,6 @@
 /* What _planc's files share: planc_rows.c (the fetch search's row filters), planc_swaps.c (the swap tables of a
- * drawn or held そら and swaps_drawn), _planc.c (drawn_best and the module). */
+ * drawn or held そら and swaps_drawn), planc_nowin.c (the score of a hand that did not win), _planc.c (drawn_best
+ * and the module). */
 #ifndef PLANC_H
 #define PLANC_H
 #include <Python.h>
@@ -24,5 +25,7 @@ PyObject *swaps_drawn(PyObject *self, PyObject *args);
 PyObject *reach_rows(PyObject *self, PyObject *args);
 PyObject *narrowed_rows(PyObject *self, PyObject *args);
 PyObject *most_rows(PyObject *self, PyObject *args);
+
+extern PyTypeObject NoWinType;  /* planc_nowin.c: the score of a hand that did not win */
 
 #endif

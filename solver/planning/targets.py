@@ -16,6 +16,12 @@ from functools import lru_cache
 from solver.core.errors import MjError
 from solver.core.hand import Hand
 from solver.core.rules import RuleSet
+from solver.core.search.native import forced_pure
+
+try:
+    from solver.planning import _planc  # NoWin: the score of a hand that did not win in C (setup.py), where built
+except ImportError:
+    _planc = None
 
 TARGET_LIMIT = 200_000  # distinct targets enumerated before giving up (see TooLarge)
 
@@ -112,7 +118,8 @@ def enumerate_targets(rules: RuleSet, hand: Hand, seen: tuple[int, ...], budget:
 class NoWinScore:
     """The score of a hand that did not win: its best disjoint complete units, called units included (D4)."""
 
-    def __init__(self, rules: RuleSet, called: tuple[int, ...], favourite: int | None):
+    def __init__(self, rules: RuleSet, called: tuple[int, ...], favourite: int | None, native: bool | None = None):
+        """`native`: the C search (True), the pure one (False), or the C one where built unless MJ_PURE=1."""
         self.rules, self.favourite = rules, favourite
         self.defined = rules.scores_no_win
         if self.defined:
@@ -120,6 +127,9 @@ class NoWinScore:
         sora = rules.tiles.sora
         self.units = [(u.members, rules.points(u.size, won=False, has_favourite=favourite in u.members),
                        favourite in u.members) for u in rules.units if sora not in u.members]
+        native = (not forced_pure()) if native is None else native
+        self._c = _planc.NoWin(self.units, rules.favourite_bonus, self.fav_called, self.base) \
+            if _planc is not None and native and self.defined and len(rules.tiles) <= 64 else None
         self.masks = [sum(1 << k for k in members) for members, _, _ in self.units]
         self.score = lru_cache(maxsize=None)(self._score)
         self._by_key: dict[tuple, int] = {}
@@ -135,6 +145,8 @@ class NoWinScore:
         """score() with the bitmask of the kinds held given (a caller that has it saves a pass; no cache here)."""
         if not self.defined:
             return 0  # the rule set defines no such score: the model counts it as 0
+        if self._c is not None:  # (the same search in C, from scratch: cheaper than the key of the cache below)
+            return self._c.score(bytes(concealed))
         fits, kinds = self._fitting(support)
         key = (kinds, tuple(concealed[k] for k in kinds))
         got = self._by_key.get(key)

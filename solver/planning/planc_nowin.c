@@ -1,0 +1,150 @@
+/* The score of a hand that did not win (targets.py NoWinScore, D4) in C: the best total of disjoint complete units
+ * among the tiles, the same depth-first search over the units held whole (every member present), in the same order.
+ *
+ * NoWin(units, bonus, fav_called, base): units a sequence of (members, points, holds the favourite), in the order the
+ * pure search tries them; NoWin.score(counts) -> base + the best packing's points (+ bonus where a unit of it, or a
+ * called one, holds the favourite). At most 64 kinds (a unit is a bit mask). */
+#define PY_SSIZE_T_CLEAN
+#include "planc.h"
+#include <stdint.h>
+
+#define NW_MAXK 64
+#define NW_MAXM 16  /* members of one unit */
+
+typedef struct {
+    PyObject_HEAD
+    int U;
+    uint64_t *mask;   /* U */
+    int *points;      /* U */
+    char *fav;        /* U */
+    int *size;        /* U */
+    int (*members)[NW_MAXM];
+    int *fits;        /* U: the units held whole, per call (the GIL is held throughout) */
+    int bonus, fav_called, base;
+} NoWin;
+
+typedef struct {
+    const NoWin *s;
+    const int *fits;
+    int n;
+    int counts[NW_MAXK];
+    int best;
+} Pack;
+
+static void pack(Pack *p, int start, int points, int fav) {
+    int total = points + ((fav || p->s->fav_called) ? p->s->bonus : 0);
+    if (total > p->best) p->best = total;
+    for (int i = start; i < p->n; i++) {
+        int u = p->fits[i], ok = 1;
+        const int *m = p->s->members[u];
+        for (int j = 0; j < p->s->size[u]; j++)
+            if (!p->counts[m[j]]) { ok = 0; break; }
+        if (!ok) continue;
+        for (int j = 0; j < p->s->size[u]; j++) p->counts[m[j]]--;
+        pack(p, i, points + p->s->points[u], fav || p->s->fav[u]);
+        for (int j = 0; j < p->s->size[u]; j++) p->counts[m[j]]++;
+    }
+}
+
+static PyObject *NoWin_score(NoWin *s, PyObject *args) {
+    const char *b;
+    Py_ssize_t n;
+    if (!PyArg_ParseTuple(args, "y#", &b, &n)) return NULL;
+    if (n > NW_MAXK) {
+        PyErr_SetString(PyExc_ValueError, "counts: at most 64 kinds");
+        return NULL;
+    }
+    Pack p;
+    p.s = s;
+    p.fits = s->fits;
+    p.n = 0;
+    p.best = 0;
+    uint64_t support = 0;
+    for (int k = 0; k < NW_MAXK; k++) {
+        p.counts[k] = k < n ? (unsigned char)b[k] : 0;
+        if (p.counts[k]) support |= 1ULL << k;
+    }
+    for (int u = 0; u < s->U; u++)
+        if (!(s->mask[u] & ~support)) s->fits[p.n++] = u;
+    pack(&p, 0, 0, 0);
+    return PyLong_FromLong(s->base + p.best);
+}
+
+static void NoWin_dealloc(NoWin *s) {
+    PyMem_Free(s->mask);
+    PyMem_Free(s->points);
+    PyMem_Free(s->fav);
+    PyMem_Free(s->size);
+    PyMem_Free(s->members);
+    PyMem_Free(s->fits);
+    Py_TYPE(s)->tp_free((PyObject *)s);
+}
+
+static int NoWin_init(NoWin *s, PyObject *args, PyObject *kwds) {
+    PyObject *units;
+    if (!PyArg_ParseTuple(args, "Oiii", &units, &s->bonus, &s->fav_called, &s->base)) return -1;
+    PyObject *seq = PySequence_Fast(units, "units must be a sequence");
+    if (!seq) return -1;
+    int U = (int)PySequence_Fast_GET_SIZE(seq);
+    s->U = U;
+    s->mask = PyMem_Calloc(U + 1, sizeof *s->mask);
+    s->points = PyMem_Calloc(U + 1, sizeof *s->points);
+    s->fav = PyMem_Calloc(U + 1, 1);
+    s->size = PyMem_Calloc(U + 1, sizeof *s->size);
+    s->members = PyMem_Calloc(U + 1, sizeof *s->members);
+    s->fits = PyMem_Calloc(U + 1, sizeof *s->fits);
+    if (!s->mask || !s->points || !s->fav || !s->size || !s->members || !s->fits) {
+        Py_DECREF(seq);
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (int u = 0; u < U; u++) {
+        PyObject *members, *item = PySequence_Fast_GET_ITEM(seq, u);
+        int points, fav;
+        if (!PyArg_ParseTuple(item, "Oip", &members, &points, &fav)) goto fail;
+        PyObject *ms = PySequence_Fast(members, "members must be a sequence");
+        if (!ms) goto fail;
+        int m = (int)PySequence_Fast_GET_SIZE(ms);
+        if (m < 1 || m > NW_MAXM) {
+            Py_DECREF(ms);
+            PyErr_SetString(PyExc_ValueError, "a unit has 1 to 16 members");
+            goto fail;
+        }
+        for (int j = 0; j < m; j++) {
+            long k = PyLong_AsLong(PySequence_Fast_GET_ITEM(ms, j));
+            if (k < 0 || k >= NW_MAXK) {
+                Py_DECREF(ms);
+                if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a member is a kind from 0 to 63");
+                goto fail;
+            }
+            s->members[u][j] = (int)k;
+            s->mask[u] |= 1ULL << k;
+        }
+        Py_DECREF(ms);
+        s->size[u] = m;
+        s->points[u] = points;
+        s->fav[u] = (char)fav;
+    }
+    Py_DECREF(seq);
+    return 0;
+fail:
+    Py_DECREF(seq);
+    return -1;
+}
+
+static PyMethodDef NoWin_methods[] = {
+    {"score", (PyCFunction)NoWin_score, METH_VARARGS, "score(counts) -> the score of the hand that did not win"},
+    {NULL, NULL, 0, NULL},
+};
+
+PyTypeObject NoWinType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "solver.planning._planc.NoWin",
+    .tp_basicsize = sizeof(NoWin),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "One rule set's units for the score of a hand that did not win.",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)NoWin_init,
+    .tp_dealloc = (destructor)NoWin_dealloc,
+    .tp_methods = NoWin_methods,
+};
