@@ -35,6 +35,9 @@ class Option:
     h: int | None = None  # after the action (0: a win); None: no complete hand within reach
     live: int | None = None  # live copies of the kinds that lower h after it
     win_interval: tuple[float, float] | None = None  # estimate only
+    # where win_upper is 1: the relaxation's sampled value (an estimate of a bound, not a proof) and its interval
+    win_upper_estimate: float | None = None
+    win_upper_interval: tuple[float, float] | None = None
 
     def h_key(self) -> tuple:
         """Better first by h alone: a win, then the least h, then the most live acceptance."""
@@ -67,7 +70,8 @@ class Decision:
         found = asdict(self)
         found["loss_bounds"] = list(self.loss_bounds) if self.loss_bounds else None
         for option in [found["chosen"], found["best"], *found["options"]]:
-            option["win_interval"] = list(option["win_interval"]) if option["win_interval"] else None
+            for name in ("win_interval", "win_upper_interval"):
+                option[name] = list(option[name]) if option[name] else None
         return found
 
 
@@ -141,7 +145,8 @@ def _f(value: Fraction | None) -> float | None:
 def _planned(action: dict, row, h: int | None, live: int | None) -> Option:
     """An action valued by a plan's row (its discard, or the hand as it stands)."""
     interval = tuple(row.win_interval) if row.win_interval else None
-    return Option(action, _f(row.win_probability), _f(row.upper), _f(row.expected_score), h, live, interval)
+    return Option(action, _f(row.win_probability), _f(row.upper), _f(row.expected_score), h, live, interval,
+                  _f(row.upper_estimate), tuple(row.upper_interval) if row.upper_interval else None)
 
 
 def _decide(index: int, kind: str, turns: int, options: list[Option], chosen: Option, method: str,

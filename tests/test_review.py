@@ -210,3 +210,22 @@ def test_past_the_exact_frontier_an_estimate_is_labelled_with_its_interval(ev):
     for option in decision.options:
         low, high = option.win_interval
         assert low <= option.win_probability <= high
+
+
+def test_an_upper_bound_of_1_comes_with_the_relaxations_sampled_value(ev):
+    """Six draws left: the planner's proved upper bound is 1 there, so each graded action also carries the
+    relaxation's sampled value (an estimate of a bound, with its interval), never used for the proved loss; the
+    review JSON stays valid against its schema."""
+    events = game_log(ev, 5, [make_player(s) for s in ("greedy", "seed000", "random", "greedy")])
+    task = next(t for t in decision_tasks(events, Table(ev.rules), 0)[0] if t["type"] == "discard")
+    decision = grade(ev, {**task, "turns": 6}, Budget(5, 50_000))
+    assert decision.method in ("bounds", "estimate")
+    sampled = [o for o in decision.options if o.win_upper_estimate is not None]
+    assert sampled
+    for option in sampled:
+        low, high = option.win_upper_interval
+        assert option.win_upper == 1.0 and option.win_probability <= option.win_upper_estimate < 1
+        assert low <= option.win_upper_estimate <= high
+    assert decision.loss_bounds is None or decision.loss_bounds[1] >= decision.loss_bounds[0]
+    schema = json.loads((Path(__file__).resolve().parent.parent / "docs" / "review.schema.json").read_text())
+    jsonschema.validate(json.loads(json.dumps(decision.to_dict())), {"$defs": schema["$defs"], "$ref": "#/$defs/decision"})

@@ -110,6 +110,7 @@ function drawReview(answer) {
   const side = (graded) => el("td", {}, describe(graded.action),
     el("span", { class: "interval", text: [graded.win_probability != null && (graded.win_upper != null
       && graded.win_upper > graded.win_probability ? `P(win) ${percent(graded.win_probability)} – ${percent(graded.win_upper)}`
+        + (graded.win_upper_estimate != null ? ` (≈ ${percent(graded.win_upper_estimate)})` : "")
       : `P(win) ${percent(graded.win_probability)}`),
       graded.expected_score != null && `E ${number(graded.expected_score)}`, graded.h != null && `h ${graded.h}`,
       graded.live != null && t("liveWord", graded.live)].filter(Boolean).join(" · ") }));
