@@ -66,7 +66,8 @@ def bracket(request: PlanRequest, lower: Plan, stopped: str | None, listed: Prep
     seconds = request.limits.seconds
     # where only 1 is proved, the relaxation's own value sampled beside it (an estimate; sampled_upper.py)
     rows, estimated = with_sampled_uppers(rules, request, rows, None if seconds is None else
-                                          time.monotonic() + min(seconds, UPPER_SECONDS)) if rules else (rows, 0)
+                                          time.monotonic() + min(seconds, UPPER_SECONDS)) \
+        if rules is not None else (rows, 0)
     raised = looked = 0
     # the lower side's improvements share one clock (at most the request's), so the bracket answers in about it
     clock = None if seconds is None else time.monotonic() + min(seconds, LOWER_SECONDS)
