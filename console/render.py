@@ -258,6 +258,8 @@ def plan_cells(row: Any) -> tuple[str, str]:
     score_upper = getattr(row, "score_upper", None)
     if score_upper is not None and row.expected_score is not None and score_upper != row.expected_score:
         score = f"{score} – {points(score_upper)}"
+    if getattr(row, "score_upper_estimate", None) is not None:
+        score = f"{score} (~{points(row.score_upper_estimate)})"
     return win, score
 
 

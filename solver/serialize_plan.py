@@ -6,7 +6,8 @@ upper: proved at least the optimum; `separated`: the best discard is proved), "e
 95 % intervals, and the upper bound), "class" (exact within the named class asked for). `expected_score_upper`: proved
 at least the optimal E[score] (= expected_score where that is over all play; null where none is computed).
 `upper_estimate` (with `upper_estimate_interval`, 95 %), only where `upper` is 1: the sampled value of the relaxation
-whose count would be the proved bound, so an estimate of a number at least the optimum, not a proof.
+whose count would be the proved bound, so an estimate of a number at least the optimum, not a proof;
+`expected_score_upper_estimate` (and its interval) the same for E[score] where its upper bound came from that 1.
 """
 
 from __future__ import annotations
@@ -36,6 +37,9 @@ def discard_dict(row: DiscardPlan, rules: RuleSet) -> dict[str, Any]:
     if row.upper_estimate is not None:  # the relaxation sampled where its proved value is 1: an estimate of a bound
         out["upper_estimate"] = number(row.upper_estimate)
         out["upper_estimate_interval"] = list(row.upper_interval)
+    if row.score_upper_estimate is not None:
+        out["expected_score_upper_estimate"] = number(row.score_upper_estimate)
+        out["expected_score_upper_estimate_interval"] = list(row.score_upper_interval)
     return out
 
 

@@ -280,4 +280,8 @@ def test_a_sampled_upper_bound_is_marked_as_an_estimate(phone, url):
     assert sampled and all(d["upper"] == 1.0 for d in sampled)
     cells = phone.locator("#discard-table td.win").all_inner_texts()
     assert any(c.endswith(f"(≈ {sampled[0]['upper_estimate'] * 100:.1f} %)") for c in cells), cells
+    scored = [d for d in plan["discards"] if "expected_score_upper_estimate" in d]
+    if scored:  # E[score] a bracket too: its sampled mean after it
+        texts = phone.locator("#discard-table td.score").all_inner_texts()
+        assert any(c.endswith(f"(≈ {int(scored[0]['expected_score_upper_estimate'] + 0.5)})") for c in texts), texts
     assert "not a proof" in phone.inner_text(".upper-estimate")

@@ -1,6 +1,6 @@
-"""The relaxation sampled where it cannot be counted (solver/planning/sampled_upper.py): TileSearch.fits against a
-plain containment check, each wall's verdict against the relaxation's definition over explicit sub-multisets, the
-sample against the exact count where both exist, and the plan's rows, JSON and text where only 1 is proved."""
+"""The relaxation sampled where it cannot be counted (solver/planning/sampled_upper.py): PoolWin against the oracle's
+scorer over every sub-multiset, each wall's pools against the relaxation's definition, the sample against the exact
+count where both exist, and the plan's rows, JSON and text where only 1 is proved."""
 
 from __future__ import annotations
 
@@ -19,57 +19,63 @@ from synthetic import BASE_SETTINGS, deals, games, random_real_hands
 from test_planner_bounds import forced_bounds
 
 from solver import Evaluator, MjError
-from solver.core.search.tile_search import TileSearch
 from solver.planning import plan as plan_module
 from solver.planning.prepare import fetch_could_follow, position_counts
-from solver.planning.sampled_upper import GAMES, above_lower, sampled_relaxation, wins_in_wall
+from solver.planning.sampled_upper import GAMES, above_lower, pools_in_wall, sampled_relaxation, settled
+from solver.planning.targets import PoolWin
 from solver.serialize_plan import plan_dict
 
 
-def holds_complete(game, rules, pool) -> bool:
-    """Some sub-multiset of the pool of the hand's size is complete, by the oracle's scorer (no search)."""
-    return any(sum(c) == game.hand_size and best_score(list(game.units), list(c), [], won=True, ron_tile=None,
-                                                       favourite=None, rules=rules, sora=game.sora) is not None
-               for c in itertools.product(*(range(n + 1) for n in pool)))
+def best_within(game, rules, pool, favourite=None) -> int | None:
+    """The best tsumo score of a sub-multiset of the pool of the hand's size, by the oracle's scorer (no search)."""
+    scores = [best_score(list(game.units), list(c), [], won=True, ron_tile=None, favourite=favourite, rules=rules,
+                         sora=game.sora)
+              for c in itertools.product(*(range(n + 1) for n in pool)) if sum(c) == game.hand_size]
+    return max((x for x in scores if x is not None), default=None)
 
 
 @BASE_SETTINGS
 @given(st.data())
-def test_fits_is_containment_of_a_complete_hand(data):
-    """fits (C and pure) says whether some complete hand lies within the counts, as the oracle's scorer over every
-    sub-multiset says; そら counts for nothing."""
+def test_pool_win_is_the_best_complete_hand_within(data):
+    """PoolWin (C and pure) gives the best tsumo score of a complete hand within the pool, as the oracle's scorer
+    over every sub-multiset does, favourite bonus included; None where there is none; そら counts for nothing."""
     game = data.draw(games(min_kinds=4, max_kinds=5, max_units=6, max_unit_size=3, hand_sizes=(3, 4), sora=True))
     ev = game.evaluator("2019-12")
     rules = game.oracle_rules("2019-12")
+    favourite = data.draw(st.sampled_from([None, *game.real_kinds]))
     pool = data.draw(st.lists(st.integers(0, 3), min_size=game.K, max_size=game.K))
-    expected = holds_complete(game, rules, [0 if k == game.sora else n for k, n in enumerate(pool)])
+    expected = best_within(game, rules, [0 if k == game.sora else n for k, n in enumerate(pool)], favourite)
     for native in (True, False):
-        assert TileSearch(ev.rules, native=native).fits(tuple(pool), game.hand_size) == expected
+        assert PoolWin(ev.rules, (), favourite, native=native).score(tuple(pool), game.hand_size) == expected
 
 
-def test_fits_native_and_pure_agree_on_real_rule_sets():
-    """The C check and the pure one agree on random pools of 13 to 25 tiles of both real rule sets."""
+def test_pool_win_native_and_pure_agree_on_real_rule_sets():
+    """The C search and the pure one agree on random pools of 13 to 25 tiles of both real rule sets (a called unit
+    and a favourite too)."""
     rng = random.Random(7)
     for name in ("2019-12", "hitori-jong-2.1"):
         ev = Evaluator(name)
-        native, pure = TileSearch(ev.rules, native=True), TileSearch(ev.rules, native=False)
         copies = [k for k in range(len(ev.tiles)) for _ in range(3)]
-        found = 0
-        for _ in range(300):
-            pool = [0] * len(ev.tiles)
-            for k in rng.sample(copies, rng.choice((13, 19, 25))):
-                pool[k] += 1
-            answer = native.fits(tuple(pool), 13)
-            assert answer == pure.fits(tuple(pool), 13)
-            found += answer
-        assert 0 < found < 300  # (both answers occur)
+        for called, favourite in (((), None), ((3,), 5)):
+            native, pure = PoolWin(ev.rules, called, favourite, native=True), PoolWin(ev.rules, called, favourite,
+                                                                                       native=False)
+            slots = 13 - sum(ev.rules.units[u].size for u in called)
+            found = 0
+            for _ in range(150):
+                pool = [0] * len(ev.tiles)
+                for k in rng.sample(copies, rng.choice((13, 19, 25))):
+                    pool[k] += 1
+                answer = native.score(tuple(pool), slots)
+                assert answer == pure.score(tuple(pool), slots)
+                found += answer is not None
+            assert 0 < found < 150  # (both answers occur)
 
 
 @BASE_SETTINGS
 @given(st.data())
 def test_each_wall_as_the_relaxation_defines_it(data):
-    """Per wall and discard: a win iff a complete hand lies within the kept tiles and the draws, or where a fetch can
-    happen (a そら kept, or drawn before the last draw) within those, the waiting room and the discard."""
+    """Per wall and discard the pool is the kept tiles and the draws, or where a fetch can happen (a そら kept, or
+    drawn before the last draw) those, the waiting room and the discard; a win iff a complete hand lies within it."""
     game = data.draw(games(min_kinds=4, max_kinds=5, max_units=6, max_unit_size=3, hand_sizes=(3, 4), sora=True))
     deal = data.draw(deals(game, size=game.hand_size, max_called=0))
     ev = game.evaluator("2019-12")
@@ -82,23 +88,25 @@ def test_each_wall_as_the_relaxation_defines_it(data):
     draws = data.draw(st.lists(st.sampled_from(range(game.K)), min_size=1, max_size=3))
     tiles = sorted({k for k, n in enumerate(hand) if n})
     fetch_mode = data.draw(st.booleans())
-    got = dict(wins_in_wall(TileSearch(ev.rules), game.hand_size, tuple(hand), room,
-                            game.sora if fetch_mode else None, draws, tiles))
+    got = dict(pools_in_wall(tuple(hand), room, game.sora if fetch_mode else None, draws, tiles))
+    best_win = PoolWin(ev.rules, (), None)
     for tile in tiles:
         pool = list(hand)
         pool[tile] -= 1
         for k in draws:
             pool[k] += 1
-        fetch = fetch_mode and pool[game.sora] - draws[-1:].count(game.sora) > 0
-        if fetch:
+        if fetch_mode and pool[game.sora] - draws[-1:].count(game.sora) > 0:
             pool = [n + r + (k == tile) for k, (n, r) in enumerate(zip(pool, room))]
-        assert got[tile] == holds_complete(game, rules, [0 if k == game.sora else n for k, n in enumerate(pool)])
+        assert got[tile] == tuple(pool)
+        expected = best_within(game, rules, [0 if k == game.sora else n for k, n in enumerate(pool)])
+        assert best_win.score(got[tile], game.hand_size) == expected
 
 
 def test_the_sample_agrees_with_the_exact_count():
-    """Where the relaxation is counted exactly (3 draws, both rule sets, seen tiles), the sampled value of each row
-    lies within four standard errors of it; where a fetch could follow, the count lets every wall fetch and the
-    sample only those with a そら in time, so the sample is at most the count (fixed seeds: the same every run)."""
+    """Where the relaxation is counted exactly (3 draws, both rule sets, seen tiles), the sampled P(win) of each row
+    lies within four standard errors of it, and E[score]'s mean too; where a fetch could follow, the count lets every
+    wall fetch and the sample only those with a そら in time, so the sample is at most the count (fixed seeds: the
+    same every run)."""
     checked = {True: 0, False: 0}
     for name in ("2019-12", "hitori-jong-2.1"):
         ev = Evaluator(name)
@@ -116,9 +124,16 @@ def test_the_sample_agrees_with_the_exact_count():
             fetch = fetch_could_follow(ev.rules, wall, fetches, 3)
             sampled = sampled_relaxation(ev.rules, request, [r.tile for r in counted.discards], seed=5)
             for row in counted.discards:
-                p, got = float(row.upper), float(sampled[row.tile].win_probability)
+                s = sampled[row.tile]
+                p, got = float(row.upper), float(s.win_probability)
                 margin = 4 * math.sqrt(p * (1 - p) / GAMES) + 1e-9
                 assert got <= p + margin if fetch else abs(got - p) <= margin, (row.tile, got, p)
+                # E[score]: the count is E[max(N, the best listed hand the draws complete)] (or a bound above it)
+                low, high = s.score_interval()
+                spread = 2 * (high - low) + 1e-9  # (the 95 % interval is 4 standard errors wide: this is 8)
+                assert float(s.expected_score) <= float(row.score_upper) + spread
+                if not fetch:  # (then the bound is that mean: N + (S - N) U is never below it)
+                    assert abs(float(s.expected_score) - float(row.score_upper)) <= spread, (row.tile, s, row)
                 checked[fetch] += 1
     assert checked[False] >= 20 and checked[True] >= 10
 
@@ -129,15 +144,22 @@ def test_rows_past_the_counted_relaxation_carry_the_sampled_value():
     from console.render import plan_headline
 
     ev = Evaluator("2019-12")
-    p = ev.plan("ジュリア 翼 静香 詩花 可奈 詩花 ジュリア 星梨花 環 星梨花 美也 静香 茜", turns=6, both=False)
+    p = ev.plan("ジュリア 翼 静香 詩花 可奈 詩花 ジュリア 星梨花 環 星梨花 美也 静香 茜", turns=6)
     assert p.method in ("bounds", "estimate")
     for row in p.discards:
         assert row.upper == 1 and row.upper_estimate is not None
         low, high = row.upper_interval
         assert low <= float(row.upper_estimate) <= high and row.win_probability <= row.upper_estimate < 1
+        # E[score] (a bracket here): the relaxation's mean beside its proved upper bound, within it
+        low, high = row.score_upper_interval
+        assert low <= float(row.score_upper_estimate) <= high
+        assert row.expected_score <= row.score_upper_estimate <= row.score_upper
     assert f"sampled over {GAMES} walls" in p.policy_class["win_probability"]
+    assert f"sampled over {GAMES} walls" in p.policy_class["expected_score"]
     first = plan_dict(p, ev.rules)["discards"][0]
     assert first["upper"] == 1.0 and first["upper_estimate"] < 1 and len(first["upper_estimate_interval"]) == 2
+    assert first["expected_score_upper_estimate"] <= first["expected_score_upper"]
+    assert len(first["expected_score_upper_estimate_interval"]) == 2
     json.dumps(first)
     assert "an estimate, not a proof" in plan_headline(p).plain
     # the kept そら-free hand with no そら drawn early: discards differ (the discard is out of play)
@@ -149,12 +171,29 @@ def test_rows_past_the_counted_relaxation_carry_the_sampled_value():
 
 
 def test_a_sample_below_the_lower_bound_is_brought_up_to_it():
-    row = plan_module.DiscardPlan(3, Fraction(1, 10), None, 2, 4, upper=Fraction(1), upper_estimate=Fraction(1, 20),
-                                  upper_interval=(0.04, 0.12))
+    row = plan_module.DiscardPlan(3, Fraction(1, 10), Fraction(500), 2, 4, upper=Fraction(1),
+                                  upper_estimate=Fraction(1, 20), upper_interval=(0.04, 0.12), score_upper=Fraction(900),
+                                  score_upper_estimate=Fraction(400), score_upper_interval=(380.0, 420.0))
     raised = above_lower(row)
     assert raised.upper_estimate == Fraction(1, 10) and raised.upper_interval == (0.1, 0.12)
-    assert above_lower(replace(row, upper_estimate=Fraction(1, 5), upper_interval=(0.15, 0.25))).upper_estimate == \
-        Fraction(1, 5)
+    assert raised.score_upper_estimate == 500 and raised.score_upper_interval == (500.0, 500.0)
+    kept = replace(row, upper_estimate=Fraction(1, 5), upper_interval=(0.15, 0.25), score_upper_estimate=Fraction(600))
+    assert above_lower(kept) == kept
+
+
+def test_e_score_estimates_stay_only_beside_a_bracket():
+    """settled(): where E[score] is over all play (its upper bound is its value) or not computed, its sampled
+    estimate goes; where it is a bracket it stays, labelled."""
+    row = plan_module.DiscardPlan(3, Fraction(1, 10), Fraction(500), 2, 4, upper=Fraction(1),
+                                  upper_estimate=Fraction(1, 5), upper_interval=(0.15, 0.25), score_upper=Fraction(900),
+                                  score_upper_estimate=Fraction(600), score_upper_interval=(580.0, 620.0))
+    plan = plan_module.Plan(6, "win", 6, 1, False, None, (row,), {"win_probability": "w", "expected_score": "s"}, 0, 100)
+    kept = settled(plan)
+    assert kept.discards[0].score_upper_estimate == 600 and "sampled over" in kept.policy_class["expected_score"]
+    for other in (replace(row, score_upper=Fraction(500)), replace(row, expected_score=None)):
+        gone = settled(replace(plan, discards=(other,)))
+        assert gone.discards[0].score_upper_estimate is None and gone.policy_class["expected_score"] == "s"
+        assert gone.discards[0].upper_estimate == Fraction(1, 5)
 
 
 def test_the_sample_stops_at_its_clock():

@@ -110,7 +110,9 @@ function fillPlan(p) {
     const win = value(d.win_probability, d.win_probability_interval, d.upper, pct);
     // where only 1 is proved, the relaxation's sampled value after it: an estimate of a bound, marked ≈
     tr.querySelector("td.win").textContent = d.upper_estimate != null ? `${win} (≈ ${pct(d.upper_estimate)})` : win;
-    tr.querySelector("td.score").textContent = scoreValue(d);
+    const score = scoreValue(d);
+    tr.querySelector("td.score").textContent = d.expected_score_upper_estimate != null
+      ? `${score} (≈ ${Math.round(d.expected_score_upper_estimate)})` : score;
     tr.classList.toggle("plan-best", tr.dataset.tile === best && tr.dataset.tile !== "");
   }
   const how = p.method === "optimal" ? t("exact") : p.method === "bounds"

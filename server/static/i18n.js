@@ -33,8 +33,9 @@ const WORDS = {
     planLine: (n, how) => `P(win) over ${n} draw(s): ${how}`,
     exact: "exact optimum", bounds: "the optimum lies between the two numbers", boundsSep: "the best discard is proved",
     boundsOverlap: "the brackets overlap",
-    upperEstimate: "(≈ x) after an upper bound of 100 %: the perfect-information relaxation's value sampled over "
-      + "1000 walls. The optimum is at most that value, but the value itself is estimated: a likely ceiling, not a proof.",
+    upperEstimate: "(≈ x) after an upper bound: where only 100 % is proved, the perfect-information relaxation's "
+      + "value sampled over 1000 walls (P(win), and E[score] beside it). The optimum is at most that value, but the "
+      + "value itself is estimated: a likely ceiling, not a proof.",
     estimate: (g) => `estimate, not exact: ${g} sampled walls per discard (95 % intervals)`,
     classLabel: (c) => `exact within the class ${c}`,
     scoreBound: "E[score] ≥ (or lower – upper): the exact value of a real way of playing (the class nearest), and "
@@ -91,8 +92,8 @@ const WORDS = {
     planLine: (n, how) => `残り ${n} ツモの和了率: ${how}`,
     exact: "厳密な最適値", bounds: "最適値は二つの数の間", boundsSep: "最善の打牌は証明済み",
     boundsOverlap: "区間が重なる",
-    upperEstimate: "上限 100 % の後の (≈ x): 完全情報緩和の値を 1000 山で標本推定したもの。最適値はその値以下だが、"
-      + "値そのものは推定: おそらくの上限であり、証明ではない。",
+    upperEstimate: "上限の後の (≈ x): 証明できる上限が 100 % だけのとき、完全情報緩和の値を 1000 山で標本推定したもの"
+      + "(P(win) と、その横の E[score])。最適値はその値以下だが、値そのものは推定: おそらくの上限であり、証明ではない。",
     estimate: (g) => `推定値(厳密でない): 打牌ごとに ${g} 山(95 % 区間)`,
     classLabel: (c) => `クラス ${c} の中で厳密`,
     scoreBound: "期待点の ≥(または 下限 – 上限): 実際の打ち方(クラス nearest)の厳密な値と、示される場合は証明された上限。期待点の最適値は時間内に終わらず、これより高いことがあります(上限まで)。",

@@ -48,7 +48,7 @@ def bracket(request: PlanRequest, lower: Plan, stopped: str | None, listed: Prep
     relaxation gets what is left of it, at least UPPER_SECONDS)."""
     from solver.planning.bounds import separated
     from solver.planning.lookahead import LABEL, improve
-    from solver.planning.sampled_upper import GAMES, LABEL as SAMPLED_UPPER, above_lower, with_sampled_uppers
+    from solver.planning.sampled_upper import GAMES, LABEL as SAMPLED_UPPER, with_sampled_uppers
     from solver.planning.score_bounds import UPPER as SCORE_UPPER, with_score_uppers
 
     context = None  # per row the relaxation's bound of E[score] where it was counted (score_bounds.py)
@@ -82,7 +82,6 @@ def bracket(request: PlanRequest, lower: Plan, stopped: str | None, listed: Prep
             rows[0].win_interval is None:
         solve = lambda sub, deadline: exact_plan(rules, sub, None, deadline)  # noqa: E731
         rows, looked = improve(rules, request, rows, solve, clock)
-    rows = tuple(above_lower(r) for r in rows)
     method = "estimate" if lower.games is not None else "bounds"
     what = "estimated (sampled) value" if method == "estimate" else "exact value"
     labels = {key: f"bounds: lower = the {what} of the class {value}" for key, value in lower.policy_class.items()}

@@ -20,6 +20,7 @@ from solver.planning.prepare import (NEAREST, Prepared, acceptance, acceptances,
 from solver.planning.recursion import STATE_LIMIT, check_probability
 from solver.planning.request import DEFAULT_GAMES, MAX_GAMES, OBJECTIVES, Limits, PlanRequest, Position  # noqa: F401 (API)
 from solver.planning.bracket import bracket, label_of, sora_slack
+from solver.planning.sampled_upper import settled
 from solver.planning.targets import OutOfTime, TooLarge
 
 MODEL = ("solo (docs/formulation.md section 8): the wall is every unseen copy, each equally likely; "
@@ -55,6 +56,8 @@ class DiscardPlan:
     # where `upper` is 1: the relaxation's sampled value (sampled_upper.py), an estimate of a bound, and its interval
     upper_estimate: Fraction | None = None
     upper_interval: tuple[float, float] | None = None
+    score_upper_estimate: Fraction | None = None  # the same for E[score], where score_upper came from that 1
+    score_upper_interval: tuple[float, float] | None = None
 
 
 @dataclass(frozen=True)
@@ -136,7 +139,7 @@ def plan(rules: RuleSet, request: PlanRequest | Hand, progress: Progress | None 
             games = limits.estimate or DEFAULT_GAMES
             lower = estimate_plan(rules, replace(nearest, limits=replace(limits, estimate=games)), progress)
     result = bracket(request, lower, stopped, listed, rules, slack, exact_plan, sample, deadline)
-    return with_other(rules, request, result, progress) if request.both else result
+    return settled(with_other(rules, request, result, progress) if request.both else result)
 
 
 def fresh(limits: Limits, share: int = 1) -> float | None:

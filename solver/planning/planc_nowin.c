@@ -3,7 +3,9 @@
  *
  * NoWin(units, bonus, fav_called, base): units a sequence of (members, points, holds the favourite), in the order the
  * pure search tries them; NoWin.score(counts) -> base + the best packing's points (+ bonus where a unit of it, or a
- * called one, holds the favourite). At most 64 kinds (a unit is a bit mask). */
+ * called one, holds the favourite); NoWin.complete(counts, slots) -> the same over packings filling exactly `slots`
+ * tiles (with the won points: the best tsumo score of a complete hand within the counts, PoolWin), or None. At most
+ * 64 kinds (a unit is a bit mask). */
 #define PY_SSIZE_T_CLEAN
 #include "planc.h"
 #include <stdint.h>
@@ -46,26 +48,64 @@ static void pack(Pack *p, int start, int points, int fav) {
     }
 }
 
+/* the best exact fill of `slots` by units within the counts (a complete hand's concealed part), -1 where none */
+static void fill_best(Pack *p, int start, int slots, int points, int fav) {
+    if (slots == 0) {
+        int total = points + ((fav || p->s->fav_called) ? p->s->bonus : 0);
+        if (total > p->best) p->best = total;
+        return;
+    }
+    for (int i = start; i < p->n; i++) {
+        int u = p->fits[i], ok = p->s->size[u] <= slots;
+        const int *m = p->s->members[u];
+        for (int j = 0; ok && j < p->s->size[u]; j++)
+            if (!p->counts[m[j]]) ok = 0;
+        if (!ok) continue;
+        for (int j = 0; j < p->s->size[u]; j++) p->counts[m[j]]--;
+        fill_best(p, i, slots - p->s->size[u], points + p->s->points[u], fav || p->s->fav[u]);
+        for (int j = 0; j < p->s->size[u]; j++) p->counts[m[j]]++;
+    }
+}
+
+/* the counts (a byte per kind) and the units held whole among them, into p; 0 on a bad argument */
+static int start_pack(Pack *p, NoWin *s, const char *b, Py_ssize_t n) {
+    if (n > NW_MAXK) {
+        PyErr_SetString(PyExc_ValueError, "counts: at most 64 kinds");
+        return 0;
+    }
+    p->s = s;
+    p->fits = s->fits;
+    p->n = 0;
+    uint64_t support = 0;
+    for (int k = 0; k < NW_MAXK; k++) {
+        p->counts[k] = k < n ? (unsigned char)b[k] : 0;
+        if (p->counts[k]) support |= 1ULL << k;
+    }
+    for (int u = 0; u < s->U; u++)
+        if (!(s->mask[u] & ~support)) s->fits[p->n++] = u;
+    return 1;
+}
+
+static PyObject *NoWin_complete(NoWin *s, PyObject *args) {
+    const char *b;
+    Py_ssize_t n;
+    int slots;
+    if (!PyArg_ParseTuple(args, "y#i", &b, &n, &slots)) return NULL;
+    Pack p;
+    if (!start_pack(&p, s, b, n)) return NULL;
+    p.best = -1;
+    fill_best(&p, 0, slots, 0, 0);
+    if (p.best < 0) Py_RETURN_NONE;
+    return PyLong_FromLong(s->base + p.best);
+}
+
 static PyObject *NoWin_score(NoWin *s, PyObject *args) {
     const char *b;
     Py_ssize_t n;
     if (!PyArg_ParseTuple(args, "y#", &b, &n)) return NULL;
-    if (n > NW_MAXK) {
-        PyErr_SetString(PyExc_ValueError, "counts: at most 64 kinds");
-        return NULL;
-    }
     Pack p;
-    p.s = s;
-    p.fits = s->fits;
-    p.n = 0;
+    if (!start_pack(&p, s, b, n)) return NULL;
     p.best = 0;
-    uint64_t support = 0;
-    for (int k = 0; k < NW_MAXK; k++) {
-        p.counts[k] = k < n ? (unsigned char)b[k] : 0;
-        if (p.counts[k]) support |= 1ULL << k;
-    }
-    for (int u = 0; u < s->U; u++)
-        if (!(s->mask[u] & ~support)) s->fits[p.n++] = u;
     pack(&p, 0, 0, 0);
     return PyLong_FromLong(s->base + p.best);
 }
@@ -134,6 +174,8 @@ fail:
 
 static PyMethodDef NoWin_methods[] = {
     {"score", (PyCFunction)NoWin_score, METH_VARARGS, "score(counts) -> the score of the hand that did not win"},
+    {"complete", (PyCFunction)NoWin_complete, METH_VARARGS,
+     "complete(counts, slots) -> the best total of units filling `slots` exactly within the counts, or None"},
     {NULL, NULL, 0, NULL},
 };
 

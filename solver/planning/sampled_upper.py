@@ -1,14 +1,15 @@
 """The relaxation's value sampled where it cannot be counted (docs/formulation.md section 8, "Bounds past the
-budget"): an estimate, with its 95 % interval, of a proved upper bound of the optimal P(win).
+budget"): an estimate, with its 95 % interval, of a proved upper bound of the optimal P(win), and of E[score].
 
 The perfect-information relaxation (bounds.py) is at least the optimum, but counting it needs every complete hand
-within reach listed, past a few draws too many. Its value is also a plain probability over the walls: the chance
-that the kept tiles, the next t draws and (while a fetch could follow) the waiting room's tiles hold some complete
-hand; a fetch needs a そら, so only in walls where one is kept or drawn before the last draw. One look per wall at
-those counts (TileSearch.fits) samples it. The sample mean estimates a number at least
-the optimum, so it is reported beside the proved bound as an estimate, never in its place: `upper` stays what is
-proved (1 where nothing better is), and `separated` never rests on it. Fixed seeds keep answers reproducible; the
-clock only stops it early (then nothing is reported).
+within reach listed, past a few draws too many. Its value is also a plain mean over the walls. In a wall, every tile
+a play can hold is kept, drawn or (while a fetch can happen: a そら kept, or drawn before the last draw) fetched from
+the waiting room, so a play wins only if that pool holds a complete hand, and scores at most
+g = max(N, the best tsumo score of a complete hand within the pool), N the proved cap of a hand that did not win
+(score_bounds.py). One look per wall (PoolWin) samples both. The sample means estimate numbers at least the optimum,
+so they are reported beside the proved bounds as estimates, never in their place: `upper` and `score_upper` stay
+what is proved, and `separated` never rests on them. Fixed seeds keep answers reproducible; the clock only stops
+it early (then nothing is reported).
 """
 
 from __future__ import annotations
@@ -18,81 +19,112 @@ import time
 from dataclasses import replace
 
 from solver.core.rules import RuleSet
-from solver.core.search.fast import search_for
 from solver.planning.estimate import Sampled
 from solver.planning.prepare import position_counts
 from solver.planning.request import PlanRequest
+from solver.planning.score_bounds import caps
+from solver.planning.targets import PoolWin
 
-GAMES = 1000  # sampled walls (95 % half-width at most 3.1 points)
+GAMES = 1000  # sampled walls (P(win)'s 95 % half-width at most 3.1 points)
 BATCH = 100  # walls between two looks at the clock
 LABEL = ("; for {n} of {of} discards whose upper bound is 1, the relaxation's own value (at least the optimum) "
          "sampled over {games} walls with a 95 % interval: an estimate of a bound, not a proof")
+SCORE_LABEL = ("; beside an upper bound from P(win)'s 1, the relaxation's mean of max(N, the best win within the "
+               "tiles a play can hold) sampled over {games} walls with a 95 % interval: an estimate of a bound")
 
 
 def sampled_relaxation(rules: RuleSet, request: PlanRequest, tiles: list[int | None], seed: int,
                        games: int = GAMES, deadline: float | None = None) -> dict[int | None, Sampled] | None:
-    """Per discard in `tiles` (None: a 12-tile hand as it stands) the walls out of `games` in which the relaxation
-    wins: the kept tiles and the next `request.turns` draws hold a complete hand, or, where a fetch can happen in
-    that wall (fetch mode, a そら kept or drawn before the last draw), those and the waiting room's tiles with the
-    discard among them. None where the clock stopped it."""
+    """Per discard in `tiles` (None: a 12-tile hand as it stands) over `games` walls: the walls where the pool of
+    tiles a play can hold (pools_in_wall) holds a complete hand (`wins`), and the sum and sum of squares of
+    g = max(N, its best tsumo score) (`total`, `squares`). None where the clock stopped it."""
     position, turns = request.position, request.turns
     hand = position.hand
-    search = search_for(rules)
-    slots = search.slots(hand)
+    best_win = PoolWin(rules, hand.called, position.favourite)
+    slots = rules.hand_size - sum(rules.units[u].size for u in hand.called)
     _, room, wall, _ = position_counts(rules, position, turns)
     sora = rules.tiles.sora if rules.sora_mode == "fetch" else None
+    floors = {tile: caps(rules, position, turns, tile)[1] for tile in tiles}
     live = [k for k, n in enumerate(wall) for _ in range(n)]
     rng = random.Random(f"relaxation-{seed}")
-    wins = dict.fromkeys(tiles, 0)
+    sums = {tile: [0, 0, 0] for tile in tiles}  # wins, total, squares
     for played in range(games):
         if played % BATCH == 0 and deadline is not None and time.monotonic() > deadline:
             return None
-        for tile, won in wins_in_wall(search, slots, hand.concealed, room, sora, rng.sample(live, turns), tiles):
-            wins[tile] += won
-    return {tile: Sampled(games, wins[tile], 0, 0) for tile in tiles}
+        draws = rng.sample(live, turns)
+        whole = best_win.score(pool_of(hand.concealed, room, draws, None, True), slots)  # every pool lies within it
+        for tile, pool in pools_in_wall(hand.concealed, room, sora, draws, tiles):
+            won = None if whole is None else best_win.score(pool, slots)
+            value = floors[tile] if won is None else max(floors[tile], won)
+            got = sums[tile]
+            got[0] += won is not None
+            got[1] += value
+            got[2] += value * value
+    return {tile: Sampled(games, *sums[tile]) for tile in tiles}
 
 
-def wins_in_wall(search, slots: int, hand: tuple[int, ...], room: tuple[int, ...], sora: int | None,
-                 draws: list[int], tiles: list[int | None]):
-    """(discard, whether the relaxation wins) for each of `tiles` in the wall whose next draws are `draws` (in
-    order): the kept tiles and the draws hold a complete hand's `slots` tiles, or, where a fetch can happen (`sora`:
-    fetch mode's そら, kept or drawn before the last draw), those and the room's tiles with the discard."""
-    counts = list(hand)  # the hand and the draws: each discard's tiles are these less the discard
+def pool_of(hand, room, draws, tile, fetch: bool) -> tuple[int, ...]:
+    """The tiles a play can hold in a wall: the hand less the discard `tile`, the draws, and with a fetch the room
+    with the discard in it."""
+    pool = list(hand)
     for k in draws:
-        counts[k] += 1
-    if not search.fits(tuple(c + r for c, r in zip(counts, room)), slots):
-        return [(tile, False) for tile in tiles]  # (every discard's tiles, and the room's, are within these)
+        pool[k] += 1
+    if fetch:
+        return tuple(p + r for p, r in zip(pool, room))
+    if tile is not None:
+        pool[tile] -= 1
+    return tuple(pool)
+
+
+def pools_in_wall(hand: tuple[int, ...], room: tuple[int, ...], sora: int | None, draws: list[int],
+                  tiles: list[int | None]) -> list[tuple[int | None, tuple[int, ...]]]:
+    """(discard, the pool of tiles a play after it can hold) in the wall whose next draws are `draws` (in order):
+    with a fetch possible in it (`sora`: fetch mode's そら, kept or drawn before the last draw) every pool is the
+    hand, the draws and the room with the discard; else the kept tiles and the draws."""
     early = 0 if sora is None else draws[:-1].count(sora)  # drawn in time to fetch before a later draw
-    out = []
-    for tile in tiles:
-        if sora is not None and hand[sora] - (tile == sora) + early > 0:  # a fetch can happen: the room is in play
-            out.append((tile, True))
-            continue
-        if tile is not None:
-            counts[tile] -= 1
-        out.append((tile, search.fits(tuple(counts), slots)))
-        if tile is not None:
-            counts[tile] += 1
-    return out
+    return [(tile, pool_of(hand, room, draws, tile, sora is not None and hand[sora] - (tile == sora) + early > 0))
+            for tile in tiles]
 
 
-def with_sampled_uppers(rules: RuleSet, request: PlanRequest, rows: tuple, deadline: float | None) -> tuple[tuple, int]:
-    """The rows whose proved upper bound is 1 with the relaxation's sampled value beside it (`upper_estimate`,
-    `upper_interval`); also how many got one (none where the clock stopped the sample)."""
+def with_sampled_uppers(rules: RuleSet, request: PlanRequest, rows: tuple,
+                        deadline: float | None) -> tuple[tuple, int]:
+    """The rows whose proved P(win) bound is 1 with the relaxation's sampled values beside it: P(win)'s
+    (`upper_estimate`, `upper_interval`) and E[score]'s (`score_upper_estimate`, `score_upper_interval`; kept by
+    settled() only where E[score] ends up a bracket); also how many rows got them (none where the clock stopped)."""
     open_rows = [r.tile for r in rows if r.upper is not None and r.upper >= 1]
     sampled = sampled_relaxation(rules, request, open_rows, request.limits.seed, deadline=deadline) \
         if open_rows else None
     if not sampled:
         return rows, 0
-    return tuple(replace(r, upper_estimate=sampled[r.tile].win_probability, upper_interval=sampled[r.tile].win_interval())
-                 if r.tile in sampled else r for r in rows), len(sampled)
+    return tuple(r if r.tile not in sampled else replace(
+        r, upper_estimate=sampled[r.tile].win_probability, upper_interval=sampled[r.tile].win_interval(),
+        score_upper_estimate=sampled[r.tile].expected_score, score_upper_interval=sampled[r.tile].score_interval())
+        for r in rows), len(sampled)
+
+
+def settled(plan):
+    """The plan's sampled upper estimates once both objectives' values are in: E[score]'s kept only where E[score]
+    is a bracket (a lower bound below a proved upper bound), and labelled; each brought up to its row's lower bound
+    where a sample fell below it (the relaxation is at least every real policy's value)."""
+    rows = []
+    for r in plan.discards:
+        if r.score_upper_estimate is not None and (r.expected_score is None or r.score_upper is None
+                                                   or r.score_upper == r.expected_score):
+            r = replace(r, score_upper_estimate=None, score_upper_interval=None)
+        rows.append(above_lower(r))
+    labels = dict(plan.policy_class)
+    if any(r.score_upper_estimate is not None for r in rows):
+        labels["expected_score"] += SCORE_LABEL.format(games=GAMES)
+    return replace(plan, discards=tuple(rows), policy_class=labels)
 
 
 def above_lower(row):
-    """An upper estimate below its row's lower bound, brought up to it: the relaxation is at least every real
-    policy's value, so a sample below one is plainly off."""
-    if row.upper_estimate is None or row.win_probability is None or row.upper_estimate >= row.win_probability:
-        return row
-    floor = float(row.win_probability)
-    return replace(row, upper_estimate=row.win_probability,
-                   upper_interval=(floor, max(floor, row.upper_interval[1])))
+    """An estimate of an upper bound below its row's lower bound, brought up to it: the relaxation is at least
+    every real policy's value, so a sample below one is plainly off."""
+    for value, estimate, interval in (("win_probability", "upper_estimate", "upper_interval"),
+                                      ("expected_score", "score_upper_estimate", "score_upper_interval")):
+        low, guess = getattr(row, value), getattr(row, estimate)
+        if guess is not None and low is not None and guess < low:
+            floor = float(low)
+            row = replace(row, **{estimate: low, interval: (floor, max(floor, getattr(row, interval)[1]))})
+    return row

@@ -192,3 +192,45 @@ class NoWinScore:
 
         dfs(0, 0, False)
         return self.base + best
+
+
+class PoolWin:
+    """The best tsumo score of a complete hand whose concealed tiles lie within a pool (tile counts, any number of
+    tiles): the best exact fill of the concealed slots by units within it, scored as enumerate_targets scores a
+    target (D1). The sampled relaxation of E[score] asks it once per wall (sampled_upper.py)."""
+
+    def __init__(self, rules: RuleSet, called: tuple[int, ...], favourite: int | None, native: bool | None = None):
+        sora = rules.tiles.sora
+        self.base, self.fav_called = called_points(rules, called, won=True, favourite=favourite)
+        self.bonus = rules.favourite_bonus
+        self.units = [(u.members, rules.points(u.size, won=True, has_favourite=favourite in u.members),
+                       favourite in u.members) for u in rules.units if sora not in u.members]
+        native = (not forced_pure()) if native is None else native
+        self._c = _planc.NoWin(self.units, self.bonus, self.fav_called, self.base) \
+            if _planc is not None and native and len(rules.tiles) <= 64 else None
+
+    def score(self, pool: tuple[int, ...], slots: int) -> int | None:
+        """The best tsumo score over the complete hands within the pool; None where there is none."""
+        if self._c is not None:
+            return self._c.complete(bytes(pool), slots)
+        counts = list(pool)
+        fits = [u for u in self.units if all(counts[k] for k in u[0])]
+        best = -1
+
+        def fill(start: int, left: int, points: int, fav: bool) -> None:
+            nonlocal best
+            if left == 0:
+                best = max(best, points + (self.bonus if fav or self.fav_called else 0))
+                return
+            for i in range(start, len(fits)):
+                members, pts, has_fav = fits[i]
+                if len(members) > left or not all(counts[k] for k in members):
+                    continue
+                for k in members:
+                    counts[k] -= 1
+                fill(i, left - len(members), points + pts, fav or has_fav)
+                for k in members:
+                    counts[k] += 1
+
+        fill(0, slots, 0, False)
+        return None if best < 0 else self.base + best

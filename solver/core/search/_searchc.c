@@ -6,8 +6,7 @@
  * rule set's units;
  * Searcher.best(rest, cap, slots, budget, enough) runs the h search over one hand and returns the
  * first leaf of greatest kept count in the pure path's order, as plain ints and tuples, or None;
- * Searcher.accept(...) lists the leaves of the acceptance enumeration that draw a kind not found yet;
- * Searcher.fits(counts, slots) says whether the counts hold a complete hand's concealed tiles.
+ * Searcher.accept(...) lists the leaves of the acceptance enumeration that draw a kind not found yet.
  * Only the CPython C API; optional at build time (the pure path is the fallback).
  */
 #include "searchc.h"
@@ -91,25 +90,6 @@ static PyObject *Searcher_accept(Searcher *s, PyObject *args) {
         return NULL;
     }
     return Py_BuildValue("(iN)", r.gave_up, r.out);
-}
-
-/* fits(counts, slots) -> bool: the counts (a byte per kind) hold `slots` tiles that split into units */
-static PyObject *Searcher_fits(Searcher *s, PyObject *args) {
-    const char *counts_b;
-    Py_ssize_t n;
-    int slots;
-    if (!PyArg_ParseTuple(args, "y#i", &counts_b, &n, &slots)) return NULL;
-    if (n != s->K) {
-        PyErr_SetString(PyExc_ValueError, "counts must hold one byte per kind");
-        return NULL;
-    }
-    if (slots < 0 || slots >= MAXSLOTS) {
-        PyErr_SetString(PyExc_ValueError, "slots out of range");
-        return NULL;
-    }
-    int counts[MAXK];
-    for (int k = 0; k < s->K; k++) counts[k] = (unsigned char)counts_b[k];
-    return PyBool_FromLong(searchc_fits(s, slots, counts));
 }
 
 static int read_ints(PyObject *seq, int *out, int n, int limit, const char *what) {
@@ -243,8 +223,6 @@ static PyMethodDef Searcher_methods[] = {
      "best(rest, cap, slots, budget, enough) -> (kept, placed, counts, slots, free, budget) or None"},
     {"accept", (PyCFunction)Searcher_accept, METH_VARARGS,
      "accept(rest, held, cap, slots, budget, threshold, want, found, limit) -> (gave_up, leaves)"},
-    {"fits", (PyCFunction)Searcher_fits, METH_VARARGS,
-     "fits(counts, slots) -> whether the counts hold `slots` tiles that split exactly into units"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -47,6 +47,5 @@ typedef struct {
 
 void searchc_dfs(Run *r, int kind, int start);
 PyObject *searchc_int_tuple(const int *xs, int n);
-int searchc_fits(Searcher *s, int slots, const int *counts);
 
 #endif

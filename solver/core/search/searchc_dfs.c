@@ -48,10 +48,6 @@ static int fillable(Searcher *s, int slots, const int *free_, int budget) {
     return ok;
 }
 
-/* whether the counts hold a complete hand's `slots` tiles: fillable with no stand-in (the planner's sampled
- * relaxation, sampled_upper.py) */
-int searchc_fits(Searcher *s, int slots, const int *counts) { return fillable(s, slots, counts, 0); }
-
 /* --- the bound: weights w_i = min over units u holding i the path may still place of |u|/|u ∩ R| --- */
 
 static int weights(Run *r, double *w, int *kind) {

@@ -272,15 +272,6 @@ class TileSearch:
                     break
         return tuple(sorted(leaf.placed + first + self.filler(slots, free, budget)))
 
-    def fits(self, counts: tuple[int, ...], slots: int) -> bool:
-        """Whether `counts` (tiles per kind, any number of them) hold `slots` tiles that split exactly into units:
-        a complete hand's concealed part lies within them. そら is in no unit."""
-        if self.sora is not None and counts[self.sora]:
-            counts = tuple(0 if k == self.sora else c for k, c in enumerate(counts))
-        if self._c is not None and max(counts) < 128:
-            return self._c.fits(bytes(counts), slots)
-        return self.fillable(slots, tuple(counts), 0)
-
     # --- fillers ----------------------------------------------------------------------------------
     def fillable(self, slots: int, free: tuple[int, ...], budget: int) -> bool:
         """Whether `slots` can be filled exactly by units within `free` copies (and `budget` stand-ins)."""
