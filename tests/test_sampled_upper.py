@@ -200,3 +200,27 @@ def test_the_sample_stops_at_its_clock():
     ev = Evaluator("2019-12")
     request = ev.plan_request_of("ジュリア 翼 静香 詩花 可奈 詩花 ジュリア 星梨花 環 星梨花 美也 静香 茜", turns=6)
     assert sampled_relaxation(ev.rules, request, [None], seed=0, deadline=0.0) is None
+
+
+def test_real_positions_keep_each_estimate_between_its_bounds():
+    """Random real positions at 6 draws (both rule sets; 12 and 13 tiles, a called unit, seen tiles, a waiting room
+    under 2019-12 now and then): every row's sampled P(win) lies between its lower bound and the proved 1, and
+    E[score]'s, where kept, between its lower bound and its proved upper bound."""
+    checked = 0
+    for name in ("2019-12", "hitori-jong-2.1"):
+        ev = Evaluator(name)
+        for i, (hand, seen) in enumerate(random_real_hands(ev, 4, seed=66)):
+            names = [ev.tiles.name(k) for k, n in enumerate(seen) for _ in range(n)]
+            room = [ev.tiles.name(k) for k in range(len(ev.tiles))
+                    if hand.concealed[k] + (seen[k] if seen else 0) == 0][:2] if name == "2019-12" and i % 2 else []
+            try:
+                p = ev.plan(hand, turns=6, seen=names, waiting_room=room, seconds=1)
+            except MjError:
+                continue
+            for row in p.discards:
+                if row.upper_estimate is not None:
+                    assert row.upper == 1 and row.win_probability <= row.upper_estimate <= 1
+                    checked += 1
+                if row.score_upper_estimate is not None:
+                    assert row.expected_score <= row.score_upper_estimate <= row.score_upper
+    assert checked >= 25
