@@ -224,3 +224,14 @@ def test_real_positions_keep_each_estimate_between_its_bounds():
                 if row.score_upper_estimate is not None:
                     assert row.expected_score <= row.score_upper_estimate <= row.score_upper
     assert checked >= 25
+
+
+def test_the_native_pool_search_refuses_what_does_not_fit():
+    """The C search (NoWin) says what is wrong in one ValueError: more than 64 kinds, slots outside 0-64."""
+    native = PoolWin(Evaluator("2019-12").rules, (), None, native=True)._c
+    if native is None:
+        pytest.skip("solver.planning._planc is not built")
+    for call in (lambda: native.complete(bytes(65), 13), lambda: native.complete(bytes(54), 65),
+                 lambda: native.complete(bytes(54), -1), lambda: native.score(bytes(65))):
+        with pytest.raises(ValueError):
+            call()

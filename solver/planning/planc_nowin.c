@@ -23,6 +23,7 @@ typedef struct {
     int (*members)[NW_MAXM];
     int *fits;        /* U: the units held whole, per call (the GIL is held throughout) */
     int bonus, fav_called, base;
+    int most[NW_MAXK + 1]; /* most[s]: the most points of units filling exactly s slots, any copies (-1: none) */
 } NoWin;
 
 typedef struct {
@@ -50,6 +51,8 @@ static void pack(Pack *p, int start, int points, int fav) {
 
 /* the best exact fill of `slots` by units within the counts (a complete hand's concealed part), -1 where none */
 static void fill_best(Pack *p, int start, int slots, int points, int fav) {
+    /* (branch and bound: past a fill found, a branch that cannot beat it even with every slot at its best goes) */
+    if (p->best >= 0 && (p->s->most[slots] < 0 || points + p->s->most[slots] + p->s->bonus <= p->best)) return;
     if (slots == 0) {
         int total = points + ((fav || p->s->fav_called) ? p->s->bonus : 0);
         if (total > p->best) p->best = total;
@@ -91,6 +94,10 @@ static PyObject *NoWin_complete(NoWin *s, PyObject *args) {
     Py_ssize_t n;
     int slots;
     if (!PyArg_ParseTuple(args, "y#i", &b, &n, &slots)) return NULL;
+    if (slots < 0 || slots > NW_MAXK) {
+        PyErr_SetString(PyExc_ValueError, "slots: from 0 to 64");
+        return NULL;
+    }
     Pack p;
     if (!start_pack(&p, s, b, n)) return NULL;
     p.best = -1;
@@ -166,6 +173,12 @@ static int NoWin_init(NoWin *s, PyObject *args, PyObject *kwds) {
         s->fav[u] = (char)fav;
     }
     Py_DECREF(seq);
+    for (int t = 0; t <= NW_MAXK; t++) {  /* an unbounded knapsack over the units' sizes: a bound, never a value */
+        s->most[t] = t == 0 ? 0 : -1;
+        for (int u = 0; u < U; u++)
+            if (s->size[u] <= t && s->most[t - s->size[u]] >= 0 && s->most[t - s->size[u]] + s->points[u] > s->most[t])
+                s->most[t] = s->most[t - s->size[u]] + s->points[u];
+    }
     return 0;
 fail:
     Py_DECREF(seq);
