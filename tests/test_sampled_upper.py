@@ -21,8 +21,8 @@ from test_planner_bounds import forced_bounds
 from solver import Evaluator, MjError
 from solver.planning import plan as plan_module
 from solver.planning.prepare import fetch_could_follow, position_counts
-from solver.planning.sampled_upper import GAMES, above_lower, pools_in_wall, sampled_relaxation, settled
-from solver.planning.targets import PoolWin
+from solver.planning.sampled_upper import GAMES, above_lower, best_end, pools_in_wall, sampled_relaxation, settled
+from solver.planning.targets import NoWinScore, PoolWin
 from solver.serialize_plan import plan_dict
 
 
@@ -50,8 +50,8 @@ def test_pool_win_is_the_best_complete_hand_within(data):
 
 
 def test_pool_win_native_and_pure_agree_on_real_rule_sets():
-    """The C search and the pure one agree on random pools of 13 to 25 tiles of both real rule sets (a called unit
-    and a favourite too)."""
+    """The C searches and the pure ones agree on random pools of 13 to 25 tiles of both real rule sets (a called unit
+    and a favourite too): the best win within, and the best end without one."""
     rng = random.Random(7)
     for name in ("2019-12", "hitori-jong-2.1"):
         ev = Evaluator(name)
@@ -60,6 +60,7 @@ def test_pool_win_native_and_pure_agree_on_real_rule_sets():
             native, pure = PoolWin(ev.rules, called, favourite, native=True), PoolWin(ev.rules, called, favourite,
                                                                                        native=False)
             slots = 13 - sum(ev.rules.units[u].size for u in called)
+            ends = {native: NoWinScore(ev.rules, called, favourite, native=native) for native in (True, False)}
             found = 0
             for _ in range(150):
                 pool = [0] * len(ev.tiles)
@@ -68,6 +69,7 @@ def test_pool_win_native_and_pure_agree_on_real_rule_sets():
                 answer = native.score(tuple(pool), slots)
                 assert answer == pure.score(tuple(pool), slots)
                 found += answer is not None
+                assert ends[True].within(tuple(pool), slots - 1) == ends[False].within(tuple(pool), slots - 1)
             assert 0 < found < 150  # (both answers occur)
 
 
@@ -89,7 +91,7 @@ def test_each_wall_as_the_relaxation_defines_it(data):
     tiles = sorted({k for k, n in enumerate(hand) if n})
     fetch_mode = data.draw(st.booleans())
     got = dict(pools_in_wall(tuple(hand), room, game.sora if fetch_mode else None, draws, tiles))
-    best_win = PoolWin(ev.rules, (), None)
+    best_win, nowin = PoolWin(ev.rules, (), None), NoWinScore(ev.rules, (), None)
     for tile in tiles:
         pool = list(hand)
         pool[tile] -= 1
@@ -98,15 +100,23 @@ def test_each_wall_as_the_relaxation_defines_it(data):
         if fetch_mode and pool[game.sora] - draws[-1:].count(game.sora) > 0:
             pool = [n + r + (k == tile) for k, (n, r) in enumerate(zip(pool, room))]
         assert got[tile] == tuple(pool)
-        expected = best_within(game, rules, [0 if k == game.sora else n for k, n in enumerate(pool)])
+        real = [0 if k == game.sora else n for k, n in enumerate(pool)]
+        expected = best_within(game, rules, real)
         assert best_win.score(got[tile], game.hand_size) == expected
+        # g: the best win, or the best 12-tile end without one (at most N), by the oracle's scorer
+        floor = data.draw(st.integers(0, 20))
+        end = min(floor, max(best_score(list(game.units), list(c), [], won=False, ron_tile=None, favourite=None,
+                                        rules=rules, sora=game.sora)
+                             for c in itertools.product(*(range(n + 1) for n in real)) if sum(c) <= game.hand_size - 1))
+        assert best_end(best_win, nowin, got[tile], game.hand_size, floor) == \
+            (expected is not None, end if expected is None else max(end, expected))
 
 
 def test_the_sample_agrees_with_the_exact_count():
     """Where the relaxation is counted exactly (3 draws, both rule sets, seen tiles), the sampled P(win) of each row
-    lies within four standard errors of it, and E[score]'s mean too; where a fetch could follow, the count lets every
-    wall fetch and the sample only those with a そら in time, so the sample is at most the count (fixed seeds: the
-    same every run)."""
+    lies within four standard errors of it, and E[score]'s mean at most it (its end without a win is capped by the
+    pool too); where a fetch could follow, the count lets every wall fetch and the sample only those with a そら in
+    time, so the sample is at most the count (fixed seeds: the same every run)."""
     checked = {True: 0, False: 0}
     for name in ("2019-12", "hitori-jong-2.1"):
         ev = Evaluator(name)
@@ -128,12 +138,11 @@ def test_the_sample_agrees_with_the_exact_count():
                 p, got = float(row.upper), float(s.win_probability)
                 margin = 4 * math.sqrt(p * (1 - p) / GAMES) + 1e-9
                 assert got <= p + margin if fetch else abs(got - p) <= margin, (row.tile, got, p)
-                # E[score]: the count is E[max(N, the best listed hand the draws complete)] (or a bound above it)
+                # E[score]: the count is E[max(N, the best listed hand the draws complete)] (or a bound above it);
+                # the sample's end without a win is capped by the pool too, so at most that
                 low, high = s.score_interval()
                 spread = 2 * (high - low) + 1e-9  # (the 95 % interval is 4 standard errors wide: this is 8)
-                assert float(s.expected_score) <= float(row.score_upper) + spread
-                if not fetch:  # (then the bound is that mean: N + (S - N) U is never below it)
-                    assert abs(float(s.expected_score) - float(row.score_upper)) <= spread, (row.tile, s, row)
+                assert float(s.expected_score) <= float(row.score_upper) + spread, (row.tile, s, row)
                 checked[fetch] += 1
     assert checked[False] >= 20 and checked[True] >= 10
 

@@ -2,8 +2,8 @@
  * among the tiles, the same depth-first search over the units held whole (every member present), in the same order.
  *
  * NoWin(units, bonus, fav_called, base): units a sequence of (members, points, holds the favourite), in the order the
- * pure search tries them; NoWin.score(counts) -> base + the best packing's points (+ bonus where a unit of it, or a
- * called one, holds the favourite); NoWin.complete(counts, slots) -> the same over packings filling exactly `slots`
+ * pure search tries them; NoWin.score(counts[, most]) -> base + the best packing's points (+ bonus where a unit of
+ * it, or a called one, holds the favourite), of at most `most` tiles where given; NoWin.complete(counts, slots) -> the same over packings filling exactly `slots`
  * tiles (with the won points: the best tsumo score of a complete hand within the counts, PoolWin), or None. At most
  * 64 kinds (a unit is a bit mask). */
 #define PY_SSIZE_T_CLEAN
@@ -24,6 +24,7 @@ typedef struct {
     int *fits;        /* U: the units held whole, per call (the GIL is held throughout) */
     int bonus, fav_called, base;
     int most[NW_MAXK + 1]; /* most[s]: the most points of units filling exactly s slots, any copies (-1: none) */
+    int most_le[NW_MAXK + 1]; /* the most of units of at most s tiles (0: none) */
 } NoWin;
 
 typedef struct {
@@ -34,17 +35,19 @@ typedef struct {
     int best;
 } Pack;
 
-static void pack(Pack *p, int start, int points, int fav) {
+static void pack(Pack *p, int start, int points, int fav, int room) {
     int total = points + ((fav || p->s->fav_called) ? p->s->bonus : 0);
     if (total > p->best) p->best = total;
+    /* (branch and bound: the most any units of at most `room` tiles could add cannot pass the best: cut) */
+    if (points + p->s->most_le[room > NW_MAXK ? NW_MAXK : room] + p->s->bonus <= p->best) return;
     for (int i = start; i < p->n; i++) {
-        int u = p->fits[i], ok = 1;
+        int u = p->fits[i], ok = p->s->size[u] <= room;
         const int *m = p->s->members[u];
-        for (int j = 0; j < p->s->size[u]; j++)
-            if (!p->counts[m[j]]) { ok = 0; break; }
+        for (int j = 0; ok && j < p->s->size[u]; j++)
+            if (!p->counts[m[j]]) ok = 0;
         if (!ok) continue;
         for (int j = 0; j < p->s->size[u]; j++) p->counts[m[j]]--;
-        pack(p, i, points + p->s->points[u], fav || p->s->fav[u]);
+        pack(p, i, points + p->s->points[u], fav || p->s->fav[u], room - p->s->size[u]);
         for (int j = 0; j < p->s->size[u]; j++) p->counts[m[j]]++;
     }
 }
@@ -109,11 +112,16 @@ static PyObject *NoWin_complete(NoWin *s, PyObject *args) {
 static PyObject *NoWin_score(NoWin *s, PyObject *args) {
     const char *b;
     Py_ssize_t n;
-    if (!PyArg_ParseTuple(args, "y#", &b, &n)) return NULL;
+    int most = 255;  /* the most tiles the packing may use (default: any) */
+    if (!PyArg_ParseTuple(args, "y#|i", &b, &n, &most)) return NULL;
+    if (most < 0) {
+        PyErr_SetString(PyExc_ValueError, "most: 0 or more tiles");
+        return NULL;
+    }
     Pack p;
     if (!start_pack(&p, s, b, n)) return NULL;
     p.best = 0;
-    pack(&p, 0, 0, 0);
+    pack(&p, 0, 0, 0, most);
     return PyLong_FromLong(s->base + p.best);
 }
 
@@ -178,6 +186,8 @@ static int NoWin_init(NoWin *s, PyObject *args, PyObject *kwds) {
         for (int u = 0; u < U; u++)
             if (s->size[u] <= t && s->most[t - s->size[u]] >= 0 && s->most[t - s->size[u]] + s->points[u] > s->most[t])
                 s->most[t] = s->most[t - s->size[u]] + s->points[u];
+        s->most_le[t] = t == 0 ? 0 : s->most_le[t - 1];
+        if (s->most[t] > s->most_le[t]) s->most_le[t] = s->most[t];
     }
     return 0;
 fail:
@@ -186,7 +196,8 @@ fail:
 }
 
 static PyMethodDef NoWin_methods[] = {
-    {"score", (PyCFunction)NoWin_score, METH_VARARGS, "score(counts) -> the score of the hand that did not win"},
+    {"score", (PyCFunction)NoWin_score, METH_VARARGS,
+     "score(counts[, most]) -> the score of the hand that did not win (a packing of at most `most` tiles)"},
     {"complete", (PyCFunction)NoWin_complete, METH_VARARGS,
      "complete(counts, slots) -> the best total of units filling `slots` exactly within the counts, or None"},
     {NULL, NULL, 0, NULL},

@@ -5,8 +5,8 @@ The perfect-information relaxation (bounds.py) is at least the optimum, but coun
 within reach listed, past a few draws too many. Its value is also a plain mean over the walls. In a wall, every tile
 a play can hold is kept, drawn or (while a fetch can happen: a そら kept, or drawn before the last draw) fetched from
 the waiting room, so a play wins only if that pool holds a complete hand, and scores at most
-g = max(N, the best tsumo score of a complete hand within the pool), N the proved cap of a hand that did not win
-(score_bounds.py). One look per wall (PoolWin) samples both. The sample means estimate numbers at least the optimum,
+g = max(min(N, the best no-win score of 12 tiles within the pool), the best tsumo score of a complete hand within the
+pool), N the proved cap of a hand that did not win (score_bounds.py). One look per wall (PoolWin) samples both. The sample means estimate numbers at least the optimum,
 so they are reported beside the proved bounds as estimates, never in their place: `upper` and `score_upper` stay
 what is proved, and `separated` never rests on them. Fixed seeds keep answers reproducible; the clock only stops
 it early (then nothing is reported).
@@ -23,24 +23,27 @@ from solver.planning.estimate import Sampled
 from solver.planning.prepare import position_counts
 from solver.planning.request import PlanRequest
 from solver.planning.score_bounds import caps
-from solver.planning.targets import PoolWin
+from solver.planning.targets import NoWinScore, PoolWin
 
 GAMES = 1000  # sampled walls (P(win)'s 95 % half-width at most 3.1 points)
 BATCH = 100  # walls between two looks at the clock
 LABEL = ("; for {n} of {of} discards whose upper bound is 1, the relaxation's own value (at least the optimum) "
          "sampled over {games} walls with a 95 % interval: an estimate of a bound, not a proof")
-SCORE_LABEL = ("; beside an upper bound from P(win)'s 1, the relaxation's mean of max(N, the best win within the "
-               "tiles a play can hold) sampled over {games} walls with a 95 % interval: an estimate of a bound")
+SCORE_LABEL = ("; beside an upper bound from P(win)'s 1, the relaxation's mean of the best end within the tiles a "
+               "play can hold (a win, or at most N without one) sampled over {games} walls with a 95 % interval: an "
+               "estimate of a bound")
 
 
 def sampled_relaxation(rules: RuleSet, request: PlanRequest, tiles: list[int | None], seed: int,
                        games: int = GAMES, deadline: float | None = None) -> dict[int | None, Sampled] | None:
     """Per discard in `tiles` (None: a 12-tile hand as it stands) over `games` walls: the walls where the pool of
     tiles a play can hold (pools_in_wall) holds a complete hand (`wins`), and the sum and sum of squares of
-    g = max(N, its best tsumo score) (`total`, `squares`). None where the clock stopped it."""
+    g = max(min(N, its best no-win score of 12 tiles), its best tsumo score) (`total`, `squares`). None where the
+    clock stopped it."""
     position, turns = request.position, request.turns
     hand = position.hand
     best_win = PoolWin(rules, hand.called, position.favourite)
+    nowin = NoWinScore(rules, hand.called, position.favourite)
     slots = rules.hand_size - sum(rules.units[u].size for u in hand.called)
     _, room, wall, _ = position_counts(rules, position, turns)
     sora = rules.tiles.sora if rules.sora_mode == "fetch" else None
@@ -54,13 +57,22 @@ def sampled_relaxation(rules: RuleSet, request: PlanRequest, tiles: list[int | N
         draws = rng.sample(live, turns)
         whole = best_win.score(pool_of(hand.concealed, room, draws, None, True), slots)  # every pool lies within it
         for tile, pool in pools_in_wall(hand.concealed, room, sora, draws, tiles):
-            won = None if whole is None else best_win.score(pool, slots)
-            value = floors[tile] if won is None else max(floors[tile], won)
+            won, value = best_end(best_win if whole is not None else None, nowin, pool, slots, floors[tile])
             got = sums[tile]
-            got[0] += won is not None
+            got[0] += won
             got[1] += value
             got[2] += value * value
     return {tile: Sampled(games, *sums[tile]) for tile in tiles}
+
+
+def best_end(best_win: PoolWin | None, nowin: NoWinScore, pool: tuple[int, ...], slots: int,
+             floor: int) -> tuple[bool, int]:
+    """(whether a complete hand lies within the pool, g): g the most a play holding only pool tiles can score, the
+    best tsumo score within it or, without a win, its 12 tiles' best no-win score within it and at most `floor` (N).
+    `best_win` None: no complete hand is within it (known already)."""
+    won = None if best_win is None else best_win.score(pool, slots)
+    end = min(floor, nowin.within(pool, slots - 1))
+    return won is not None, end if won is None else max(end, won)
 
 
 def pool_of(hand, room, draws, tile, fetch: bool) -> tuple[int, ...]:

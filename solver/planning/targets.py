@@ -154,6 +154,34 @@ class NoWinScore:
             got = self._by_key[key] = self._search(concealed, fits)
         return got
 
+    def within(self, pool: tuple[int, ...], most: int) -> int:
+        """The best score of a hand that did not win among the hands of at most `most` concealed tiles within the pool
+        (tile counts, any number of them): a packing of at most `most` tiles, as every such hand's own packing is
+        one. The sampled relaxation's cap on a play's end (sampled_upper.py)."""
+        if not self.defined:
+            return 0
+        if self._c is not None:
+            return self._c.score(bytes(pool), most)
+        counts = list(pool)
+        fits = [u for u in self.units if all(counts[k] for k in u[0])]
+        best = 0
+
+        def pack(start: int, room: int, points: int, fav: bool) -> None:
+            nonlocal best
+            best = max(best, points + (self.rules.favourite_bonus if fav or self.fav_called else 0))
+            for i in range(start, len(fits)):
+                members, pts, has_fav = fits[i]
+                if len(members) > room or not all(counts[k] for k in members):
+                    continue
+                for k in members:
+                    counts[k] -= 1
+                pack(i, room - len(members), points + pts, fav or has_fav)
+                for k in members:
+                    counts[k] += 1
+
+        pack(0, most, 0, False)
+        return self.base + best
+
     def _fitting(self, support: int) -> tuple[list, tuple[int, ...]]:
         """The units held whole (every member present) and their kinds K. The units that fit are exactly those
         within K, so the score depends on the counts over K alone: hands equal there (most differ in a junk
