@@ -4,6 +4,7 @@
     .venv/bin/python bench/bench_optimal.py --turns 3 --hands 5 --bracket 0
     .venv/bin/python bench/bench_optimal.py --turns 3 --sora --bracket 0     # hands holding a そら (2019-12)
     .venv/bin/python bench/bench_optimal.py --turns --bracket 5 8 12         # the bracket alone, at 5, 8 and 12 draws
+    .venv/bin/python bench/bench_optimal.py --turns --bracket 5 12 --both    # with E[score] (the plain mj plan)
 
 Hands: seeded random 13-tile hands at h = 1, 2, 3 (bench_planner.random_hand) of both rule sets (2019-12 and
 hitori-jong-2.1), with 0-15 random seen tiles. Per rule set and turns: median and worst seconds of the optimum
@@ -112,10 +113,10 @@ def compare(ev: Evaluator, found: list[Position], turns: int) -> None:
     defaults(ev, found, turns)
 
 
-def brackets(ev: Evaluator, found: list[Position], turns: int, h: int) -> None:
-    times, widths, likely, split, below, sampled_best = [], [], [], 0, [], 0
+def brackets(ev: Evaluator, found: list[Position], turns: int, h: int, both: bool = False) -> None:
+    times, widths, likely, split, below, sampled_best, scores = [], [], [], 0, [], 0, []
     for pos in found:
-        t, p = timed(ev, PlanRequest(pos, turns, both=False))
+        t, p = timed(ev, PlanRequest(pos, turns, both=both))
         if p is None:
             continue
         times.append(t)
@@ -124,6 +125,9 @@ def brackets(ev: Evaluator, found: list[Position], turns: int, h: int) -> None:
         # up to the relaxation's sampled value where only 1 is proved (an estimate of a bound, sampled_upper.py)
         likely.append(float((best.upper_estimate or best.upper) - best.win_probability))
         split += bool(p.separated)
+        if both and best.expected_score is not None and best.score_upper is not None:  # E[score]: proved, likely
+            scores.append((float(best.score_upper - best.expected_score),
+                           float((best.score_upper_estimate or best.score_upper) - best.expected_score)))
         sampled_best += best.win_interval is not None  # the lower side is the estimate's policy's sampled value
         est = plan(ev.rules, PlanRequest(pos, turns, play="nearest", both=False, limits=Limits(1, None, 2000)))
         sampled = next(r for r in est.discards if r.tile == best.tile)
@@ -135,6 +139,9 @@ def brackets(ev: Evaluator, found: list[Position], turns: int, h: int) -> None:
               f"{statistics.median(likely):.3f} max {max(likely):.3f}); separates best from second {split}/{len(times)}; lower minus the estimate's "
               f"policy median {statistics.median(below) * 100:+.2f} points (the recommended lower sampled on "
               f"{sampled_best}/{len(times)})", flush=True)
+    if scores:
+        print(f"  E[score] width median {statistics.median(s for s, _ in scores):.0f} points (to the sampled mean where "
+              f"P(win)'s upper bound is 1: {statistics.median(x for _, x in scores):.0f})", flush=True)
 
 
 def main() -> None:
@@ -144,6 +151,8 @@ def main() -> None:
     parser.add_argument("--rules", nargs="+", default=["2019-12", "hitori-jong-2.1"])
     parser.add_argument("--bracket", type=int, nargs="+", default=[12], help="turns of the bracket part (0: skip it)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--both", action="store_true", help="the bracket part with both objectives (the plain mj plan): "
+                        "E[score]'s widths too")
     parser.add_argument("--sora", action="store_true", help="each hand holds a そら (fetch-mode rule sets)")
     args = parser.parse_args()
     for name in args.rules:
@@ -157,7 +166,7 @@ def main() -> None:
             compare(ev, found, turns)
         for turns in (t for t in args.bracket if t):
             for h in (1, 2, 3):
-                brackets(ev, positions(ev, h, args.hands, args.seed), turns, h)
+                brackets(ev, positions(ev, h, args.hands, args.seed), turns, h, args.both)
 
 
 if __name__ == "__main__":
