@@ -22,7 +22,8 @@ from test_planner_bounds import forced_bounds
 from solver import Evaluator, MjError
 from solver.planning import plan as plan_module
 from solver.planning.prepare import fetch_could_follow, position_counts
-from solver.planning.sampled_upper import GAMES, above_lower, best_end, pools_in_wall, sampled_relaxation, settled
+from solver.planning.sampled_upper import (GAMES, MOST_TURNS, above_lower, best_end, pools_in_wall, sampled_relaxation,
+                                           settled, with_sampled_uppers)
 from solver.planning.targets import NoWinScore, PoolWin
 from solver.serialize_plan import plan_dict
 
@@ -204,6 +205,16 @@ def test_e_score_estimates_stay_only_beside_a_bracket():
         gone = settled(replace(plan, discards=(other,)))
         assert gone.discards[0].score_upper_estimate is None and gone.policy_class["expected_score"] == "s"
         assert gone.discards[0].upper_estimate == Fraction(1, 5)
+
+
+def test_no_sample_past_its_horizon():
+    """Past MOST_TURNS draws the relaxation is not sampled (its pools take seconds a few hundred walls, and it is
+    about 1 there): the rows come back as they were, at once, even with no clock."""
+    ev = Evaluator("2019-12")
+    request = ev.plan_request_of("ジュリア 翼 静香 詩花 可奈 詩花 ジュリア 星梨花 環 星梨花 美也 静香 茜",
+                                 turns=MOST_TURNS + 1, seconds=None)
+    rows = (plan_module.DiscardPlan(3, Fraction(1, 10), None, 2, 4, upper=Fraction(1)),)
+    assert with_sampled_uppers(ev.rules, request, rows, None) == (rows, 0)
 
 
 def test_the_sample_stops_at_its_clock():

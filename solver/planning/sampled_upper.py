@@ -26,6 +26,7 @@ from solver.planning.score_bounds import caps
 from solver.planning.targets import NoWinScore, PoolWin
 
 GAMES = 1000  # sampled walls (P(win)'s 95 % half-width at most 3.1 points)
+MOST_TURNS = 20  # past it not sampled: pools of 34+ tiles take seconds a few hundred walls, and the relaxation is ~1
 BATCH = 100  # walls between two looks at the clock
 LABEL = ("; for {n} of {of} discards whose upper bound is 1, the relaxation's own value (at least the optimum) "
          "sampled over {games} walls with a 95 % interval: an estimate of a bound, not a proof")
@@ -103,7 +104,7 @@ def with_sampled_uppers(rules: RuleSet, request: PlanRequest, rows: tuple,
     """The rows whose proved P(win) bound is 1 with the relaxation's sampled values beside it: P(win)'s
     (`upper_estimate`, `upper_interval`) and E[score]'s (`score_upper_estimate`, `score_upper_interval`; kept by
     settled() only where E[score] ends up a bracket); also how many rows got them (none where the clock stopped)."""
-    open_rows = [r.tile for r in rows if r.upper is not None and r.upper >= 1]
+    open_rows = [r.tile for r in rows if r.upper is not None and r.upper >= 1] if request.turns <= MOST_TURNS else []
     sampled = sampled_relaxation(rules, request, open_rows, request.limits.seed, deadline=deadline) \
         if open_rows else None
     if not sampled:
