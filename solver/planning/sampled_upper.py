@@ -6,10 +6,10 @@ within reach listed, past a few draws too many. Its value is also a plain mean o
 a play can hold is kept, drawn or (while a fetch can happen: a そら kept, or drawn before the last draw) fetched from
 the waiting room, so a play wins only if that pool holds a complete hand, and scores at most
 g = max(min(N, the best no-win score of 12 tiles within the pool), the best tsumo score of a complete hand within the
-pool), N the proved cap of a hand that did not win (score_bounds.py). One look per wall (PoolWin) samples both. The sample means estimate numbers at least the optimum,
-so they are reported beside the proved bounds as estimates, never in their place: `upper` and `score_upper` stay
-what is proved, and `separated` never rests on them. Fixed seeds keep answers reproducible; the clock only stops
-it early (then nothing is reported).
+pool), N the proved cap of a hand that did not win (score_bounds.py). One look per wall (PoolWin) samples both. The
+sample means estimate numbers at least the optimum, so they are reported beside the proved bounds as estimates,
+never in their place: `upper` and `score_upper` stay what is proved, and `separated` never rests on them. Fixed
+seeds keep answers reproducible; the clock only stops it early (then nothing is reported).
 """
 
 from __future__ import annotations

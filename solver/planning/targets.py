@@ -162,25 +162,8 @@ class NoWinScore:
             return 0
         if self._c is not None:
             return self._c.score(bytes(pool), most)
-        counts = list(pool)
-        fits = [u for u in self.units if all(counts[k] for k in u[0])]
-        best = 0
-
-        def pack(start: int, room: int, points: int, fav: bool) -> None:
-            nonlocal best
-            best = max(best, points + (self.rules.favourite_bonus if fav or self.fav_called else 0))
-            for i in range(start, len(fits)):
-                members, pts, has_fav = fits[i]
-                if len(members) > room or not all(counts[k] for k in members):
-                    continue
-                for k in members:
-                    counts[k] -= 1
-                pack(i, room - len(members), points + pts, fav or has_fav)
-                for k in members:
-                    counts[k] += 1
-
-        pack(0, most, 0, False)
-        return self.base + best
+        bonus = self.rules.favourite_bonus
+        return self.base + best_packing(self.units, pool, most, bonus, self.fav_called, exact=False)
 
     def _fitting(self, support: int) -> tuple[list, tuple[int, ...]]:
         """The units held whole (every member present) and their kinds K. The units that fit are exactly those
@@ -241,24 +224,33 @@ class PoolWin:
         """The best tsumo score over the complete hands within the pool; None where there is none."""
         if self._c is not None:
             return self._c.complete(bytes(pool), slots)
-        counts = list(pool)
-        fits = [u for u in self.units if all(counts[k] for k in u[0])]
-        best = -1
-
-        def fill(start: int, left: int, points: int, fav: bool) -> None:
-            nonlocal best
-            if left == 0:
-                best = max(best, points + (self.bonus if fav or self.fav_called else 0))
-                return
-            for i in range(start, len(fits)):
-                members, pts, has_fav = fits[i]
-                if len(members) > left or not all(counts[k] for k in members):
-                    continue
-                for k in members:
-                    counts[k] -= 1
-                fill(i, left - len(members), points + pts, fav or has_fav)
-                for k in members:
-                    counts[k] += 1
-
-        fill(0, slots, 0, False)
+        best = best_packing(self.units, pool, slots, self.bonus, self.fav_called, exact=True)
         return None if best < 0 else self.base + best
+
+
+def best_packing(units: list, pool: tuple[int, ...], size: int, bonus: int, fav_called: bool, *, exact: bool) -> int:
+    """The most points of disjoint units (members, points, holds the favourite) within the pool, the favourite bonus
+    where one of them or a called unit holds it: filling exactly `size` tiles (`exact`; -1 where none does) or at most
+    `size`. The pure path of PoolWin and NoWinScore.within (C: planc_nowin.c)."""
+    counts = list(pool)
+    fits = [u for u in units if all(counts[k] for k in u[0])]
+    best = -1
+
+    def pack(start: int, left: int, points: int, fav: bool) -> None:
+        nonlocal best
+        if left == 0 or not exact:
+            best = max(best, points + (bonus if fav or fav_called else 0))
+            if left == 0:
+                return
+        for i in range(start, len(fits)):
+            members, pts, has_fav = fits[i]
+            if len(members) > left or not all(counts[k] for k in members):
+                continue
+            for k in members:
+                counts[k] -= 1
+            pack(i, left - len(members), points + pts, fav or has_fav)
+            for k in members:
+                counts[k] += 1
+
+    pack(0, size, 0, False)
+    return best
