@@ -136,22 +136,26 @@ def brackets(ev: Evaluator, found: list[Position], turns: int, h: int, both: boo
         print(f"{ev.rules.name} bracket turns={turns} h={h} {len(times)} hands: median {statistics.median(times):.3f} s "
               f"worst {max(times):.3f} s; width of the recommended bracket median {statistics.median(widths):.3f} "
               f"max {max(widths):.3f} (to the sampled relaxation where only 1 is proved: median "
-              f"{statistics.median(likely):.3f} max {max(likely):.3f}); separates best from second {split}/{len(times)}; lower minus the estimate's "
+              f"{statistics.median(likely):.3f} max {max(likely):.3f}); separates best from second {split}/{len(times)}; "
+              f"lower minus the estimate's "
               f"policy median {statistics.median(below) * 100:+.2f} points (the recommended lower sampled on "
               f"{sampled_best}/{len(times)})", flush=True)
     if scores:
-        print(f"  E[score] width median {statistics.median(s for s, _ in scores):.0f} points (to the sampled mean where "
+        print(f"  E[score] width median {statistics.median(s for s, _ in scores):.0f} points (to the sampled mean "
+              f"where "
               f"P(win)'s upper bound is 1: {statistics.median(x for _, x in scores):.0f})", flush=True)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=3)
-    parser.add_argument("--turns", type=int, nargs="*", default=[3, 4], help="turns of the optimum part (none: skip it)")
+    parser.add_argument("--turns", type=int, nargs="*", default=[3, 4],
+                        help="turns of the optimum part (none: skip it)")
     parser.add_argument("--rules", nargs="+", default=["2019-12", "hitori-jong-2.1"])
     parser.add_argument("--bracket", type=int, nargs="+", default=[12], help="turns of the bracket part (0: skip it)")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--both", action="store_true", help="the bracket part with both objectives (the plain mj plan): "
+    parser.add_argument("--both", action="store_true",
+                        help="the bracket part with both objectives (the plain mj plan): "
                         "E[score]'s widths too")
     parser.add_argument("--sora", action="store_true", help="each hand holds a そら (fetch-mode rule sets)")
     args = parser.parse_args()

@@ -228,4 +228,5 @@ def test_an_upper_bound_of_1_comes_with_the_relaxations_sampled_value(ev):
         assert low <= option.win_upper_estimate <= high
     assert decision.loss_bounds is None or decision.loss_bounds[1] >= decision.loss_bounds[0]
     schema = json.loads((Path(__file__).resolve().parent.parent / "docs" / "review.schema.json").read_text())
-    jsonschema.validate(json.loads(json.dumps(decision.to_dict())), {"$defs": schema["$defs"], "$ref": "#/$defs/decision"})
+    as_json = json.loads(json.dumps(decision.to_dict()))
+    jsonschema.validate(as_json, {"$defs": schema["$defs"], "$ref": "#/$defs/decision"})

@@ -183,7 +183,8 @@ def test_rows_past_the_counted_relaxation_carry_the_sampled_value():
 
 def test_a_sample_below_the_lower_bound_is_brought_up_to_it():
     row = plan_module.DiscardPlan(3, Fraction(1, 10), Fraction(500), 2, 4, upper=Fraction(1),
-                                  upper_estimate=Fraction(1, 20), upper_interval=(0.04, 0.12), score_upper=Fraction(900),
+                                  upper_estimate=Fraction(1, 20), upper_interval=(0.04, 0.12),
+                                  score_upper=Fraction(900),
                                   score_upper_estimate=Fraction(400), score_upper_interval=(380.0, 420.0))
     raised = above_lower(row)
     assert raised.upper_estimate == Fraction(1, 10) and raised.upper_interval == (0.1, 0.12)
@@ -198,7 +199,8 @@ def test_e_score_estimates_stay_only_beside_a_bracket():
     row = plan_module.DiscardPlan(3, Fraction(1, 10), Fraction(500), 2, 4, upper=Fraction(1),
                                   upper_estimate=Fraction(1, 5), upper_interval=(0.15, 0.25), score_upper=Fraction(900),
                                   score_upper_estimate=Fraction(600), score_upper_interval=(580.0, 620.0))
-    plan = plan_module.Plan(6, "win", 6, 1, False, None, (row,), {"win_probability": "w", "expected_score": "s"}, 0, 100)
+    labels = {"win_probability": "w", "expected_score": "s"}
+    plan = plan_module.Plan(6, "win", 6, 1, False, None, (row,), labels, 0, 100)
     kept = settled(plan)
     assert kept.discards[0].score_upper_estimate == 600 and "sampled over" in kept.policy_class["expected_score"]
     for other in (replace(row, score_upper=Fraction(500)), replace(row, expected_score=None)):
