@@ -3,9 +3,9 @@
  *
  * NoWin(units, bonus, fav_called, base): units a sequence of (members, points, holds the favourite), in the order the
  * pure search tries them; NoWin.score(counts[, most]) -> base + the best packing's points (+ bonus where a unit of
- * it, or a called one, holds the favourite), of at most `most` tiles where given; NoWin.complete(counts, slots) -> the same over packings filling exactly `slots`
- * tiles (with the won points: the best tsumo score of a complete hand within the counts, PoolWin), or None. At most
- * 64 kinds (a unit is a bit mask). */
+ * it, or a called one, holds the favourite), of at most `most` tiles where given; NoWin.complete(counts, slots) ->
+ * the same over packings filling exactly `slots` tiles (with the won points: the best tsumo score of a complete hand
+ * within the counts, PoolWin), or None. At most 64 kinds (a unit is a bit mask). */
 #define PY_SSIZE_T_CLEAN
 #include "planc.h"
 #include <stdint.h>
@@ -35,40 +35,26 @@ typedef struct {
     int best;
 } Pack;
 
-static void pack(Pack *p, int start, int points, int fav, int room) {
-    int total = points + ((fav || p->s->fav_called) ? p->s->bonus : 0);
-    if (total > p->best) p->best = total;
-    /* (branch and bound: the most any units of at most `room` tiles could add cannot pass the best: cut) */
-    if (points + p->s->most_le[room > NW_MAXK ? NW_MAXK : room] + p->s->bonus <= p->best) return;
-    for (int i = start; i < p->n; i++) {
-        int u = p->fits[i], ok = p->s->size[u] <= room;
-        const int *m = p->s->members[u];
-        for (int j = 0; ok && j < p->s->size[u]; j++)
-            if (!p->counts[m[j]]) ok = 0;
-        if (!ok) continue;
-        for (int j = 0; j < p->s->size[u]; j++) p->counts[m[j]]--;
-        pack(p, i, points + p->s->points[u], fav || p->s->fav[u], room - p->s->size[u]);
-        for (int j = 0; j < p->s->size[u]; j++) p->counts[m[j]]++;
-    }
-}
-
-/* the best exact fill of `slots` by units within the counts (a complete hand's concealed part), -1 where none */
-static void fill_best(Pack *p, int start, int slots, int points, int fav) {
-    /* (branch and bound: past a fill found, a branch that cannot beat it even with every slot at its best goes) */
-    if (p->best >= 0 && (p->s->most[slots] < 0 || points + p->s->most[slots] + p->s->bonus <= p->best)) return;
-    if (slots == 0) {
+/* the best packing of units within the counts: of at most `left` tiles, or (exact) filling exactly `left` tiles, a
+ * complete hand's concealed part (-1 where none does). Branch and bound: past a packing found, a branch whose points
+ * plus the most any units could add in `left` tiles (copies ignored) and the bonus cannot pass it is cut. */
+static void search(Pack *p, int start, int left, int points, int fav, int exact) {
+    if (!exact || left == 0) {
         int total = points + ((fav || p->s->fav_called) ? p->s->bonus : 0);
         if (total > p->best) p->best = total;
-        return;
+        if (left == 0) return;
     }
+    int capped = left > NW_MAXK ? NW_MAXK : left;
+    int most = exact ? p->s->most[capped] : p->s->most_le[capped];
+    if (p->best >= 0 && (most < 0 || points + most + p->s->bonus <= p->best)) return;
     for (int i = start; i < p->n; i++) {
-        int u = p->fits[i], ok = p->s->size[u] <= slots;
+        int u = p->fits[i], ok = p->s->size[u] <= left;
         const int *m = p->s->members[u];
         for (int j = 0; ok && j < p->s->size[u]; j++)
             if (!p->counts[m[j]]) ok = 0;
         if (!ok) continue;
         for (int j = 0; j < p->s->size[u]; j++) p->counts[m[j]]--;
-        fill_best(p, i, slots - p->s->size[u], points + p->s->points[u], fav || p->s->fav[u]);
+        search(p, i, left - p->s->size[u], points + p->s->points[u], fav || p->s->fav[u], exact);
         for (int j = 0; j < p->s->size[u]; j++) p->counts[m[j]]++;
     }
 }
@@ -104,7 +90,7 @@ static PyObject *NoWin_complete(NoWin *s, PyObject *args) {
     Pack p;
     if (!start_pack(&p, s, b, n)) return NULL;
     p.best = -1;
-    fill_best(&p, 0, slots, 0, 0);
+    search(&p, 0, slots, 0, 0, 1);
     if (p.best < 0) Py_RETURN_NONE;
     return PyLong_FromLong(s->base + p.best);
 }
@@ -121,7 +107,7 @@ static PyObject *NoWin_score(NoWin *s, PyObject *args) {
     Pack p;
     if (!start_pack(&p, s, b, n)) return NULL;
     p.best = 0;
-    pack(&p, 0, 0, 0, most);
+    search(&p, 0, most, 0, 0, 0);
     return PyLong_FromLong(s->base + p.best);
 }
 
