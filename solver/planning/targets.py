@@ -115,6 +115,23 @@ def enumerate_targets(rules: RuleSet, hand: Hand, seen: tuple[int, ...], budget:
     return Targets(budget, found, relevant)
 
 
+def scored_units(rules: RuleSet, favourite: int | None, *, won: bool) -> list[tuple]:
+    """(members, points, holds the favourite) of every unit without そら, in the rule set's order: what the packing
+    searches place (won or no-win points)."""
+    sora = rules.tiles.sora
+    return [(u.members, rules.points(u.size, won=won, has_favourite=favourite in u.members), favourite in u.members)
+            for u in rules.units if sora not in u.members]
+
+
+def packer(rules: RuleSet, units: list[tuple], fav_called: bool, base: int, native: bool | None):
+    """The C packing searches over `units` (planc_nowin.c) where built and asked for (`native` None: unless
+    MJ_PURE=1), else None (the pure best_packing answers)."""
+    native = (not forced_pure()) if native is None else native
+    if _planc is None or not native or len(rules.tiles) > 64:
+        return None
+    return _planc.NoWin(units, rules.favourite_bonus, fav_called, base)
+
+
 class NoWinScore:
     """The score of a hand that did not win: its best disjoint complete units, called units included (D4)."""
 
@@ -124,12 +141,8 @@ class NoWinScore:
         self.defined = rules.scores_no_win
         if self.defined:
             self.base, self.fav_called = called_points(rules, called, won=False, favourite=favourite)
-        sora = rules.tiles.sora
-        self.units = [(u.members, rules.points(u.size, won=False, has_favourite=favourite in u.members),
-                       favourite in u.members) for u in rules.units if sora not in u.members]
-        native = (not forced_pure()) if native is None else native
-        self._c = _planc.NoWin(self.units, rules.favourite_bonus, self.fav_called, self.base) \
-            if _planc is not None and native and self.defined and len(rules.tiles) <= 64 else None
+        self.units = scored_units(rules, favourite, won=False)
+        self._c = packer(rules, self.units, self.fav_called, self.base, native) if self.defined else None
         self.masks = [sum(1 << k for k in members) for members, _, _ in self.units]
         self.score = lru_cache(maxsize=None)(self._score)
         self._by_key: dict[tuple, int] = {}
@@ -151,7 +164,9 @@ class NoWinScore:
         key = (kinds, tuple(concealed[k] for k in kinds))
         got = self._by_key.get(key)
         if got is None:
-            got = self._by_key[key] = self._search(concealed, fits)
+            bonus = self.rules.favourite_bonus
+            got = self._by_key[key] = self.base + best_packing(fits, concealed, sum(concealed), bonus, self.fav_called,
+                                                               exact=False)
         return got
 
     def within(self, pool: tuple[int, ...], most: int) -> int:
@@ -181,29 +196,6 @@ class NoWinScore:
             got = self._fits[support] = (fits, tuple(sorted({k for members, _, _ in fits for k in members})))
         return got
 
-    def _search(self, concealed: tuple[int, ...], fits: list) -> int:
-        counts = list(concealed)
-        bonus = self.rules.favourite_bonus
-        best = 0
-
-        def dfs(start: int, points: int, fav: bool) -> None:
-            nonlocal best
-            best = max(best, points + (bonus if fav or self.fav_called else 0))
-            for i in range(start, len(fits)):
-                members, pts, has_fav = fits[i]
-                for k in members:  # (a plain loop: all() over a generator was most of the leaf's time)
-                    if not counts[k]:
-                        break
-                else:
-                    for k in members:
-                        counts[k] -= 1
-                    dfs(i, points + pts, fav or has_fav)
-                    for k in members:
-                        counts[k] += 1
-
-        dfs(0, 0, False)
-        return self.base + best
-
 
 class PoolWin:
     """The best tsumo score of a complete hand whose concealed tiles lie within a pool (tile counts, any number of
@@ -211,14 +203,10 @@ class PoolWin:
     target (D1). The sampled relaxation of E[score] asks it once per wall (sampled_upper.py)."""
 
     def __init__(self, rules: RuleSet, called: tuple[int, ...], favourite: int | None, native: bool | None = None):
-        sora = rules.tiles.sora
         self.base, self.fav_called = called_points(rules, called, won=True, favourite=favourite)
         self.bonus = rules.favourite_bonus
-        self.units = [(u.members, rules.points(u.size, won=True, has_favourite=favourite in u.members),
-                       favourite in u.members) for u in rules.units if sora not in u.members]
-        native = (not forced_pure()) if native is None else native
-        self._c = _planc.NoWin(self.units, self.bonus, self.fav_called, self.base) \
-            if _planc is not None and native and len(rules.tiles) <= 64 else None
+        self.units = scored_units(rules, favourite, won=True)
+        self._c = packer(rules, self.units, self.fav_called, self.base, native)
 
     def score(self, pool: tuple[int, ...], slots: int) -> int | None:
         """The best tsumo score over the complete hands within the pool; None where there is none."""
@@ -244,13 +232,17 @@ def best_packing(units: list, pool: tuple[int, ...], size: int, bonus: int, fav_
                 return
         for i in range(start, len(fits)):
             members, pts, has_fav = fits[i]
-            if len(members) > left or not all(counts[k] for k in members):
+            if len(members) > left:
                 continue
-            for k in members:
-                counts[k] -= 1
-            pack(i, left - len(members), points + pts, fav or has_fav)
-            for k in members:
-                counts[k] += 1
+            for k in members:  # (a plain loop: all() over a generator was most of the pure no-win search's time)
+                if not counts[k]:
+                    break
+            else:
+                for k in members:
+                    counts[k] -= 1
+                pack(i, left - len(members), points + pts, fav or has_fav)
+                for k in members:
+                    counts[k] += 1
 
     pack(0, size, 0, False)
     return best
