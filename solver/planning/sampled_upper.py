@@ -72,6 +72,8 @@ def best_end(best_win: PoolWin | None, nowin: NoWinScore, pool: tuple[int, ...],
     best tsumo score within it or, without a win, its 12 tiles' best no-win score within it and at most `floor` (N).
     `best_win` None: no complete hand is within it (known already)."""
     won = None if best_win is None else best_win.score(pool, slots)
+    if won is not None and won >= floor:
+        return True, won  # (no end without a win passes the floor: its packing search is not needed)
     end = min(floor, nowin.within(pool, slots - 1))
     return won is not None, end if won is None else max(end, won)
 
