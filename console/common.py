@@ -30,9 +30,8 @@ NearestOpt = Annotated[bool, typer.Option(
     "--nearest", help="The class nearest (only the complete hands at the lowest h stay in play): exact within it, "
                       "fast at any depth.")]
 SecondsOpt = Annotated[float, typer.Option(
-    "--seconds", min=0.01, help="Time budget of the exact optimum (past it, bounds per discard); the upper bound "
-                                "gets what is left of it (at least 1 s), the class nearest and the other objective "
-                                "a budget each.")]
+    "--seconds", min=0.01, help="Time budget of the whole answer: the exact optimum takes most of it, and past it "
+                                "the bounds per discard and the other objective share the rest.")]
 SECONDS = 5.0  # solver.planning.request.SECONDS (not imported here: start-up time)
 EstimateOpt = Annotated[Optional[int], typer.Option(
     "--estimate", min=2, max=1_000_000, help="Past the exact frontier, estimate over this many sampled walls "

@@ -87,8 +87,8 @@ def forced_bounds(monkeypatch):
     monkeypatch.setattr(sampled_lower, "raise_rows", lambda rules, request, rows, clock=None: (rows, 0, 0))
     score_plan = plan_module.score_plan  # P(win) by the search with every fetch (a そら held) stops too
 
-    def no_win_by_fetch(rules, request, prep, progress):
-        return None if request.objective == "win" else score_plan(rules, request, prep, progress)
+    def no_win_by_fetch(rules, request, prep, progress, deadline):
+        return None if request.objective == "win" else score_plan(rules, request, prep, progress, deadline)
     monkeypatch.setattr(plan_module, "score_plan", no_win_by_fetch)
 
 
@@ -214,19 +214,21 @@ def test_no_lookahead_with_a_fetching_sora_in_hand():
 
 
 def test_the_fetch_search_does_not_eat_the_optimums_budget():
-    """Where the search with every fetch spends its whole budget and gives up, the no-fetch optimum still gets a
-    budget of its own: the bracket's lower side is that optimum (plus the そら slack above), not the class nearest."""
+    """Where the search with every fetch spends its whole share of the budget and gives up, the no-fetch optimum
+    still gets a share of its own: the bracket's lower side is that optimum (plus the そら slack above), not the
+    class nearest."""
     import time
 
     ev = Evaluator("2019-12")
     hand = "ジュリア 翼 静香 詩花 可奈 詩花 ジュリア 星梨花 環 星梨花 美也 静香 茜"
-    seconds = 1.5
+    seconds = 3.0
 
-    def refused(rules, request, prep, progress, wait=0.0):
-        time.sleep(wait)
+    def refused(rules, request, prep, progress, deadline, wait=False):
+        if wait:
+            time.sleep(max(0.0, deadline - time.monotonic()))
         return None
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(plan_module, "score_plan", lambda *a: refused(*a, wait=seconds))
+        patch.setattr(plan_module, "score_plan", lambda *a: refused(*a, wait=True))
         got = ev.plan(hand, turns=3, both=False, seconds=seconds)
         patch.setattr(plan_module, "score_plan", refused)
         at_once = ev.plan(hand, turns=3, both=False, seconds=seconds)

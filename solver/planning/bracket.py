@@ -5,7 +5,6 @@ the no-fetch optimum plus the chance of drawing a そら in time."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from dataclasses import replace
 from fractions import Fraction
@@ -14,12 +13,12 @@ from typing import Any
 import numpy as np
 
 from solver.core.rules import RuleSet
+from solver.planning import clock as share
+from solver.planning.clock import Clock
 from solver.planning.prepare import Prepared, position_counts, reach_with_room
 from solver.planning.request import PlanRequest
 from solver.planning.targets import OutOfTime, TooLarge
 
-LOWER_SECONDS = 2.0  # the sampled lower side and the lookahead together (less: they stop under load, so answers vary)
-UPPER_SECONDS = 1.0  # the least the relaxation gets where the optimum took the budget (else: what is left of it)
 Plan = Any  # plan.Plan (imported there; plan.py imports this module)
 
 UPPER = ("perfect-information relaxation: the chance that the coming draws hold the missing tiles of some complete "
@@ -41,47 +40,45 @@ def sora_slack(prep: Prepared, turns: int, sora: int) -> Fraction:
 
 def bracket(request: PlanRequest, lower: Plan, stopped: str | None, listed: Prepared | None,
             rules: RuleSet | None = None, slack: Fraction | None = None, exact_plan: Callable | None = None,
-            sample: bool = False, until: float | None = None) -> Plan:
+            sample: bool = False, clock: Clock | None = None) -> Plan:
     """The lower plan's rows, raised by a one-step lookahead where it finishes (lookahead.py) and, with `sample`
     (the lower plan is the class nearest), by the estimate's policy's sampled value where higher (sampled_lower.py),
-    with a proved upper bound of the optimal P(win) each (bounds.py). `until`: the request's own deadline (the
-    relaxation gets what is left of it, at least UPPER_SECONDS)."""
+    with a proved upper bound of the optimal P(win) each (bounds.py). `clock`: the request's (clock.py); each step
+    takes its share of what is left."""
     from solver.planning.bounds import separated
     from solver.planning.lookahead import LABEL, improve
     from solver.planning.sampled_upper import GAMES, LABEL as SAMPLED_UPPER, with_sampled_uppers
     from solver.planning.score_bounds import UPPER as SCORE_UPPER, with_score_uppers
 
+    clock = clock or Clock(None)
     context = None  # per row the relaxation's bound of E[score] where it was counted (score_bounds.py)
     if slack is not None:  # (the rows are the no-fetch optimum's values)
         uppers = {r.tile: min(Fraction(1), r.win_probability + slack) for r in lower.discards}
         note = (f"the no-fetch optimum (every win listed, a drawn そら discarded at once) plus the chance "
                 f"{float(slack):.4f} that a そら is drawn before the last draw")
     else:
-        uppers, note, context = relaxed_uppers(request, lower, stopped, listed, rules, until)
+        uppers, note, context = relaxed_uppers(request, lower, stopped, listed, rules, clock.share(share.UPPER))
     rows = tuple(replace(r, upper=uppers[r.tile]) for r in lower.discards)
     if rules is not None:  # E[score] <= N + (S - N) U, or the relaxation's mean (score_bounds.py)
         rows = with_score_uppers(rules, request.position, request.turns, rows, context)
     if lower.games is not None:  # a policy's value is at most the optimum: a sample above the proved bound is noise
         rows = tuple(within(r) for r in rows)
-    seconds = request.limits.seconds
     # where only 1 is proved, the relaxation's own value sampled beside it (an estimate; sampled_upper.py)
-    rows, estimated = with_sampled_uppers(rules, request, rows, None if seconds is None else
-                                          time.monotonic() + min(seconds, UPPER_SECONDS)) \
+    rows, estimated = with_sampled_uppers(rules, request, rows, clock.share(share.UPPER)) \
         if rules is not None else (rows, 0)
     raised = looked = 0
-    # the lower side's improvements share one clock (at most the request's), so the bracket answers in about it
-    clock = None if seconds is None else time.monotonic() + min(seconds, LOWER_SECONDS)
+    lower_end = clock.share(share.LOWER)  # the lower side's improvements share it
     if sample and rules is not None and lower.games is None:
         from solver.planning.estimate import POLICY
         from solver.planning.sampled_lower import LABEL as SAMPLED, raise_rows
 
-        rows, raised, games = raise_rows(rules, request, rows, clock)
+        rows, raised, games = raise_rows(rules, request, rows, lower_end)
     # (an estimate's rows are sampled: kept as they are; the no-fetch optimum is more than a lookahead on nearest;
     # where the estimate's policy already beats nearest on the best row, one step on nearest rarely catches up)
     if rules is not None and exact_plan is not None and lower.games is None and slack is None and \
             rows[0].win_interval is None:
         solve = lambda sub, deadline: exact_plan(rules, sub, None, deadline)  # noqa: E731
-        rows, looked = improve(rules, request, rows, solve, clock)
+        rows, looked = improve(rules, request, rows, solve, lower_end)
     method = "estimate" if lower.games is not None else "bounds"
     what = "estimated (sampled) value" if method == "estimate" else "exact value"
     labels = {key: f"bounds: lower = the {what} of the class {value}" for key, value in lower.policy_class.items()}
@@ -98,7 +95,7 @@ def bracket(request: PlanRequest, lower: Plan, stopped: str | None, listed: Prep
 
 
 def relaxed_uppers(request: PlanRequest, lower: Plan, stopped: str | None, listed: Prepared | None,
-                   rules: RuleSet | None, until: float | None = None) -> tuple[dict, str, dict | None]:
+                   rules: RuleSet | None, deadline: float | None = None) -> tuple[dict, str, dict | None]:
     """Per row the perfect-information relaxation (bounds.py) over the listed hands, or 1 where it is not computed;
     and with `rules`, per row the same relaxation of E[score] (score_bounds.py; None where not computed). The rows
     are taken best first: past the clock, those done keep their bound and the rest get 1."""
@@ -112,9 +109,6 @@ def relaxed_uppers(request: PlanRequest, lower: Plan, stopped: str | None, liste
         if listed is None:
             raise TooLarge(stopped or "the complete hands within reach were not listed")
         prep = listed
-        seconds, now = request.limits.seconds, time.monotonic()
-        # (not a budget of its own: where the optimum took it all, a relaxation that long had mostly given up too)
-        deadline = None if seconds is None else max(now + UPPER_SECONDS, until or now + seconds)
         if listed.fetch_unsearched and rules is not None:  # the hands a fetch can complete listed too
             relevant, scored, wall_r, room_r = fetch_relaxation(rules, request, deadline)
         elif listed.fetch_unsearched:

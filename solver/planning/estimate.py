@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -28,6 +29,7 @@ POLICY = ("wins at once; discards junk first, then the tile leaving the lowest h
           "the discard leaving the most live winning tiles; drawn tiles of other kinds discarded at once; "
           "そら never fetched")
 Z95 = 1.959963984540054  # the normal quantile of 0.975
+BATCH = 100  # walls played for every root between two looks at the clock
 
 
 @dataclass(frozen=True)
@@ -123,8 +125,11 @@ class Policy:
 
 
 def simulate(search, roots: list[tuple[int, ...]], wall_r: tuple[int, ...], W: int, turns: int, games: int,
-             seed: int, progress: Callable[[int], None] | None = None) -> list[Sampled]:
-    """Play the policy from each 12-tile root in `games` sampled walls (the same walls for every root)."""
+             seed: int, progress: Callable[[int], None] | None = None, deadline: float | None = None,
+             least: int = 0) -> list[Sampled]:
+    """Play the policy from each 12-tile root in `games` sampled walls (the same walls for every root), BATCH walls
+    at a time for every root. Past `deadline`, once `least` walls are played, it stops at a batch's end: every root
+    then has the same first walls of the same sequence, so a stopped sample is a prefix of the full one."""
     tiles = [i for i, n in enumerate(wall_r) for _ in range(n)]
     tiles += [None] * (W - len(tiles))  # a tile of no relevant kind: discarded at once
     rng = random.Random(seed)
@@ -136,26 +141,32 @@ def simulate(search, roots: list[tuple[int, ...]], wall_r: tuple[int, ...], W: i
         scores = list(search.scores.values())
     else:
         policy = Policy(search, wall_r)
-    out = []
-    for done, root in enumerate(roots):
-        if native:
-            wins, total, squares, lost = _estimatec.play_root(search.target_matrix(), len(scores), search.nr, scores,
-                                                              list(wall_r), root, list(wall_r), packed, turns)
-            for hand, n in lost.items():  # each distinct final hand scored once (NoWinScore caches across roots)
-                value = search.nowin.score(search.full(hand))
-                total += n * value
-                squares += n * value * value
-        else:
-            wins = total = squares = 0
-            costs = policy.costs(root)
-            for draws in walls:
-                won, value = play(search, policy, root, list(wall_r), draws, costs.copy())
-                wins += won
-                total += value
-                squares += value * value
-        out.append(Sampled(games, wins, total, squares))
+    out = [Sampled(0, 0, 0, 0) for _ in roots]
+    played = 0
+    while played < games and not (played >= least and deadline is not None and time.monotonic() > deadline):
+        end = min(games, played + BATCH)
+        for i, root in enumerate(roots):
+            if native:
+                wins, total, squares, lost = _estimatec.play_root(search.target_matrix(), len(scores), search.nr,
+                                                                  scores, list(wall_r), root, list(wall_r),
+                                                                  packed[played * turns:end * turns], turns)
+                for hand, n in lost.items():  # each distinct final hand scored once (NoWinScore caches across roots)
+                    value = search.nowin.score(search.full(hand))
+                    total += n * value
+                    squares += n * value * value
+            else:
+                wins = total = squares = 0
+                costs = policy.costs(root)
+                for draws in walls[played:end]:
+                    won, value = play(search, policy, root, list(wall_r), draws, costs.copy())
+                    wins += won
+                    total += value
+                    squares += value * value
+            a = out[i]
+            out[i] = Sampled(a.games + end - played, a.wins + wins, a.total + total, a.squares + squares)
+        played = end
         if progress:
-            progress(done + 1)
+            progress(len(roots) * played // games)
     return out
 
 

@@ -20,6 +20,8 @@ from solver.planning.prepare import (NEAREST, Prepared, acceptance, acceptances,
 from solver.planning.recursion import STATE_LIMIT, check_probability
 from solver.planning.request import DEFAULT_GAMES, MAX_GAMES, OBJECTIVES, Limits, PlanRequest, Position  # noqa: F401 (API)
 from solver.planning.bracket import bracket, label_of, sora_slack
+from solver.planning import clock as share
+from solver.planning.clock import Clock
 from solver.planning.sampled_upper import settled
 from solver.planning.targets import OutOfTime, TooLarge
 
@@ -29,7 +31,6 @@ METHODS = ("optimal", "bounds", "estimate", "class")  # class: exact within a na
 # or E[score] over all play beside a P(win) of a named class
 Progress = Callable[[int, int, int], None]  # (roots done, roots in all, states visited)
 PACE_SHARE = 0.5  # a paced plan's later discards taken at this share of the earlier ones' mean (shared memo)
-NEAREST_SECONDS = 1.5  # the least time the class nearest gets as the bracket's lower side (fresh)
 
 
 @dataclass(frozen=True)
@@ -94,14 +95,15 @@ def plan(rules: RuleSet, request: PlanRequest | Hand, progress: Progress | None 
     if not isinstance(request, PlanRequest):
         request = legacy_request(request, **legacy)
     limits = request.limits
-    deadline = None if limits.seconds is None else time.monotonic() + limits.seconds
+    clock = Clock(limits.seconds)
     if request.play != "optimal":
         try:
-            return exact_plan(rules, request, progress, deadline)
+            # (with an estimate to answer past it, the exact class leaves that a share of the budget)
+            return exact_plan(rules, request, progress, clock.share(share.OPTIMUM) if limits.estimate else clock.end)
         except TooLarge:
             if limits.estimate is None:
                 raise
-            return estimate_plan(rules, request, progress)
+            return estimate_plan(rules, request, progress, clock.end)
     single = replace(request, both=False)  # the other objective after it, never at its expense (with_other)
     stopped, listed, slack = None, None, None
     try:
@@ -111,19 +113,16 @@ def plan(rules: RuleSet, request: PlanRequest | Hand, progress: Progress | None 
         if guess > max(limits.max_states, STATE_LIMIT):
             raise TooLarge(f"the exact optimum would visit about {guess:,} states, past --max-states "
                            f"{limits.max_states:,}")
+        deadline = clock.share(share.OPTIMUM)
         listed = prepare(rules, request.position, turns=request.turns, objectives=(request.objective,),
                          play="optimal", state_limit=limits.max_states, deadline=deadline)
-        began = time.monotonic()
-        found = score_plan(rules, single, listed, progress)
-        if found is None:  # the search with every fetch had its own budget: what it spent is not the optimum's
-            if deadline is not None:
-                for search in listed.searches.values():
-                    search.deadline = deadline + (time.monotonic() - began)
+        found = score_plan(rules, single, listed, progress, share.part_of(deadline, share.FETCH))
+        if found is None:  # (the search with every fetch stopped: the planner's own, on what is left)
             found = exact_plan(rules, single, progress, deadline, listed)
         if found.policy_class[label_of(request.objective)] == "all play":
             rows = [replace(r, upper=r.win_probability, score_upper=r.expected_score) for r in found.discards]
             best = replace(found, discards=tuple(rows), method="optimal", separated=True)
-            return with_other(rules, request, best, progress) if request.both else best
+            return with_other(rules, request, best, progress, clock) if request.both else best
         lower = found  # every win listed, but a named class (a drawn そら discarded at once): a real policy
         if listed.fetch_unsearched and listed.sora is None and request.objective == "win":
             slack = sora_slack(listed, request.turns, rules.tiles.sora)  # no そら held: the no-fetch optimum, plus that
@@ -134,39 +133,32 @@ def plan(rules: RuleSet, request: PlanRequest | Hand, progress: Progress | None 
     if lower is None:
         nearest = replace(single, play="nearest", detour=None)
         try:
-            lower = exact_plan(rules, nearest, progress, fresh(limits, share=3), pace=True)
+            lower = exact_plan(rules, nearest, progress, clock.share(share.NEAREST), pace=True)
         except TooLarge:  # every input is answered: past nearest's limits too, its estimate (labelled)
             games = limits.estimate or DEFAULT_GAMES
-            lower = estimate_plan(rules, replace(nearest, limits=replace(limits, estimate=games)), progress)
-    result = bracket(request, lower, stopped, listed, rules, slack, exact_plan, sample, deadline)
-    return settled(with_other(rules, request, result, progress) if request.both else result)
+            lower = estimate_plan(rules, replace(nearest, limits=replace(limits, estimate=games)), progress,
+                                  clock.share(share.ESTIMATE))
+    result = bracket(request, lower, stopped, listed, rules, slack, exact_plan, sample, clock)
+    return settled(with_other(rules, request, result, progress, clock) if request.both else result)
 
 
-def fresh(limits: Limits, share: int = 1) -> float | None:
-    """A deadline `--seconds` from now; with `share`, that over share (at least NEAREST_SECONDS; never more than
-    --seconds): the bracket's lower side, whose estimate answers past it, so the bracket stays near the budget."""
-    if limits.seconds is None:
-        return None
-    return time.monotonic() + min(limits.seconds, max(NEAREST_SECONDS, limits.seconds / share))
-
-
-def with_other(rules: RuleSet, request: PlanRequest, result: Plan, progress: Progress | None) -> Plan:
-    """The other objective's numbers beside the chosen one's: all play within the limits (a fresh time budget),
-    else the class nearest, else none (each labelled in policy_class)."""
+def with_other(rules: RuleSet, request: PlanRequest, result: Plan, progress: Progress | None, clock: Clock) -> Plan:
+    """The other objective's numbers beside the chosen one's: all play within the limits (a share of the time
+    left), else the class nearest (the rest of it), else none (each labelled in policy_class)."""
     other = "score" if request.objective == "win" else "win"
     asked = replace(request, objective=other, both=False)
     try:
         if result.method != "optimal":  # all play did not finish for the first objective: over the same states,
             raise TooLarge(result.stopped or "all play passed the limits")  # it would not for the other either
-        found = score_plan(rules, asked, None, progress) or \
-            exact_plan(rules, replace(asked, play="optimal"), progress, fresh(request.limits))
+        deadline = clock.share(share.OTHER_OPTIMUM)
+        found = score_plan(rules, asked, None, progress, deadline) or \
+            exact_plan(rules, replace(asked, play="optimal"), progress, deadline)
     except TooLarge as exc:
         # past nearest's limits for the first objective, the estimate's games valued both: nearest for this one is
         # paced on a share of the budget, and where it gives up, the sampled values stay (labelled as such)
         sampled = result.method == "estimate" and all(r.score_interval is not None for r in result.discards)
         try:
-            found = exact_plan(rules, replace(asked, play="nearest"), progress,
-                               fresh(request.limits, share=3 if sampled else 1), pace=sampled)
+            found = exact_plan(rules, replace(asked, play="nearest"), progress, clock.end, pace=sampled)
         except TooLarge:
             if sampled:
                 return result
@@ -197,9 +189,10 @@ def with_other(rules: RuleSet, request: PlanRequest, result: Plan, progress: Pro
     return replace(result, discards=rows, policy_class=labels, states=result.states + found.states, method=method)
 
 
-def score_plan(rules: RuleSet, request: PlanRequest, prep: Prepared | None, progress: Progress | None) -> Plan | None:
-    """The request's objective over all play with every fetch where it finishes within the limits (a fresh time
-    budget), else None: the class answers as before (P(win) with a そら held: TooLarge, so the bracket answers).
+def score_plan(rules: RuleSet, request: PlanRequest, prep: Prepared | None, progress: Progress | None,
+               deadline: float | None) -> Plan | None:
+    """The request's objective over all play with every fetch where it finishes within the limits (the deadline
+    and the state cap), else None: the class answers as before (P(win) with a そら held: TooLarge, so the bracket answers).
     E[score] always (score_optimum.py, over full counts); P(win) only where a fetch could follow (fetch_win.py;
     elsewhere the planner's own search is all play, and faster)."""
     from solver.planning.fetch_win import fetch_win
@@ -213,17 +206,17 @@ def score_plan(rules: RuleSet, request: PlanRequest, prep: Prepared | None, prog
     try:
         if prep is None:
             prep = prepare(rules, request.position, turns=request.turns, objectives=(objective,), play="optimal",
-                           state_limit=limits.max_states, deadline=fresh(limits))
+                           state_limit=limits.max_states, deadline=deadline)
         choices, _ = root_states(prep, rules, request.position)
         tiles = [None if c is None else prep.positions[c] for c in choices]
         tick = (lambda states: progress(0, len(tiles), states)) if progress else None
         if objective == "win":  # the compact search (fetch_win.py); prepare's list is its own without a room given
             listed = None if request.position.waiting_room else prep.targets
             moves, states = fetch_win(rules, request.position, request.turns, tiles, state_limit=limits.max_states,
-                                      deadline=fresh(limits), tick=tick, listed=listed)
+                                      deadline=deadline, tick=tick, listed=listed)
         else:
             moves, states = score_optimum(rules, request.position, request.turns, tiles,
-                                          state_limit=limits.max_states, deadline=fresh(limits), tick=tick)
+                                          state_limit=limits.max_states, deadline=deadline, tick=tick)
     except TooLarge:
         if objective == "win" and prep is not None and prep.sora is not None:
             raise  # with a そら held the no-fetch class keeps the waiting room too and is no faster: the bracket
@@ -270,15 +263,18 @@ def exact_plan(rules: RuleSet, request: PlanRequest, progress: Progress | None, 
     return finish(prep, rules, request, choices, rows, prep.labels, None)
 
 
-def estimate_plan(rules: RuleSet, request: PlanRequest, progress: Progress | None) -> Plan:
-    """The estimate's policy played in sampled walls (estimate.py), over the targets of the request's class."""
+def estimate_plan(rules: RuleSet, request: PlanRequest, progress: Progress | None,
+                  deadline: float | None = None) -> Plan:
+    """The estimate's policy played in sampled walls (estimate.py), over the targets of the request's class; past
+    the deadline it stops at the walls played (at least LEAST_GAMES), and says so."""
     prep = prepare(rules, request.position, turns=request.turns, objectives=(request.objective,), play=request.play,
                    detour=request.detour, state_limit=request.limits.max_states)
     choices, roots = root_states(prep, rules, request.position)
-    games = request.limits.estimate
-    rows = estimated_rows(prep, request.objective, choices, roots, request.turns, games, request.limits.seed,
-                          progress)
-    return replace(finish(prep, rules, request, choices, rows, estimate_labels(games), games), method="estimate")
+    asked = request.limits.estimate
+    rows, games = estimated_rows(prep, request.objective, choices, roots, request.turns, asked,
+                                 request.limits.seed, progress, deadline)
+    labels = estimate_labels(games, asked)
+    return replace(finish(prep, rules, request, choices, rows, labels, games), method="estimate")
 
 
 def finish(prep: Prepared, rules: RuleSet, request: PlanRequest, choices, rows, labels, games) -> Plan:
@@ -369,20 +365,24 @@ def first_moves(prep: Prepared, search, roots, turns: int, tick, pace: float | N
 
 
 def estimated_rows(prep: Prepared, objective: str, choices, roots, turns: int, games: int, seed: int,
-                   progress: Progress | None) -> list[DiscardPlan]:
+                   progress: Progress | None, deadline: float | None = None) -> tuple[list[DiscardPlan], int]:
+    """The rows and the walls played (fewer than `games` where the deadline stopped it)."""
     from solver.planning.estimate import simulate
 
     search = prep.searches[objective]
-    tick = (lambda done: progress(done, len(roots), games * done)) if progress else None
-    sampled = simulate(search, [hand12 for hand12, _ in roots], prep.wall_r, prep.W0, turns, games, seed, tick)
-    return [DiscardPlan(None if c is None else prep.positions[c], s.win_probability, s.expected_score, None, None,
+    tick = (lambda done: progress(done, len(roots), games * done // len(roots))) if progress else None
+    sampled = simulate(search, [hand12 for hand12, _ in roots], prep.wall_r, prep.W0, turns, games, seed, tick,
+                       deadline, min(games, share.LEAST_GAMES))
+    rows = [DiscardPlan(None if c is None else prep.positions[c], s.win_probability, s.expected_score, None, None,
                         win_interval=s.win_interval(), score_interval=s.score_interval())
             for c, s in zip(choices, sampled)]
+    return rows, sampled[0].games if sampled else games
 
 
-def estimate_labels(games: int) -> dict[str, str]:
+def estimate_labels(games: int, asked: int | None = None) -> dict[str, str]:
     from solver.planning.estimate import POLICY
 
-    what = f"estimate past the exact frontier: Monte Carlo of the policy ({POLICY}) over {games} sampled walls"
+    stop = "" if asked is None or games >= asked else f" (the time budget stopped it at {games} of {asked})"
+    what = f"estimate past the exact frontier: Monte Carlo of the policy ({POLICY}) over {games} sampled walls{stop}"
     return {"win_probability": what + ", 95 % Wilson interval",
             "expected_score": what + ", 95 % normal interval"}

@@ -12,7 +12,6 @@ answers reproducible; the clock (none where the request has none) only stops ear
 
 from __future__ import annotations
 
-import time
 from dataclasses import replace
 
 from solver.core.rules import RuleSet
@@ -23,7 +22,6 @@ from solver.planning.targets import TooLarge
 
 SELECT = 400  # sampled walls per discard to choose the rows to raise
 GAMES = 1000  # fresh walls per raised discard for the value reported (95 % half-width at most 3.1 points of P(win))
-BATCH = 200  # games between two looks at the clock
 LABEL = ("; for {n} of {of} discards the estimate's policy ({policy}) does better: its Monte Carlo value over "
          "{games} sampled walls with a 95 % interval (a real policy's value, estimated)")
 
@@ -42,19 +40,11 @@ def sample_rows(rules: RuleSet, request: PlanRequest, keep, seed: int, games: in
     picked = [(tile, hand12) for tile, (hand12, _) in zip(tiles, roots) if keep(tile)]
     if not picked:
         return {}
-    search = prep.searches[request.objective]
-    totals = [Sampled(0, 0, 0, 0) for _ in picked]
-    played = 0
-    while played < games:
-        if deadline is not None and time.monotonic() > deadline:
-            return None
-        batch = min(BATCH, games - played)
-        got = simulate(search, [hand12 for _, hand12 in picked], prep.wall_r, prep.W0, request.turns, batch,
-                       seed + played)
-        totals = [Sampled(a.games + b.games, a.wins + b.wins, a.total + b.total, a.squares + b.squares)
-                  for a, b in zip(totals, got)]
-        played += batch
-    return {tile: s for (tile, _), s in zip(picked, totals)}
+    got = simulate(prep.searches[request.objective], [hand12 for _, hand12 in picked], prep.wall_r, prep.W0,
+                   request.turns, games, seed, deadline=deadline)
+    if got[0].games < games:  # stopped by the clock: a fixed number of walls, or nothing
+        return None
+    return {tile: s for (tile, _), s in zip(picked, got)}
 
 
 def raise_rows(rules: RuleSet, request: PlanRequest, rows: tuple,

@@ -1,0 +1,36 @@
+"""One time budget for a whole plan (docs/formulation.md section 8, "The time budget"): `--seconds` is when the
+answer is due, not one step's allowance. Each step takes a share of what is left when it starts, so a step that
+finishes early leaves its time to the next, and the answer comes within the budget plus the least work that
+always answers (a listing for the estimate and its first walls)."""
+
+from __future__ import annotations
+
+import time
+
+OPTIMUM = 0.7  # the optimal search (its listing included); the rest answers the bracket where it stops
+NEAREST = 0.4  # the bracket's lower plan, the class nearest (exact), of what the optimum left
+ESTIMATE = 0.5  # its estimate where nearest passed its limits
+UPPER = 0.3  # each of the two upper bounds (the relaxation counted, then sampled)
+LOWER = 0.6  # the lower side's improvements (the estimate's policy sampled, the lookahead)
+FETCH = 0.5  # of the optimum's time, its search with every fetch (where it stops, the no-fetch optimum: the rest)
+OTHER_OPTIMUM = 0.6  # the other objective over all play (the rest: the class nearest where it stops)
+LEAST_GAMES = 100  # walls an estimate plays whatever the clock says: every input gets an answer
+
+
+class Clock:
+    """The request's end; None everywhere where the request has no clock (answers reproducible)."""
+
+    def __init__(self, seconds: float | None):
+        self.end = None if seconds is None else time.monotonic() + seconds
+
+    def share(self, part: float) -> float | None:
+        """A deadline `part` of the time left from now."""
+        return part_of(self.end, part)
+
+
+def part_of(deadline: float | None, part: float) -> float | None:
+    """A deadline `part` of the time from now to `deadline`."""
+    if deadline is None:
+        return None
+    now = time.monotonic()
+    return now + max(0.0, deadline - now) * part
