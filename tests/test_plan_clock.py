@@ -1,0 +1,86 @@
+"""`--seconds` as the whole answer's budget (solver/planning/clock.py): every step of a plan gets a deadline
+within the request's end, and an estimate the clock stops is a prefix of the full sample, labelled so."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from solver import Evaluator
+from solver.planning import bracket, clock, estimate, lookahead, sampled_lower, sampled_upper
+from solver.planning import plan as plan_module
+from solver.planning.prepare import prepare, root_states
+from solver.planning.request import Limits, PlanRequest, Position
+from solver.planning.targets import TooLarge
+
+HAND = "真 雪歩 あずさ 可奈 歩 未来 まつり 美也 紗代子 海美 奈緒 美奈子 星梨花"  # seed 000's hand (h = 1)
+
+
+@pytest.fixture(scope="module")
+def ev() -> Evaluator:
+    return Evaluator("2019-12")
+
+
+@pytest.mark.parametrize("native", [True, False])
+def test_a_sample_stopped_by_the_clock_is_a_prefix_of_the_full_one(ev, native, monkeypatch):
+    """Past the deadline the sample stops at the first whole batch with at least `least` walls, and every discard
+    has exactly the outcomes of a run asked for that many walls (the same walls, in the same order)."""
+    if not native:
+        monkeypatch.setattr(estimate, "_estimatec", None)
+    position = Position(ev.hand(HAND))
+    prep = prepare(ev.rules, position, turns=12, objectives=("score",), play="nearest", state_limit=10 ** 6)
+    _, roots = root_states(prep, ev.rules, position)
+    args = (prep.searches["score"], [r for r, _ in roots], prep.wall_r, prep.W0, 12)
+    stopped = estimate.simulate(*args, 350, 7, deadline=time.monotonic() - 1, least=150)
+    assert {s.games for s in stopped} == {2 * estimate.BATCH}
+    assert stopped == estimate.simulate(*args, 2 * estimate.BATCH, 7)
+    assert estimate.simulate(*args, 350, 7, deadline=time.monotonic() + 600)[0].games == 350
+
+
+def test_an_estimate_the_clock_stopped_says_how_far_it_got(ev, monkeypatch):
+    """Where nearest passes its limits and the budget is gone, the estimate still answers with its least walls,
+    labelled with how many of how many; without a clock the same request plays them all."""
+    def refused(*args, **kwargs):
+        raise TooLarge("forced past the budget (test)")
+    monkeypatch.setattr(plan_module, "exact_plan", refused)
+    request = PlanRequest(Position(ev.hand(HAND)), 12, play="nearest", both=False,
+                          limits=Limits(seconds=0.01, estimate=1000))
+    got = plan_module.plan(ev.rules, request)
+    assert got.method == "estimate" and got.games == clock.LEAST_GAMES
+    assert f"stopped it at {clock.LEAST_GAMES} of 1000" in got.policy_class["win_probability"]
+    full = plan_module.plan(ev.rules, PlanRequest(request.position, 12, play="nearest", both=False,
+                                                  limits=Limits(seconds=None, estimate=1000)))
+    assert full.games == 1000 and "stopped" not in full.policy_class["win_probability"]
+
+
+@pytest.mark.parametrize("turns", [3, 12, 28])
+def test_every_step_is_due_by_the_requests_end(ev, turns, monkeypatch):
+    """Each step of the default plan (both objectives) that takes a deadline gets one, no later than the request's
+    end: the answer is due by then, plus the least work that always answers."""
+    ends, seen = [], []
+    original = clock.Clock.__init__
+
+    def start(self, seconds):
+        original(self, seconds)
+        ends.append(self.end)
+    monkeypatch.setattr(clock.Clock, "__init__", start)
+
+    def spy(module, name, position):
+        def wrapped(*args, **kwargs):
+            given = kwargs.get("deadline", args[position] if len(args) > position else None)
+            seen.append((name, given))
+            return real(*args, **kwargs)
+        real = getattr(module, name)
+        monkeypatch.setattr(module, name, wrapped)
+    spy(plan_module, "exact_plan", 3)
+    spy(plan_module, "score_plan", 4)
+    spy(bracket, "relaxed_uppers", 5)
+    spy(sampled_upper, "with_sampled_uppers", 3)
+    spy(sampled_lower, "raise_rows", 3)
+    spy(lookahead, "improve", 4)
+    plan_module.plan(ev.rules, PlanRequest(Position(ev.hand(HAND)), turns, limits=Limits(seconds=2.0)))
+    assert len(ends) == 1
+    assert {"exact_plan", "relaxed_uppers", "with_sampled_uppers"} <= {name for name, _ in seen} if turns > 3 \
+        else "score_plan" in {name for name, _ in seen}
+    assert all(given is not None and given <= ends[0] + 1e-9 for _, given in seen), seen
