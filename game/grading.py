@@ -38,6 +38,12 @@ class Option:
     # where win_upper is 1: the relaxation's sampled value (an estimate of a bound, not a proof) and its interval
     win_upper_estimate: float | None = None
     win_upper_interval: tuple[float, float] | None = None
+    # E[score]'s the same way: proved >= the optimal E[score] (None: none), an estimate's interval, and where the
+    # proof comes from P(win)'s bound of 1, the relaxation's sampled value with its interval
+    score_upper: float | None = None
+    score_interval: tuple[float, float] | None = None
+    score_upper_estimate: float | None = None
+    score_upper_interval: tuple[float, float] | None = None
 
     def h_key(self) -> tuple:
         """Better first by h alone: a win, then the least h, then the most live acceptance."""
@@ -47,6 +53,9 @@ class Option:
         """Better first under sort: P(win), its upper bound, then h and live acceptance."""
         h = 99 if self.h is None else self.h
         return (-(self.win_probability or 0.0), -(self.win_upper or 0.0), h, -(self.live or 0))
+
+
+INTERVALS = ("win_interval", "win_upper_interval", "score_interval", "score_upper_interval")
 
 
 @dataclass(frozen=True)
@@ -70,7 +79,7 @@ class Decision:
         found = asdict(self)
         found["loss_bounds"] = list(self.loss_bounds) if self.loss_bounds else None
         for option in [found["chosen"], found["best"], *found["options"]]:
-            for name in ("win_interval", "win_upper_interval"):
+            for name in INTERVALS:
                 option[name] = list(option[name]) if option[name] else None
         return found
 
@@ -144,9 +153,11 @@ def _f(value: Fraction | None) -> float | None:
 
 def _planned(action: dict, row, h: int | None, live: int | None) -> Option:
     """An action valued by a plan's row (its discard, or the hand as it stands)."""
-    interval = tuple(row.win_interval) if row.win_interval else None
-    return Option(action, _f(row.win_probability), _f(row.upper), _f(row.expected_score), h, live, interval,
-                  _f(row.upper_estimate), tuple(row.upper_interval) if row.upper_interval else None)
+    def pair(interval):
+        return tuple(interval) if interval else None
+    return Option(action, _f(row.win_probability), _f(row.upper), _f(row.expected_score), h, live, pair(row.win_interval),
+                  _f(row.upper_estimate), pair(row.upper_interval), _f(row.score_upper), pair(row.score_interval),
+                  _f(row.score_upper_estimate), pair(row.score_upper_interval))
 
 
 def _decide(index: int, kind: str, turns: int, options: list[Option], chosen: Option, method: str,
@@ -180,7 +191,7 @@ def _win_option(ev, task: dict, action: dict, hand: Hand, how: str) -> Option:
     tile = None if how == "tsumo" else ev.tile(action["pai"])
     won = hand if how == "tsumo" else hand.add(tile)
     score = ev.score(won, how, tile, task["favourite"])
-    return Option(action, 1.0, 1.0, float(score.total), 0, None)
+    return Option(action, 1.0, 1.0, float(score.total), 0, None, score_upper=float(score.total))
 
 
 def _discard(ev, task: dict, budget: Budget) -> Decision:

@@ -147,9 +147,22 @@ def test_review_steps_through_a_picked_log_and_grades_a_seat(page, url):
     assert page.input_value("#step") == str(discard - 1)
 
     page.fill("#seconds", "0.1")  # game/review.py, the real grading, briefly
-    page.click("#review")
+    with page.expect_response(lambda r: "/api/review" in r.url) as answer:
+        page.click("#review")
     page.wait_for_selector("#decisions tbody tr")
     rows = page.locator("#decisions tbody tr")
+    # an E[score] bracket is shown "E lower – upper" beside P(win)'s, from the JSON the page got
+    review = answer.value.json()
+
+    def shown(x):
+        return str(int(x)) if float(x).is_integer() else f"{x:.1f}"
+    bracketed = [(d["index"], d["chosen"]) for d in review["decisions"] if d["chosen"]["score_upper"] is not None
+                 and d["chosen"]["expected_score"] is not None
+                 and d["chosen"]["score_upper"] > d["chosen"]["expected_score"]]
+    assert bracketed
+    for index, chosen in bracketed[:3]:
+        text = page.locator(f"#decisions tbody tr[data-index='{index}'] td").nth(2).inner_text()
+        assert f"E {shown(chosen['expected_score'])} – {shown(chosen['score_upper'])}" in text, text
     indexes = [int(i) for i in rows.evaluate_all("rows => rows.map(r => r.dataset.index)")]
     assert str(len(indexes)) == page.inner_text("#review-summary").split()[0]
     assert all(events[i]["actor"] == 0 for i in indexes if events[i]["type"] == "dahai")

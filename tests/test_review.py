@@ -212,6 +212,18 @@ def test_past_the_exact_frontier_an_estimate_is_labelled_with_its_interval(ev):
         assert low <= option.win_probability <= high
 
 
+def test_near_the_end_e_score_is_graded_at_its_optimum(ev):
+    """Two draws left: P(win) and E[score] are over all play, so each planned action's proved E[score] bound is
+    its value (a bracket of width 0)."""
+    events = game_log(ev, 5, [make_player(s) for s in ("greedy", "seed000", "random", "greedy")])
+    task = next(t for t in decision_tasks(events, Table(ev.rules), 0)[0] if t["type"] == "discard")
+    decision = grade(ev, {**task, "turns": 2}, Budget(30, 10**6))
+    assert decision.method == "optimal"
+    planned = [o for o in decision.options if o.action["type"] == "dahai"]
+    assert planned and all(o.score_upper == o.expected_score is not None for o in planned)
+    assert all(o.score_interval is None and o.score_upper_estimate is None for o in planned)
+
+
 def test_an_upper_bound_of_1_comes_with_the_relaxations_sampled_value(ev):
     """Six draws left: the planner's proved upper bound is 1 there, so each graded action also carries the
     relaxation's sampled value (an estimate of a bound, with its interval), never used for the proved loss; the
@@ -227,6 +239,15 @@ def test_an_upper_bound_of_1_comes_with_the_relaxations_sampled_value(ev):
         assert option.win_upper == 1.0 and option.win_probability <= option.win_upper_estimate < 1
         assert low <= option.win_upper_estimate <= high
     assert decision.loss_bounds is None or decision.loss_bounds[1] >= decision.loss_bounds[0]
+    scored = [o for o in decision.options if o.expected_score is not None and o.score_upper is not None]
+    assert scored, "no E[score] bound graded"
+    for option in scored:  # E[score]'s own bracket, and its sampled bound where P(win)'s proof is 1
+        assert option.expected_score <= option.score_upper
+        if option.score_upper_estimate is not None:
+            low, high = option.score_upper_interval
+            assert option.expected_score <= option.score_upper_estimate <= option.score_upper
+            assert low <= option.score_upper_estimate <= high
+    assert any(o.score_upper_estimate is not None for o in scored)
     schema = json.loads((Path(__file__).resolve().parent.parent / "docs" / "review.schema.json").read_text())
     as_json = json.loads(json.dumps(decision.to_dict()))
     jsonschema.validate(as_json, {"$defs": schema["$defs"], "$ref": "#/$defs/decision"})

@@ -112,7 +112,10 @@ function drawReview(answer) {
       && graded.win_upper > graded.win_probability ? `P(win) ${percent(graded.win_probability)} – ${percent(graded.win_upper)}`
         + (graded.win_upper_estimate != null ? ` (≈ ${percent(graded.win_upper_estimate)})` : "")
       : `P(win) ${percent(graded.win_probability)}`),
-      graded.expected_score != null && `E ${number(graded.expected_score)}`, graded.h != null && `h ${graded.h}`,
+      graded.expected_score != null && (graded.score_upper != null && graded.score_upper > graded.expected_score
+        ? `E ${number(graded.expected_score)} – ${number(graded.score_upper)}`
+          + (graded.score_upper_estimate != null ? ` (≈ ${number(graded.score_upper_estimate)})` : "")
+        : `E ${number(graded.expected_score)}`), graded.h != null && `h ${graded.h}`,
       graded.live != null && t("liveWord", graded.live)].filter(Boolean).join(" · ") }));
   const rows = answer.decisions.map((d, n) => el("tr", {
     class: `decision${worst.has(n) ? " worst" : ""}`, "data-index": d.index, tabindex: "0",
