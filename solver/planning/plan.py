@@ -152,7 +152,7 @@ def with_other(rules: RuleSet, request: PlanRequest, result: Plan, progress: Pro
             raise TooLarge(result.stopped or "all play passed the limits")  # it would not for the other either
         deadline = clock.share(share.OTHER_OPTIMUM)
         found = score_plan(rules, asked, None, progress, deadline) or \
-            exact_plan(rules, replace(asked, play="optimal"), progress, deadline)
+            exact_plan(rules, replace(asked, play="optimal"), progress, deadline, pace=True)  # (gives up early)
     except TooLarge as exc:
         # past nearest's limits for the first objective, the estimate's games valued both: nearest for this one is
         # paced on a share of the budget, and where it gives up, the sampled values stay (labelled as such)
