@@ -20,6 +20,9 @@ CatalogueOpt = Annotated[Optional[list[str]], typer.Option(
     "--catalogue", help="Extra catalogue file (TOML) with units or rule sets of your own; repeatable.")]
 AsOfOpt = Annotated[Optional[str], typer.Option("--as-of", help="Drop units dated after this day (YYYY-MM-DD).")]
 SeenOpt = Annotated[str, typer.Option("--seen", help="Tiles visible elsewhere (discards, others' calls).")]
+PlannerBudgetOpt = Annotated[float, typer.Option(
+    "--planner-budget", help="Seconds a planner COM may take a decision (planner: before greedy decides; "
+                             "planner-clock: mj plan's whole clock).")]
 
 
 # The planner's class and frontier, for `mj plan` and `mj analyze --turns` alike.

@@ -7,14 +7,14 @@ from typing import Annotated, Optional
 
 import typer
 
-from console.common import AsOfOpt, CatalogueOpt, JsonOpt, RulesOpt, errors, evaluator
+from console.common import AsOfOpt, CatalogueOpt, JsonOpt, PlannerBudgetOpt, RulesOpt, errors, evaluator
 from solver.core.errors import MjError, shown
 from solver.core.rules import DEFAULT_RULES
 
 MAX_LOG = 32 << 20  # characters: a game log is tens of kilobytes
 
 PlayerOpt = Annotated[Optional[list[str]], typer.Option(
-    "--player", "-p", help="A seat's player, once per seat in order: random, greedy, seed000, planner, "
+    "--player", "-p", help="A seat's player, once per seat in order: random, greedy, seed000, planner, planner-clock, "
                            "cmd:COMMAND (an external engine) or human. Default: four different COMs.")]
 
 
@@ -44,8 +44,7 @@ def play(player: PlayerOpt = None,
                                                                           "wins (default: the first in turn order).")] = False,
          bot_timeout: Annotated[float, typer.Option("--bot-timeout", help="Seconds an external engine may take "
                                                                          "to answer.")] = 5.0,
-         planner_budget: Annotated[float, typer.Option("--planner-budget", help="Seconds a planner COM may take "
-                                                                               "a decision before greedy decides.")] = 0.5,
+         planner_budget: PlannerBudgetOpt = 0.5,
          json_: JsonOpt = False, catalogue: CatalogueOpt = None, as_of: AsOfOpt = None) -> None:
     """Play one game: COMs, external engines or a human; shows hands, h, waits, calls and every score.
 

@@ -9,13 +9,13 @@ from typing import Annotated, Any, Optional
 import typer
 
 from console.batch import ALL_CORES, ClusterOpt, ForceOpt, OutputOpt, ResumeOpt, TimeBudgetOpt, run_batch
-from console.common import JsonOpt, RulesOpt
+from console.common import JsonOpt, PlannerBudgetOpt, RulesOpt
 from solver.core.rules import DEFAULT_RULES
 
 
 def tournament(
     player: Annotated[Optional[list[str]], typer.Option(
-        "--player", "-p", help="A player, once each (2 to 4): random, greedy, seed000, planner or cmd:COMMAND. "
+        "--player", "-p", help="A player, once each (2 to 4): random, greedy, seed000, planner, planner-clock or cmd:COMMAND. "
                                "The same one twice is numbered (greedy#1, greedy#2).")] = None,
     games: Annotated[int, typer.Option("--games", "-n", help="Games in all, rounded up to whole deals: each deal "
                                                              "is played once per seat rotation (P games).")] = 100,
@@ -28,8 +28,7 @@ def tournament(
                                                        "previous seat's: any or previous.")] = "any",
     multiple_ron: Annotated[bool, typer.Option("--multiple-ron",
                                                help="Every seat that can ron a discard wins.")] = False,
-    planner_budget: Annotated[float, typer.Option("--planner-budget", help="Seconds a planner COM may take a "
-                                                                           "decision before greedy decides.")] = 0.5,
+    planner_budget: PlannerBudgetOpt = 0.5,
     bot_timeout: Annotated[float, typer.Option("--bot-timeout", help="Seconds an external engine may take to "
                                                                      "answer.")] = 5.0,
     json_: JsonOpt = False, time_budget: TimeBudgetOpt = None,

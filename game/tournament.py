@@ -36,7 +36,7 @@ def check_players(specs: list[str]) -> list[str]:
         raise MjError(f"a tournament has 2 to 4 players (--player once each), not {len(specs)}")
     for spec in specs:
         if spec == "human":
-            raise MjError("a tournament has no human player: use COMs (random, greedy, seed000, planner) "
+            raise MjError("a tournament has no human player: use COMs (random, greedy, seed000, planner, planner-clock) "
                           "or cmd:COMMAND engines")
         if spec not in COM_NAMES and not (spec.startswith("cmd:") and spec[4:].strip()):
             raise MjError(f"unknown player {shown(spec)}: one of {', '.join(COM_NAMES)} or cmd:COMMAND")

@@ -265,6 +265,37 @@ def test_planner_plays_the_plans_recommendation(ev):
     assert [(d.tile, d.win_probability) for d in got.discards] == [(d.tile, d.win_probability) for d in want.discards]
 
 
+def test_planner_clock_plays_mj_plans_default_answer(ev):
+    """`planner-clock` asks, at every discard, what `mj plan --seconds BUDGET` answers by default (the optimum,
+    past it the bracket or the estimate) and plays its recommendation; the game stays legal."""
+    from game.players.planner import ClockedPlannerPlayer
+
+    calls = []
+
+    class Recorded(ClockedPlannerPlayer):
+        def plan(self, obs):
+            self.made = super().plan(obs)
+            return self.made
+
+        def act(self, observation, possible_actions):
+            self.made = None
+            action = super().act(observation, possible_actions)
+            if possible_actions[0]["type"] == "dahai" and self.made is not None:
+                calls.append((self.request(observation), self.made, action))
+            return action
+    player = Recorded(0.2)
+    assert make_player("planner-clock", planner_budget=0.2).name == player.name == "planner-clock"
+    record = Game(ev, Setup(4, 3), [player, make_player("greedy"), make_player("random")], fallback_player).play()
+    check_game(ev, record.events, record.state)
+    table = Table(ev.rules)
+    assert calls, "no discard of planner-clock came from a plan"
+    for request, made, action in calls:
+        assert request.play == "optimal" and request.limits.seconds == 0.2 and not request.both
+        assert made.method in ("optimal", "bounds", "estimate")
+        assert action["pai"] == table.names[made.recommended.tile]
+    assert {made.method for _, made, _ in calls} & {"bounds", "estimate"}  # far from the end: past the optimum
+
+
 def test_replay_refuses_illegal_decisions(ev):
     """A log that claims a win on an incomplete hand, a second ron without --multiple-ron, or a call from the
     wrong seat under calls=previous is refused, naming its line."""

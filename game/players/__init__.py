@@ -5,7 +5,7 @@ from __future__ import annotations
 from game.players.base import BotFault, Player
 from solver.core.errors import MjError, shown
 
-COMS = ("random", "greedy", "seed000", "planner")
+COMS = ("random", "greedy", "seed000", "planner", "planner-clock")
 DEFAULT_PLAYERS = ("greedy", "seed000", "random", "planner")  # four different COMs
 DEFAULT_BOT_TIMEOUT = 5.0
 
@@ -30,6 +30,10 @@ def make_player(spec: str, bot_timeout: float = DEFAULT_BOT_TIMEOUT, planner_bud
         from game.players.planner import PlannerPlayer
 
         return PlannerPlayer() if planner_budget is None else PlannerPlayer(planner_budget)
+    if spec == "planner-clock":
+        from game.players.planner import ClockedPlannerPlayer
+
+        return ClockedPlannerPlayer() if planner_budget is None else ClockedPlannerPlayer(planner_budget)
     if spec.startswith("cmd:") and spec[4:].strip():
         from game.players.external import ExternalPlayer
 

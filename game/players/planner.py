@@ -1,5 +1,6 @@
 """The `planner` COM: `mj plan`'s recommendation (P(win) over the draws this seat has left; solo model, opponents
-not modelled) for discards and そら. With OPTIMUM_TURNS draws or fewer left it asks what `mj plan` answers by default,
+not modelled) for discards and そら; and `planner-clock`, `mj plan`'s default answer on a clock (below). With
+OPTIMUM_TURNS draws or fewer left it asks what `mj plan` answers by default,
 the optimum over all play (every そら use included; past its states, the bracket, as `mj plan` answers); with more,
 the class nearest within a time budget per decision. Both are capped by states, not by the clock (deterministic,
 so logs are reproducible), with the clock as a safety net at three budgets. Past it the greedy COM decides and the
@@ -84,3 +85,28 @@ class PlannerPlayer(GreedyPlayer):
             if chosen is not None:
                 return chosen
         return {"type": "none"}
+
+
+class ClockedPlannerPlayer(PlannerPlayer):
+    """`planner-clock`: at every decision what `mj plan --seconds BUDGET` answers by default (both=False): the optimum
+    where it finishes, else the bracket's recommendation (the best lower bound: the class nearest raised by the
+    estimate's policy and the lookahead, or the estimate), within the whole plan's clock (solver/planning/clock.py).
+    The same answer as the command, at a price `planner` does not pay: what finishes within the clock depends on the
+    machine's load, so the same seed may give another log."""
+
+    name = "planner-clock"
+
+    def plan(self, obs: Observation):
+        from solver.planning.plan import plan
+
+        try:
+            return plan(obs.rules, self.request(obs))
+        except MjError as exc:  # a position the plan does not take (named in the label, never hidden)
+            self.why = f"the plan refused the position: {exc}"
+        return None
+
+    def request(self, obs: Observation):
+        from solver.planning.request import Limits, PlanRequest
+
+        position = plan_position(obs.hand, obs.seen, obs.room_tiles, obs.favourite)
+        return PlanRequest(position, max(0, obs.turns_left), both=False, limits=Limits(OPTIMUM_STATES, self.budget))

@@ -2,7 +2,7 @@
 // page shows the events at a readable pace and sends back the one you pick. No rule lives here.
 "use strict";
 
-const COMS = ["greedy", "seed000", "random", "planner"];
+const COMS = ["greedy", "seed000", "random", "planner", "planner-clock"];
 const query = new URLSearchParams(location.search);
 const PACE = Math.max(0, Math.min(5000, Number(query.get("pace") ?? 700) || 0));  // ms between COM moves
 let game = null;        // {id, seed, coms}
