@@ -19,10 +19,10 @@ import hashlib
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from game.players import COMS
 from game.stats import mean_interval, wilson
 from solver.core.errors import MjError, shown
 
-COM_NAMES = ("random", "greedy", "seed000", "planner")
 METHODS = {
     "win_rate_ci": "Wilson score interval, 95 %, each game an independent trial",
     "mean_score_ci": "Student t interval, 95 %, over the deals (a player's mean over its games of a deal)",
@@ -36,10 +36,9 @@ def check_players(specs: list[str]) -> list[str]:
         raise MjError(f"a tournament has 2 to 4 players (--player once each), not {len(specs)}")
     for spec in specs:
         if spec == "human":
-            raise MjError("a tournament has no human player: use COMs (random, greedy, seed000, planner, planner-clock) "
-                          "or cmd:COMMAND engines")
-        if spec not in COM_NAMES and not (spec.startswith("cmd:") and spec[4:].strip()):
-            raise MjError(f"unknown player {shown(spec)}: one of {', '.join(COM_NAMES)} or cmd:COMMAND")
+            raise MjError(f"a tournament has no human player: use COMs ({', '.join(COMS)}) or cmd:COMMAND engines")
+        if spec not in COMS and not (spec.startswith("cmd:") and spec[4:].strip()):
+            raise MjError(f"unknown player {shown(spec)}: one of {', '.join(COMS)} or cmd:COMMAND")
     return list(specs)
 
 
