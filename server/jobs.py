@@ -31,7 +31,7 @@ from solver.serialize import (
 MAX_PARAM = 1000  # characters: a hand in any notation is far shorter
 MAX_EXCHANGES = 500
 MAX_GAMES = 100_000  # sampled walls per discard for an estimate past the exact frontier
-MAX_SECONDS = 60  # the optimum's time budget a request may ask for
+MAX_SECONDS = 60  # the time budget a plan request may ask for (the whole answer's: solver/planning/clock.py)
 MAX_TURNS = 30  # draws left in one game at most (the planner stops earlier at its state limit)
 _CACHED = 4  # Evaluators kept per process (one per rule set and date asked for)
 

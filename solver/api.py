@@ -117,7 +117,8 @@ class Evaluator:
              seed: int = 0, *, nearest: bool = False, seconds: float | None | str = "default") -> "Plan":
         """P(win) and E[score] per discard over `turns` draws (solver.planning.plan, docs section 8).
 
-        By default the true optimum where it finishes within `max_states` and `seconds` (plan.method
+        By default the true optimum where it finishes within `max_states` and its share of `seconds` (the whole
+        answer's budget; None: no clock, reproducible answers) (plan.method
         "optimal"), else per discard a real policy's value and a proved upper bound ("bounds"), or with
         `estimate` past every exact search a Monte Carlo estimate ("estimate", 95 % intervals). `detour` D asks
         for the class of targets within h + D, `nearest` for the class "nearest" (method "class": exact within

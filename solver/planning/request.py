@@ -11,7 +11,7 @@ from solver.planning.recursion import STATE_LIMIT
 
 OBJECTIVES = ("win", "score")
 PLAYS = ("optimal", "nearest", "detour")  # the true optimum (bounds past the limits); two named classes
-SECONDS = 5.0  # default time budget of the optimal search before it answers with bounds
+SECONDS = 5.0  # default time budget of the whole answer (clock.py): the optimum's search, then bounds past it
 MAX_GAMES = 1_000_000  # sampled walls per discard for an estimate
 DEFAULT_GAMES = 1_000  # the optimum's estimate where even the class nearest passes the limits (--estimate: more)
 
