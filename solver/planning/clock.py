@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import time
 
-OPTIMUM = 0.7  # the optimal search (its listing included); the rest answers the bracket where it stops
+RESERVE = 0.75  # seconds the optimal search leaves for the bracket past it (the rest is the optimum's: at 4 draws it
+# needs 3-4.5 s of the default 5 s, and the bracket answers in well under a second there)
+OPTIMUM = 0.7  # ... and at least this share of the budget is the optimum's (a short budget keeps 30 % for the bracket)
 NEAREST = 0.4  # the bracket's lower plan, the class nearest (exact), of what the optimum left
 ESTIMATE = 0.5  # its estimate where nearest passed its limits
 UPPER = 0.3  # each of the two upper bounds (the relaxation counted, then sampled)
@@ -21,7 +23,14 @@ class Clock:
     """The request's end; None everywhere where the request has no clock (answers reproducible)."""
 
     def __init__(self, seconds: float | None):
+        self.seconds = seconds
         self.end = None if seconds is None else time.monotonic() + seconds
+
+    def optimum(self) -> float | None:
+        """The optimal search's deadline: the end less RESERVE, or less 1 - OPTIMUM of the budget where that is less."""
+        if self.end is None:
+            return None
+        return self.end - min(RESERVE, (1 - OPTIMUM) * self.seconds)
 
     def share(self, part: float) -> float | None:
         """A deadline `part` of the time left from now."""

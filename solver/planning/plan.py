@@ -99,7 +99,7 @@ def plan(rules: RuleSet, request: PlanRequest | Hand, progress: Progress | None 
     if request.play != "optimal":
         try:
             # (with an estimate to answer past it, the exact class leaves that a share of the budget)
-            return exact_plan(rules, request, progress, clock.share(share.OPTIMUM) if limits.estimate else clock.end)
+            return exact_plan(rules, request, progress, clock.optimum() if limits.estimate else clock.end)
         except TooLarge:
             if limits.estimate is None:
                 raise
@@ -113,12 +113,12 @@ def plan(rules: RuleSet, request: PlanRequest | Hand, progress: Progress | None 
         if guess > max(limits.max_states, STATE_LIMIT):
             raise TooLarge(f"the exact optimum would visit about {guess:,} states, past --max-states "
                            f"{limits.max_states:,}")
-        deadline = clock.share(share.OPTIMUM)
+        deadline = clock.optimum()
         listed = prepare(rules, request.position, turns=request.turns, objectives=(request.objective,),
                          play="optimal", state_limit=limits.max_states, deadline=deadline)
         found = score_plan(rules, single, listed, progress, share.part_of(deadline, share.FETCH))
         if found is None:  # (the search with every fetch stopped: the planner's own, on what is left)
-            found = exact_plan(rules, single, progress, deadline, listed)
+            found = exact_plan(rules, single, progress, deadline, listed, pace=True)  # (hopeless: the bracket's time)
         if found.policy_class[label_of(request.objective)] == "all play":
             rows = [replace(r, upper=r.win_probability, score_upper=r.expected_score) for r in found.discards]
             best = replace(found, discards=tuple(rows), method="optimal", separated=True)
