@@ -1,10 +1,13 @@
-"""The `planner` COM: `mj plan`'s recommendation (P(win) over the draws this seat has left; solo model, opponents
-not modelled) for discards and そら; and `planner-clock`, `mj plan`'s default answer on a clock (below). With
-OPTIMUM_TURNS draws or fewer left it asks what `mj plan` answers by default,
-the optimum over all play (every そら use included; past its states, the bracket, as `mj plan` answers); with more,
-the class nearest within a time budget per decision. Both are capped by states, not by the clock (deterministic,
-so logs are reproducible), with the clock as a safety net at three budgets. Past it the greedy COM decides and the
-logged event carries the label "greedy fallback" (docs/game.md). Calls follow greedy (a call when it lowers h).
+"""The planner COMs: `mj plan`'s recommendation (P(win) over the draws this seat has left; solo model, opponents
+not modelled) for discards and そら. Calls follow greedy (a call when it lowers h).
+
+`planner`, reproducible: with OPTIMUM_TURNS draws or fewer left it asks what `mj plan` answers by default, the
+optimum over all play (every そら use included; past its states, the bracket, as `mj plan` answers); with more, the
+class nearest within a time budget per decision. Both requests are capped by states, not by the clock (the same
+position, the same answer, so logs are reproducible), with the clock as a safety net at three budgets. Past it the
+greedy COM decides and the logged event carries the label "greedy fallback" (docs/game.md).
+
+`planner-clock`: `mj plan`'s default answer at every decision, on the whole plan's clock (ClockedPlannerPlayer).
 """
 
 from __future__ import annotations
