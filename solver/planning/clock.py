@@ -16,6 +16,7 @@ UPPER = 0.3  # each of the two upper bounds (the relaxation counted, then sample
 LOWER = 0.6  # the lower side's improvements (the estimate's policy sampled, the lookahead)
 FETCH = 0.5  # of the optimum's time, its search with every fetch (where it stops, the no-fetch optimum: the rest)
 OTHER_OPTIMUM = 0.6  # the other objective over all play (the rest: the class nearest where it stops)
+BRACKET = 0.7  # with both objectives, the first one's bracket (the rest is the other's: a column never left empty)
 LEAST_GAMES = 100  # walls an estimate plays whatever the clock says: every input gets an answer
 
 
@@ -31,6 +32,12 @@ class Clock:
         if self.end is None:
             return None
         return self.end - min(RESERVE, (1 - OPTIMUM) * self.seconds)
+
+    def part(self, part: float) -> Clock:
+        """A clock that ends `part` of the time left from now (the steps it is handed share that)."""
+        found = Clock(None)
+        found.seconds, found.end = self.seconds, self.share(part)
+        return found
 
     def share(self, part: float) -> float | None:
         """A deadline `part` of the time left from now."""

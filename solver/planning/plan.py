@@ -138,7 +138,8 @@ def plan(rules: RuleSet, request: PlanRequest | Hand, progress: Progress | None 
             games = limits.estimate or DEFAULT_GAMES
             lower = estimate_plan(rules, replace(nearest, limits=replace(limits, estimate=games)), progress,
                                   clock.share(share.ESTIMATE))
-    result = bracket(request, lower, stopped, listed, rules, slack, exact_plan, sample, clock)
+    result = bracket(request, lower, stopped, listed, rules, slack, exact_plan, sample,
+                     clock.part(share.BRACKET) if request.both else clock)
     return settled(with_other(rules, request, result, progress, clock) if request.both else result)
 
 
