@@ -85,3 +85,22 @@ def test_every_step_is_due_by_the_requests_end(ev, turns, monkeypatch):
     assert {"exact_plan", "relaxed_uppers", "with_sampled_uppers"} <= {name for name, _ in seen} if turns > 3 \
         else "score_plan" in {name for name, _ in seen}
     assert all(given is not None and given <= ends[0] + 1e-9 for _, given in seen), seen
+
+
+def test_the_other_column_is_never_left_empty(ev, monkeypatch):
+    """Where every exact search of the other objective passes its limits and the first one's values are exact (so
+    no sampled values of it stand by), its column is nearest's policy sampled, labelled and with its intervals."""
+    original = plan_module.exact_plan
+
+    def exact_plan(rules, request, progress, deadline, prep=None, pace=False):
+        if request.objective == "score":
+            raise TooLarge("forced past the budget (test)")
+        return original(rules, request, progress, deadline, prep, pace)
+    monkeypatch.setattr(plan_module, "exact_plan", exact_plan)
+    monkeypatch.setattr(plan_module, "score_plan", lambda *args: None)
+    got = plan_module.plan(ev.rules, PlanRequest(Position(ev.hand(HAND)), 6, limits=Limits(seconds=None)))
+    assert got.method == "bounds" and "sampled walls" in got.policy_class["expected_score"]
+    for row in got.discards:
+        low, high = row.score_interval
+        assert low <= row.expected_score <= high
+        assert row.win_interval is None or "estimate's policy" in got.policy_class["win_probability"]

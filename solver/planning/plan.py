@@ -145,7 +145,8 @@ def plan(rules: RuleSet, request: PlanRequest | Hand, progress: Progress | None 
 
 def with_other(rules: RuleSet, request: PlanRequest, result: Plan, progress: Progress | None, clock: Clock) -> Plan:
     """The other objective's numbers beside the chosen one's: all play within the limits (a share of the time
-    left), else the class nearest (the rest of it), else none (each labelled in policy_class)."""
+    left), else the class nearest (the rest of it), else the estimate of nearest's policy (its least walls), each
+    labelled in policy_class."""
     other = "score" if request.objective == "win" else "win"
     asked = replace(request, objective=other, both=False)
     try:
@@ -163,13 +164,18 @@ def with_other(rules: RuleSet, request: PlanRequest, result: Plan, progress: Pro
         except TooLarge:
             if sampled:
                 return result
-            labels = dict(result.policy_class, **{label_of(other): f"not computed: {exc}"})
-            return replace(result, policy_class=labels)
+            try:  # no column left empty: nearest's policy sampled for this objective (its least walls at least)
+                games = replace(request.limits, estimate=request.limits.estimate or DEFAULT_GAMES)
+                found = estimate_plan(rules, replace(asked, play="nearest", limits=games), progress, clock.end)
+            except TooLarge:
+                labels = dict(result.policy_class, **{label_of(other): f"not computed: {exc}"})
+                return replace(result, policy_class=labels)
     field = label_of(other)
-    values = {r.tile: getattr(r, field) for r in found.discards}
+    interval = "win_interval" if other == "win" else "score_interval"  # (None where the value is exact)
+    values = {r.tile: (getattr(r, field), getattr(r, interval)) for r in found.discards}
     optimal_win = other == "win" and found.policy_class[field] == "all play"
-    rows = tuple(replace(r, **{field: values[r.tile]}, **({"upper": values[r.tile]} if optimal_win else {}))
-                 for r in result.discards)
+    rows = tuple(replace(r, **{field: values[r.tile][0], interval: values[r.tile][1]},
+                         **({"upper": values[r.tile][0]} if optimal_win else {})) for r in result.discards)
     labels = dict(result.policy_class, **{field: found.policy_class[field]})
     if field == "expected_score" and labels[field] == "all play":
         rows = tuple(replace(r, score_upper=r.expected_score) for r in rows)
