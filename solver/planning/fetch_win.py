@@ -31,7 +31,7 @@ from solver.core.errors import MjError
 from solver.core.rules import RuleSet
 from solver.planning.closed import _planc, add, falling, native_two_draws
 from solver.planning.fetch_closed import FetchClosed
-from solver.planning.prepare import position_counts, reach_with_room, rough_states
+from solver.planning.prepare import about, position_counts, reach_with_room, rough_states
 from solver.planning.recursion import Search
 from solver.planning.targets import NoWinScore, OutOfTime, Targets, TooLarge
 
@@ -324,7 +324,7 @@ def fetch_win(rules: RuleSet, position, turns: int, discards: list[int | None], 
         raise MjError(f"--turns must be between 1 and the {sum(wall)} unseen tiles, not {turns}")
     guess = rough_states(rules, position, turns, turns - 1)  # (turns 4 of a real hand passes the default)
     if guess > state_limit:
-        raise TooLarge(f"the exact search with every fetch would visit about {guess} states, past {state_limit}")
+        raise TooLarge(f"the exact search with every fetch would visit about {about(guess)} states, past {state_limit:,}")
     targets = listed or reach_with_room(rules, position, turns, deadline)
     sora = rules.tiles.sora
     relevant = list(targets.relevant)

@@ -14,7 +14,7 @@ from fractions import Fraction
 
 from solver.core.hand import Hand
 from solver.core.rules import RuleSet
-from solver.planning.prepare import (NEAREST, Prepared, acceptance, acceptances, class_labels,  # noqa: F401 (API)
+from solver.planning.prepare import (NEAREST, Prepared, about, acceptance, acceptances, class_labels,  # noqa: F401 (API)
                                      distance, fetch_could_follow, position_counts, prepare, root_states, rough_states,
                                      wall_counts)
 from solver.planning.recursion import STATE_LIMIT, check_probability
@@ -111,7 +111,7 @@ def plan(rules: RuleSet, request: PlanRequest | Hand, progress: Progress | None 
         # a small --max-states does not skip a short horizon's listing, which the relaxation's upper bound uses)
         guess = rough_states(rules, request.position, request.turns, request.turns - 2)
         if guess > max(limits.max_states, STATE_LIMIT):
-            raise TooLarge(f"the exact optimum would visit about {guess:,} states, past --max-states "
+            raise TooLarge(f"the exact optimum would visit about {about(guess)} states, past --max-states "
                            f"{limits.max_states:,}")
         deadline = clock.optimum()
         listed = prepare(rules, request.position, turns=request.turns, objectives=(request.objective,),

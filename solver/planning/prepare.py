@@ -85,6 +85,11 @@ def fetch_could_follow(rules: RuleSet, wall, fetches: int, turns: int) -> bool:
     return rules.sora_mode == "fetch" and sora is not None and (fetches > 0 or (wall[sora] > 0 and turns >= 2))
 
 
+def about(count: int) -> str:
+    """A rough count as a person reads it: digits grouped, or past a billion its order of magnitude."""
+    return f"{count:,}" if count < 10 ** 9 else f"{count:.1e}".replace("e+", " x 10^")
+
+
 def rough_states(rules: RuleSet, position: Position, turns: int, depth: int) -> int:
     """A rough count of an exact search's states, (roots) x (live kinds)^depth, so that a search that would plainly
     pass --max-states is not started (its budget then goes to the bracket): it decides whether to search, never a

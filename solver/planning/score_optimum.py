@@ -23,7 +23,7 @@ from fractions import Fraction
 
 from solver.core.rules import RuleSet
 from solver.planning.closed import add, falling
-from solver.planning.prepare import position_counts, reach_with_room
+from solver.planning.prepare import about, position_counts, reach_with_room
 from solver.planning.targets import NoWinScore, OutOfTime, TooLarge
 
 
@@ -184,7 +184,7 @@ def score_optimum(rules: RuleSet, position, turns: int, discards: list[int | Non
     held = sum(1 for n in hand.concealed if n) + 1
     guess = len(discards) * (sum(1 for n in wall if n) * held) ** (turns - 1)
     if guess > state_limit:
-        raise TooLarge(f"the exact search with every fetch would visit about {guess} states, past {state_limit}")
+        raise TooLarge(f"the exact search with every fetch would visit about {about(guess)} states, past {state_limit:,}")
     targets = reach_with_room(rules, position, turns, deadline)
     search = ScoreOptimum(rules, hand.called, position.favourite, targets.counts, state_limit=state_limit,
                           deadline=deadline, tick=tick)
