@@ -14,7 +14,9 @@ NEAREST = 0.4  # the bracket's lower plan, the class nearest (exact), of what th
 ESTIMATE = 0.5  # its estimate where nearest passed its limits
 UPPER = 0.3  # each of the two upper bounds (the relaxation counted, then sampled)
 LOWER = 0.6  # the lower side's improvements (the estimate's policy sampled, the lookahead)
-FETCH = 0.5  # of the optimum's time, its search with every fetch (where it stops, the no-fetch optimum: the rest)
+NO_FETCH = 4.5  # seconds of the optimum's time its search with every fetch leaves to the no-fetch optimum that answers
+# where it stops (2019-12 at 4 draws: 3-4.5 s, a bracket 0.05 wide) ...
+FETCH = 0.5  # ... or half of that time where it is short
 OTHER_OPTIMUM = 0.6  # the other objective over all play (the rest: the class nearest where it stops)
 BRACKET = 0.7  # with both objectives, the first one's bracket (the rest is the other's: a column never left empty)
 LEAST_GAMES = 100  # walls an estimate plays whatever the clock says: every input gets an answer
@@ -28,10 +30,9 @@ class Clock:
         self.end = None if seconds is None else time.monotonic() + seconds
 
     def optimum(self) -> float | None:
-        """The optimal search's deadline: the end less RESERVE, or less 1 - OPTIMUM of the budget where that is less."""
-        if self.end is None:
-            return None
-        return self.end - min(RESERVE, (1 - OPTIMUM) * self.seconds)
+        """The optimal search's deadline: the end less RESERVE, or less 1 - OPTIMUM of the time left where that is
+        less."""
+        return keeping(self.end, RESERVE, 1 - OPTIMUM)
 
     def part(self, part: float) -> Clock:
         """A clock that ends `part` of the time left from now (the steps it is handed share that)."""
@@ -50,3 +51,10 @@ def part_of(deadline: float | None, part: float) -> float | None:
         return None
     now = time.monotonic()
     return now + max(0.0, deadline - now) * part
+
+
+def keeping(deadline: float | None, keep: float, most: float) -> float | None:
+    """A deadline that leaves `keep` seconds of the time from now to `deadline`, or `most` of that time where less."""
+    if deadline is None:
+        return None
+    return deadline - min(keep, most * max(0.0, deadline - time.monotonic()))

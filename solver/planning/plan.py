@@ -116,7 +116,7 @@ def plan(rules: RuleSet, request: PlanRequest | Hand, progress: Progress | None 
         deadline = clock.optimum()
         listed = prepare(rules, request.position, turns=request.turns, objectives=(request.objective,),
                          play="optimal", state_limit=limits.max_states, deadline=deadline)
-        found = score_plan(rules, single, listed, progress, share.part_of(deadline, share.FETCH))
+        found = score_plan(rules, single, listed, progress, share.keeping(deadline, share.NO_FETCH, 1 - share.FETCH))
         if found is None:  # (the search with every fetch stopped: the planner's own, on what is left)
             found = exact_plan(rules, single, progress, deadline, listed, pace=True)  # (hopeless: the bracket's time)
         if found.policy_class[label_of(request.objective)] == "all play":
