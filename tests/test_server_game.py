@@ -62,6 +62,15 @@ def play_out(client, gid: str) -> tuple[dict, list[dict], list[dict]]:
     return state, steps, sent
 
 
+def test_planner_clock_plays_through_http(client):
+    """The clocked planner COM (mj plan's default answer at every decision) is a COM the page can pick."""
+    gid = client.post("/api/game", params={"seed": 5, "coms": "planner-clock"}).json()["id"]
+    state, _, _ = play_out(client, gid)
+    events = read(client.get(f"/api/game/{gid}/log").text)
+    replay(events, Table(Evaluator().rules), strict=True)
+    assert state["error"] is None and events[0]["names"] == ["you", "planner-clock"]
+
+
 def test_a_whole_game_through_http_replays_from_its_log(client):
     created = client.post("/api/game", params={"seed": 7, "coms": "greedy"})
     assert created.status_code == 200
