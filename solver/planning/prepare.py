@@ -87,7 +87,10 @@ def fetch_could_follow(rules: RuleSet, wall, fetches: int, turns: int) -> bool:
 
 def about(count: int) -> str:
     """A rough count as a person reads it: digits grouped, or past a billion its order of magnitude."""
-    return f"{count:,}" if count < 10 ** 9 else f"{count:.1e}".replace("e+", " x 10^")
+    if count < 10 ** 9:
+        return f"{count:,}"
+    digits = str(count)  # (not through float: a count past 10^308 overflows it)
+    return f"{digits[0]}.{digits[1]} x 10^{len(digits) - 1}"
 
 
 def rough_states(rules: RuleSet, position: Position, turns: int, depth: int) -> int:
