@@ -22,6 +22,7 @@ from solver.planning.request import DEFAULT_GAMES, MAX_GAMES, OBJECTIVES, Limits
 from solver.planning.bracket import bracket, label_of, sora_slack
 from solver.planning import clock as share
 from solver.planning.clock import Clock
+from solver.planning.counted_upper import with_counted_uppers
 from solver.planning.sampled_upper import settled
 from solver.planning.targets import OutOfTime, TooLarge
 
@@ -122,7 +123,8 @@ def plan(rules: RuleSet, request: PlanRequest | Hand, progress: Progress | None 
         if found.policy_class[label_of(request.objective)] == "all play":
             rows = [replace(r, upper=r.win_probability, score_upper=r.expected_score) for r in found.discards]
             best = replace(found, discards=tuple(rows), method="optimal", separated=True)
-            return with_other(rules, request, best, progress, clock) if request.both else best
+            return with_counted_uppers(rules, request, with_other(rules, request, best, progress, clock),
+                                       clock.end) if request.both else best
         lower = found  # every win listed, but a named class (a drawn そら discarded at once): a real policy
         if listed.fetch_unsearched and listed.sora is None and request.objective == "win":
             slack = sora_slack(listed, request.turns, rules.tiles.sora)  # no そら held: the no-fetch optimum, plus that
@@ -140,7 +142,8 @@ def plan(rules: RuleSet, request: PlanRequest | Hand, progress: Progress | None 
                                   clock.share(share.ESTIMATE))
     result = bracket(request, lower, stopped, listed, rules, slack, exact_plan, sample,
                      clock.part(share.BRACKET) if request.both else clock)
-    return settled(with_other(rules, request, result, progress, clock) if request.both else result)
+    result = with_other(rules, request, result, progress, clock) if request.both else result
+    return settled(with_counted_uppers(rules, request, result, clock.end))
 
 
 def with_other(rules: RuleSet, request: PlanRequest, result: Plan, progress: Progress | None, clock: Clock) -> Plan:

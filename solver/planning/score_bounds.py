@@ -117,15 +117,17 @@ def with_score_uppers(rules: RuleSet, position: Position, turns: int, rows, rela
     """The rows with `score_upper` (row_upper; `relaxed` per tile as there). A sampled E[score] estimates a policy's
     value, at most the optimum: a sample mean above the proved bound is brought down to it, and so is the top of
     its interval."""
-    out = []
-    for row in rows:
-        upper = row_upper(rules, position, turns, row, (relaxed or {}).get(row.tile))
-        row = replace(row, score_upper=upper)
-        if upper is not None and row.score_interval is not None and row.expected_score is not None:
-            cap = float(upper)
-            if row.expected_score > upper:
-                row = replace(row, expected_score=upper)
-            if row.score_interval[1] > cap:
-                row = replace(row, score_interval=(min(row.score_interval[0], cap), cap))
-        out.append(row)
-    return tuple(out)
+    return tuple(bounded(row, row_upper(rules, position, turns, row, (relaxed or {}).get(row.tile))) for row in rows)
+
+
+def bounded(row, upper):
+    """The row with `score_upper` = upper; a sampled E[score] (its value and the top of its interval) above it
+    brought down to it."""
+    row = replace(row, score_upper=upper)
+    if upper is not None and row.score_interval is not None and row.expected_score is not None:
+        cap = float(upper)
+        if row.expected_score > upper:
+            row = replace(row, expected_score=upper)
+        if row.score_interval[1] > cap:
+            row = replace(row, score_interval=(min(row.score_interval[0], cap), cap))
+    return row
