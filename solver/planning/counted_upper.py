@@ -21,11 +21,9 @@ from itertools import combinations_with_replacement
 from math import comb
 
 from solver.core.rules import RuleSet
-from solver.planning.prepare import position_counts
 from solver.planning.request import PlanRequest
-from solver.planning.sampled_upper import best_end, pool_of
+from solver.planning.sampled_upper import best_end, pool_of, pool_tools
 from solver.planning.score_bounds import bounded, caps
-from solver.planning.targets import NoWinScore, PoolWin
 
 COUNT_TURNS = 3  # counted up to this many draws (4 draws: about 270,000 multisets, 10x the time)
 LABEL = ("; for {n} of {of} discards at most the relaxation's mean of the best end within the tiles a play can hold "
@@ -50,12 +48,7 @@ def counted_relaxation(rules: RuleSet, request: PlanRequest, tiles: list[int | N
     """Per discard in `tiles` (taken in order; past the deadline the rest are left out) the relaxation's E[score]
     bound, exactly."""
     position, turns = request.position, request.turns
-    hand = position.hand
-    best_win = PoolWin(rules, hand.called, position.favourite)
-    nowin = NoWinScore(rules, hand.called, position.favourite)
-    slots = rules.hand_size - sum(rules.units[u].size for u in hand.called)
-    _, room, wall, _ = position_counts(rules, position, turns)
-    sora = rules.tiles.sora if rules.sora_mode == "fetch" else None
+    hand, best_win, nowin, slots, room, wall, sora = pool_tools(rules, request)
     walls = draw_multisets(wall, turns)
     total = comb(sum(wall), turns)
     # per multiset: can any pool of it win at all (the largest pool holds every other)

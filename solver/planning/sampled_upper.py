@@ -42,12 +42,7 @@ def sampled_relaxation(rules: RuleSet, request: PlanRequest, tiles: list[int | N
     g = max(min(N, its best no-win score of 12 tiles), its best tsumo score) (`total`, `squares`). None where the
     clock stopped it."""
     position, turns = request.position, request.turns
-    hand = position.hand
-    best_win = PoolWin(rules, hand.called, position.favourite)
-    nowin = NoWinScore(rules, hand.called, position.favourite)
-    slots = rules.hand_size - sum(rules.units[u].size for u in hand.called)
-    _, room, wall, _ = position_counts(rules, position, turns)
-    sora = rules.tiles.sora if rules.sora_mode == "fetch" else None
+    hand, best_win, nowin, slots, room, wall, sora = pool_tools(rules, request)
     floors = {tile: caps(rules, position, turns, tile)[1] for tile in tiles}
     live = [k for k, n in enumerate(wall) for _ in range(n)]
     rng = random.Random(f"relaxation-{seed}")
@@ -64,6 +59,17 @@ def sampled_relaxation(rules: RuleSet, request: PlanRequest, tiles: list[int | N
             got[1] += value
             got[2] += value * value
     return {tile: Sampled(games, *sums[tile]) for tile in tiles}
+
+
+def pool_tools(rules: RuleSet, request: PlanRequest) -> tuple:
+    """What a look at a wall's pools needs: (hand, PoolWin, NoWinScore, concealed slots, waiting room counts, live
+    wall counts, fetch mode's そら or None)."""
+    position = request.position
+    hand = position.hand
+    _, room, wall, _ = position_counts(rules, position, request.turns)
+    return (hand, PoolWin(rules, hand.called, position.favourite), NoWinScore(rules, hand.called, position.favourite),
+            rules.hand_size - sum(rules.units[u].size for u in hand.called), room, wall,
+            rules.tiles.sora if rules.sora_mode == "fetch" else None)
 
 
 def best_end(best_win: PoolWin | None, nowin: NoWinScore, pool: tuple[int, ...], slots: int,
