@@ -237,7 +237,7 @@ def test_real_positions_keep_each_estimate_between_its_bounds():
             room = [ev.tiles.name(k) for k in range(len(ev.tiles))
                     if hand.concealed[k] + (seen[k] if seen else 0) == 0][:2] if name == "2019-12" and i % 2 else []
             try:
-                p = ev.plan(hand, turns=6, seen=names, waiting_room=room, seconds=1)
+                p = ev.plan(hand, turns=6, seen=names, waiting_room=room, seconds=3)  # (the sample: its share)
             except MjError:
                 continue
             for row in p.discards:
