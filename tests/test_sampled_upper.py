@@ -166,7 +166,7 @@ def test_rows_past_the_counted_relaxation_carry_the_sampled_value():
         assert low <= float(row.score_upper_estimate) <= high
         assert row.expected_score <= row.score_upper_estimate <= row.score_upper
     assert f"sampled over {GAMES} walls" in p.policy_class["win_probability"]
-    assert f"sampled over {GAMES} walls" in p.policy_class["expected_score"]
+    assert "sampled over the same walls" in p.policy_class["expected_score"]
     first = plan_dict(p, ev.rules)["discards"][0]
     assert first["upper"] == 1.0 and first["upper_estimate"] < 1 and len(first["upper_estimate_interval"]) == 2
     assert first["expected_score_upper_estimate"] <= first["expected_score_upper"]
@@ -216,13 +216,22 @@ def test_no_sample_past_its_horizon():
     request = ev.plan_request_of("ジュリア 翼 静香 詩花 可奈 詩花 ジュリア 星梨花 環 星梨花 美也 静香 茜",
                                  turns=MOST_TURNS + 1, seconds=None)
     rows = (plan_module.DiscardPlan(3, Fraction(1, 10), None, 2, 4, upper=Fraction(1)),)
-    assert with_sampled_uppers(ev.rules, request, rows, None) == (rows, 0)
+    assert with_sampled_uppers(ev.rules, request, rows, None) == (rows, 0, 0)
 
 
 def test_the_sample_stops_at_its_clock():
     ev = Evaluator("2019-12")
     request = ev.plan_request_of("ジュリア 翼 静香 詩花 可奈 詩花 ジュリア 星梨花 環 星梨花 美也 静香 茜", turns=6)
     assert sampled_relaxation(ev.rules, request, [None], seed=0, deadline=0.0) is None
+    # past its clock after some walls: the first walls of the same sequence, whole batches of them
+    full = sampled_relaxation(ev.rules, request, [None], seed=0, games=300)[None]
+    import solver.planning.sampled_upper as module
+    looks = iter([False, True])
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(module.time, "monotonic", lambda: 1.0 if next(looks, True) else 0.0)
+        part = sampled_relaxation(ev.rules, request, [None], seed=0, games=300, deadline=0.5)[None]
+    head = sampled_relaxation(ev.rules, request, [None], seed=0, games=module.BATCH)[None]
+    assert part == head and part.games == module.BATCH < full.games
 
 
 def test_real_positions_keep_each_estimate_between_its_bounds():

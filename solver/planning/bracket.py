@@ -47,7 +47,7 @@ def bracket(request: PlanRequest, lower: Plan, stopped: str | None, listed: Prep
     takes its share of what is left."""
     from solver.planning.bounds import separated
     from solver.planning.lookahead import LABEL, improve
-    from solver.planning.sampled_upper import GAMES, LABEL as SAMPLED_UPPER, with_sampled_uppers
+    from solver.planning.sampled_upper import LABEL as SAMPLED_UPPER, with_sampled_uppers
     from solver.planning.score_bounds import UPPER as SCORE_UPPER, with_score_uppers
 
     clock = clock or Clock(None)
@@ -64,8 +64,8 @@ def bracket(request: PlanRequest, lower: Plan, stopped: str | None, listed: Prep
     if lower.games is not None:  # a policy's value is at most the optimum: a sample above the proved bound is noise
         rows = tuple(within(r) for r in rows)
     # where only 1 is proved, the relaxation's own value sampled beside it (an estimate; sampled_upper.py)
-    rows, estimated = with_sampled_uppers(rules, request, rows, clock.share(share.UPPER)) \
-        if rules is not None else (rows, 0)
+    rows, estimated, walls = with_sampled_uppers(rules, request, rows, clock.share(share.UPPER)) \
+        if rules is not None else (rows, 0, 0)
     raised = looked = 0
     lower_end = clock.share(share.LOWER)  # the lower side's improvements share it
     if sample and rules is not None and lower.games is None:
@@ -88,7 +88,7 @@ def bracket(request: PlanRequest, lower: Plan, stopped: str | None, listed: Prep
         labels[label_of(request.objective)] += SAMPLED.format(n=raised, of=len(rows), policy=POLICY, games=games)
     labels["win_probability"] += f"; upper = {note}"
     if estimated:
-        labels["win_probability"] += SAMPLED_UPPER.format(n=estimated, of=len(rows), games=GAMES)
+        labels["win_probability"] += SAMPLED_UPPER.format(n=estimated, of=len(rows), games=walls)
     labels["expected_score"] += f"; upper = {SCORE_UPPER}" if rules is not None else "; no upper bound computed"
     gap = separated(rows) if request.objective == "win" and rows[0].win_interval is None else None
     return replace(lower, discards=rows, policy_class=labels, method=method, separated=gap, stopped=stopped)

@@ -9,7 +9,7 @@ g = max(min(N, the best no-win score of 12 tiles within the pool), the best tsum
 pool), N the proved cap of a hand that did not win (score_bounds.py). One look per wall (PoolWin) samples both. The
 sample means estimate numbers at least the optimum, so they are reported beside the proved bounds as estimates,
 never in their place: `upper` and `score_upper` stay what is proved, and `separated` never rests on them. Fixed
-seeds keep answers reproducible; the clock only stops it early (then nothing is reported).
+seeds keep answers reproducible; the clock stops it at a batch's end (the first walls of the same sequence).
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ BATCH = 100  # walls between two looks at the clock
 LABEL = ("; for {n} of {of} discards whose upper bound is 1, the relaxation's own value (at least the optimum) "
          "sampled over {games} walls with a 95 % interval: an estimate of a bound, not a proof")
 SCORE_LABEL = ("; beside an upper bound from P(win)'s 1, the relaxation's mean of the best end within the tiles a "
-               "play can hold (a win, or at most N without one) sampled over {games} walls with a 95 % interval: an "
+               "play can hold (a win, or at most N without one) sampled over the same walls with a 95 % interval: an "
                "estimate of a bound")
 
 
@@ -39,8 +39,9 @@ def sampled_relaxation(rules: RuleSet, request: PlanRequest, tiles: list[int | N
                        games: int = GAMES, deadline: float | None = None) -> dict[int | None, Sampled] | None:
     """Per discard in `tiles` (None: a 12-tile hand as it stands) over `games` walls: the walls where the pool of
     tiles a play can hold (pools_in_wall) holds a complete hand (`wins`), and the sum and sum of squares of
-    g = max(min(N, its best no-win score of 12 tiles), its best tsumo score) (`total`, `squares`). None where the
-    clock stopped it."""
+    g = max(min(N, its best no-win score of 12 tiles), its best tsumo score) (`total`, `squares`). Past the deadline
+    it stops at a batch's end with the walls played so far (the first ones of the same sequence); None where it had
+    played none."""
     position, turns = request.position, request.turns
     hand, best_win, nowin, slots, room, wall, sora = pool_tools(rules, request)
     floors = {tile: caps(rules, position, turns, tile)[1] for tile in tiles}
@@ -49,7 +50,10 @@ def sampled_relaxation(rules: RuleSet, request: PlanRequest, tiles: list[int | N
     sums = {tile: [0, 0, 0] for tile in tiles}  # wins, total, squares
     for played in range(games):
         if played % BATCH == 0 and deadline is not None and time.monotonic() > deadline:
-            return None
+            if not played:
+                return None
+            games = played
+            break
         draws = rng.sample(live, turns)
         whole = best_win.score(pool_of(hand.concealed, room, draws, None, True), slots)  # every pool lies within it
         for tile, pool in pools_in_wall(hand.concealed, room, sora, draws, tiles):
@@ -111,16 +115,17 @@ def with_sampled_uppers(rules: RuleSet, request: PlanRequest, rows: tuple,
                         deadline: float | None) -> tuple[tuple, int]:
     """The rows whose proved P(win) bound is 1 with the relaxation's sampled values beside it: P(win)'s
     (`upper_estimate`, `upper_interval`) and E[score]'s (`score_upper_estimate`, `score_upper_interval`; kept by
-    settled() only where E[score] ends up a bracket); also how many rows got them (none where the clock stopped)."""
+    settled() only where E[score] ends up a bracket); also how many rows got them and over how many walls (none
+    where the clock stopped it before any)."""
     open_rows = [r.tile for r in rows if r.upper is not None and r.upper >= 1] if request.turns <= MOST_TURNS else []
     sampled = sampled_relaxation(rules, request, open_rows, request.limits.seed, deadline=deadline) \
         if open_rows else None
     if not sampled:
-        return rows, 0
+        return rows, 0, 0
     return tuple(r if r.tile not in sampled else replace(
         r, upper_estimate=sampled[r.tile].win_probability, upper_interval=sampled[r.tile].win_interval(),
         score_upper_estimate=sampled[r.tile].expected_score, score_upper_interval=sampled[r.tile].score_interval())
-        for r in rows), len(sampled)
+        for r in rows), len(sampled), next(iter(sampled.values())).games
 
 
 def settled(plan):
@@ -135,7 +140,7 @@ def settled(plan):
         rows.append(above_lower(r))
     labels = dict(plan.policy_class)
     if any(r.score_upper_estimate is not None for r in rows):
-        labels["expected_score"] += SCORE_LABEL.format(games=GAMES)
+        labels["expected_score"] += SCORE_LABEL
     return replace(plan, discards=tuple(rows), policy_class=labels)
 
 
