@@ -61,8 +61,8 @@ def test_every_step_is_due_by_the_requests_end(ev, turns, monkeypatch):
     ends, seen = [], []
     original = clock.Clock.__init__
 
-    def start(self, seconds):
-        original(self, seconds)
+    def start(self, seconds, end=None):
+        original(self, seconds, end)
         if seconds is not None:  # (a part of the request's clock is made from it, with no seconds of its own)
             ends.append(self.end)
     monkeypatch.setattr(clock.Clock, "__init__", start)

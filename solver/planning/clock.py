@@ -25,9 +25,8 @@ LEAST_GAMES = 100  # walls an estimate plays whatever the clock says: every inpu
 class Clock:
     """The request's end; None everywhere where the request has no clock (answers reproducible)."""
 
-    def __init__(self, seconds: float | None):
-        self.seconds = seconds
-        self.end = None if seconds is None else time.monotonic() + seconds
+    def __init__(self, seconds: float | None, end: float | None = None):
+        self.end = end if seconds is None else time.monotonic() + seconds
 
     def optimum(self) -> float | None:
         """The optimal search's deadline: the end less RESERVE, or less 1 - OPTIMUM of the time left where that is
@@ -36,9 +35,7 @@ class Clock:
 
     def part(self, part: float) -> Clock:
         """A clock that ends `part` of the time left from now (the steps it is handed share that)."""
-        found = Clock(None)
-        found.seconds, found.end = self.seconds, self.share(part)
-        return found
+        return Clock(None, self.share(part))
 
     def share(self, part: float) -> float | None:
         """A deadline `part` of the time left from now."""
