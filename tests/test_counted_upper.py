@@ -82,6 +82,9 @@ def test_a_plan_at_three_draws_gets_the_counted_bound(monkeypatch):
             raise TooLarge("forced past the budget (test)")
         return exact(rules, request, progress, deadline, prep, pace)
     monkeypatch.setattr(plan_module, "exact_plan", exact_plan)
+    searched = plan_module.score_plan  # (E[score] over all play: 6-12 s at 3 draws, so past a default budget)
+    monkeypatch.setattr(plan_module, "score_plan", lambda rules, request, *rest: (
+        None if request.objective == "score" else searched(rules, request, *rest)))
     got = ev.plan(hand, turns=COUNT_TURNS, seconds=None)
     assert "counted over every draw (proved)" in got.policy_class["expected_score"]
     monkeypatch.setattr(plan_module, "with_counted_uppers", lambda rules, request, plan, deadline: plan)

@@ -14,7 +14,7 @@ from synthetic import BASE_SETTINGS, room_positions
 
 from solver import Evaluator, MjError
 from solver.planning import plan as plan_module
-from solver.planning.score_optimum import ScoreOptimum, score_optimum
+from solver.planning.score_optimum import ScoreOptimum, native_tail, score_optimum
 from solver.planning.targets import TooLarge
 
 
@@ -99,8 +99,8 @@ def test_reductions_change_no_value(case):
     ev = game.evaluator("2019-12")
     position = ev.plan_request_of(deal.hand, turns, "score", names(seen), names(room), None).position
     discards = [k for k, n in enumerate(deal.concealed) if n] if deal.hand.size(ev.rules) == game.hand_size else [None]
-    try:
-        fast, _ = score_optimum(ev.rules, position, turns, discards, state_limit=10**6)
+    try:  # (the pure search: the C tail, planc_tail.c, is checked against it below)
+        fast, _ = score_optimum(ev.rules, position, turns, discards, state_limit=10**6, native=False)
     except MjError:
         return
 
@@ -112,8 +112,43 @@ def test_reductions_change_no_value(case):
         patch.setattr(ScoreOptimum, "touching", lambda self, hand, support: list(range(len(hand))))
         patch.setattr(ScoreOptimum, "leaf", plain_leaf)
         patch.setattr(ScoreOptimum, "room_matters", lambda self, hand, wall, t: self.sora is not None)
-        slow, _ = score_optimum(ev.rules, position, turns, discards, state_limit=10**6)
+        slow, _ = score_optimum(ev.rules, position, turns, discards, state_limit=10**6, native=False)
     assert slow == fast
+
+
+needs_c = pytest.mark.skipif(not native_tail(Evaluator("2019-12").rules, None), reason="the C tail is not built")
+
+
+@needs_c
+@settings(BASE_SETTINGS, max_examples=60)
+@given(positions(), st.sampled_from(["2019-12", "hitori-jong-2.1"]))
+def test_the_c_tail_equals_the_pure_search(case, param):
+    """The last draw's levels in C (its branch and bound over the discards, its memo of leaves) give the pure
+    search's Fractions on every root, fetches and called units included."""
+    game, deal, seen, room, favourite, turns = case
+    ev = game.evaluator(param)
+    position = ev.plan_request_of(deal.hand, turns, "score", names(seen), names(room),
+                                  None if favourite is None else f"k{favourite}").position
+    discards = [k for k, n in enumerate(deal.concealed) if n] if deal.hand.size(ev.rules) == game.hand_size else [None]
+    try:
+        pure, _ = score_optimum(ev.rules, position, turns, discards, state_limit=10**6, native=False)
+    except MjError:
+        return
+    c, _ = score_optimum(ev.rules, position, turns, discards, state_limit=10**6, native=True)
+    assert c == pure
+
+
+@needs_c
+@pytest.mark.parametrize("rules", ["2019-12", "hitori-jong-2.1"])
+def test_the_c_tail_on_a_real_hand(rules):
+    """Real units (157 under 2019-12, overlapping packings, the favourite's bonus), 2 draws, seen tiles: the C
+    tail's values equal the pure search's on every discard."""
+    ev = Evaluator(rules)
+    request = ev.plan_request_of(REAL[1], 2, "score", ["星梨花", "静香", "翼"], [], "静香")
+    discards = [k for k, n in enumerate(request.position.hand.concealed) if n]
+    pure, _ = score_optimum(ev.rules, request.position, 2, discards, state_limit=10**6, native=False)
+    c, _ = score_optimum(ev.rules, request.position, 2, discards, state_limit=10**6, native=True)
+    assert c == pure and len({v for v, _, _ in c}) > 1
 
 
 @pytest.fixture(scope="module")
@@ -186,12 +221,12 @@ def test_where_a_fetch_could_follow_p_win_comes_from_the_search_with_every_fetch
 
 
 def test_not_started_past_a_rough_count(ev):
-    """Turns 3 of a real hand would pass the default state limit by far: refused before any search (the class
+    """Turns 4 of a real hand would pass the default state limit by far: refused before any search (the class
     answers), while the same hand at turns 1 is searched."""
-    position = ev.plan_request_of(REAL[0], 3).position
+    position = ev.plan_request_of(REAL[0], 4).position
     discards = [k for k, n in enumerate(position.hand.concealed) if n]
     with pytest.raises(TooLarge, match="would visit"):
-        score_optimum(ev.rules, position, 3, discards, state_limit=500_000)
+        score_optimum(ev.rules, position, 4, discards, state_limit=500_000)
     moves, states = score_optimum(ev.rules, position, 1, discards, state_limit=500_000)
     assert len(moves) == len(discards) and states > 0
 

@@ -360,12 +360,10 @@ static struct PyModuleDef module = {
 };
 
 PyMODINIT_FUNC PyInit__planc(void) {
-    if (PyType_Ready(&NoWinType) < 0) return NULL;
+    if (PyType_Ready(&NoWinType) < 0 || PyType_Ready(&TailType) < 0) return NULL;
     PyObject *m = PyModule_Create(&module);
     if (!m) return NULL;
-    Py_INCREF(&NoWinType);
-    if (PyModule_AddObject(m, "NoWin", (PyObject *)&NoWinType) < 0) {
-        Py_DECREF(&NoWinType);
+    if (PyModule_AddType(m, &NoWinType) < 0 || PyModule_AddType(m, &TailType) < 0) {
         Py_DECREF(m);
         return NULL;
     }

@@ -20,6 +20,8 @@ FETCH = 0.5  # ... or half of that time where it is short
 OTHER_OPTIMUM = 0.6  # the other objective over all play (the rest: the class nearest where it stops)
 BRACKET = 0.7  # with both objectives, the first one's bracket (the rest is the other's: a column never left empty)
 LEAST_GAMES = 100  # walls an estimate plays whatever the clock says: every input gets an answer
+PACE_SHARE = 0.5  # a paced search's later roots taken at this share of the earlier ones' mean (shared memo)
+SCORE_PACE = 0.45  # ... E[score]'s over all play (2019-12 and hitori-jong-2.1 at 3 draws: 0.33-0.44 past two roots)
 
 
 class Clock:
@@ -55,3 +57,12 @@ def keeping(deadline: float | None, keep: float, most: float) -> float | None:
     if deadline is None:
         return None
     return deadline - min(keep, most * max(0.0, deadline - time.monotonic()))
+
+
+def behind(start: float, done: int, left: int, deadline: float | None, pace: float = PACE_SHARE) -> bool:
+    """Whether a search over roots that valued `done` since `start` would, at `pace` of their mean time for each of
+    the `left` others, pass the deadline: then it gives up at once and its time goes to what answers."""
+    if deadline is None or not left:
+        return False
+    now = time.monotonic()
+    return (now - start) / done * left * pace > deadline - now

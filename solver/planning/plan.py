@@ -31,7 +31,6 @@ MODEL = ("solo (docs/formulation.md section 8): the wall is every unseen copy, e
 METHODS = ("optimal", "bounds", "estimate", "class")  # class: exact within a named class asked for (nearest, detour),
 # or E[score] over all play beside a P(win) of a named class
 Progress = Callable[[int, int, int], None]  # (roots done, roots in all, states visited)
-PACE_SHARE = 0.5  # a paced plan's later discards taken at this share of the earlier ones' mean (shared memo)
 
 
 @dataclass(frozen=True)
@@ -117,7 +116,9 @@ def plan(rules: RuleSet, request: PlanRequest | Hand, progress: Progress | None 
         deadline = clock.optimum()
         listed = prepare(rules, request.position, turns=request.turns, objectives=(request.objective,),
                          play="optimal", state_limit=limits.max_states, deadline=deadline)
-        found = score_plan(rules, single, listed, progress, share.keeping(deadline, share.NO_FETCH, 1 - share.FETCH))
+        # (P(win)'s search with every fetch leaves time to the no-fetch optimum; E[score]'s fallback, a class, is quick)
+        found = score_plan(rules, single, listed, progress, deadline if request.objective == "score" else
+                           share.keeping(deadline, share.NO_FETCH, 1 - share.FETCH))
         if found is None:  # (the search with every fetch stopped: the planner's own, on what is left)
             found = exact_plan(rules, single, progress, deadline, listed, pace=True)  # (hopeless: the bracket's time)
         if found.policy_class[label_of(request.objective)] == "all play":
@@ -361,14 +362,13 @@ def exact_rows(prep: Prepared, objective: str, choices, roots, turns: int, progr
 
 
 def first_moves(prep: Prepared, search, roots, turns: int, tick, pace: float | None = None) -> list:
-    """Each root's first move; with `pace` (a deadline), OutOfTime as soon as the roots so far, at PACE_SHARE of
-    their time each (later roots reuse the memo), would take the rest past it: its time goes to what answers."""
+    """Each root's first move; with `pace` (a deadline), OutOfTime as soon as the roots so far show the rest would
+    pass it (clock.behind)."""
     out, start = [], time.monotonic()
     for hand12, room12 in roots:
         out.append(search.first_move(hand12, prep.wall_r, room12, prep.W0, turns))
         tick()
-        now, left = time.monotonic(), len(roots) - len(out)
-        if pace is not None and left and (now - start) / len(out) * left * PACE_SHARE > pace - now:
+        if share.behind(start, len(out), len(roots) - len(out), pace):
             raise OutOfTime(f"the exact plan would pass its time budget ({len(out)} of {len(roots)} discards "
                             f"valued, {search.visited:,} states)")
     return out

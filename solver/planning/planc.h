@@ -26,6 +26,30 @@ PyObject *reach_rows(PyObject *self, PyObject *args);
 PyObject *narrowed_rows(PyObject *self, PyObject *args);
 PyObject *most_rows(PyObject *self, PyObject *args);
 
-extern PyTypeObject NoWinType;  /* planc_nowin.c: the score of a hand that did not win */
+/* planc_nowin.c: the score of a hand that did not win */
+#include <stdint.h>
+#define NW_MAXK 64
+#define NW_MAXM 16  /* members of one unit */
+
+typedef struct {
+    PyObject_HEAD
+    int U;
+    uint64_t *mask;   /* U */
+    int *points;      /* U */
+    char *fav;        /* U */
+    int *size;        /* U */
+    int (*members)[NW_MAXM];
+    int *fits;        /* U: the units held whole, per call (the GIL is held throughout) */
+    int bonus, fav_called, base;
+    int most[NW_MAXK + 1]; /* most[s]: the most points of units filling exactly s slots, any copies (-1: none) */
+    int most_le[NW_MAXK + 1]; /* the most of units of at most s tiles (0: none) */
+} NoWin;
+
+extern PyTypeObject NoWinType;
+/* base + the best packing of any size within the counts (n kinds, at most 64), or floor where that is more */
+long long nowin_value(NoWin *s, const unsigned char *counts, int n, long long floor);
+
+/* planc_tail.c: E[score] at one draw left, no fetch to come (score_optimum.py) */
+extern PyTypeObject TailType;
 
 #endif

@@ -8,24 +8,6 @@
  * within the counts, PoolWin), or None. At most 64 kinds (a unit is a bit mask). */
 #define PY_SSIZE_T_CLEAN
 #include "planc.h"
-#include <stdint.h>
-
-#define NW_MAXK 64
-#define NW_MAXM 16  /* members of one unit */
-
-typedef struct {
-    PyObject_HEAD
-    int U;
-    uint64_t *mask;   /* U */
-    int *points;      /* U */
-    char *fav;        /* U */
-    int *size;        /* U */
-    int (*members)[NW_MAXM];
-    int *fits;        /* U: the units held whole, per call (the GIL is held throughout) */
-    int bonus, fav_called, base;
-    int most[NW_MAXK + 1]; /* most[s]: the most points of units filling exactly s slots, any copies (-1: none) */
-    int most_le[NW_MAXK + 1]; /* the most of units of at most s tiles (0: none) */
-} NoWin;
 
 typedef struct {
     const NoWin *s;
@@ -59,23 +41,38 @@ static void search(Pack *p, int start, int left, int points, int fav, int exact)
     }
 }
 
-/* the counts (a byte per kind) and the units held whole among them, into p; 0 on a bad argument */
-static int start_pack(Pack *p, NoWin *s, const char *b, Py_ssize_t n) {
-    if (n > NW_MAXK) {
-        PyErr_SetString(PyExc_ValueError, "counts: at most 64 kinds");
-        return 0;
-    }
+/* the counts (a byte per kind, n kinds, at most 64) and the units held whole among them, into p */
+static void start_pack(Pack *p, NoWin *s, const unsigned char *b, Py_ssize_t n) {
     p->s = s;
     p->fits = s->fits;
     p->n = 0;
     uint64_t support = 0;
     for (int k = 0; k < NW_MAXK; k++) {
-        p->counts[k] = k < n ? (unsigned char)b[k] : 0;
+        p->counts[k] = k < n ? b[k] : 0;
         if (p->counts[k]) support |= 1ULL << k;
     }
     for (int u = 0; u < s->U; u++)
         if (!(s->mask[u] & ~support)) s->fits[p->n++] = u;
+}
+
+static int too_many(Py_ssize_t n) {
+    if (n <= NW_MAXK) return 0;
+    PyErr_SetString(PyExc_ValueError, "counts: at most 64 kinds");
     return 1;
+}
+
+/* base + the best packing of at most `most` tiles, where it passes `floor` (a value some packing reaches, which
+ * the branch and bound then need not pass again) */
+static long long packed(NoWin *s, const unsigned char *b, Py_ssize_t n, int most, long long floor) {
+    Pack p;
+    start_pack(&p, s, b, n);
+    p.best = floor > s->base ? (int)(floor - s->base) : 0;
+    search(&p, 0, most, 0, 0, 0);
+    return s->base + p.best;
+}
+
+long long nowin_value(NoWin *s, const unsigned char *counts, int n, long long floor) {
+    return packed(s, counts, n, 255, floor);
 }
 
 static PyObject *NoWin_complete(NoWin *s, PyObject *args) {
@@ -87,8 +84,9 @@ static PyObject *NoWin_complete(NoWin *s, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "slots: from 0 to 64");
         return NULL;
     }
+    if (too_many(n)) return NULL;
     Pack p;
-    if (!start_pack(&p, s, b, n)) return NULL;
+    start_pack(&p, s, (const unsigned char *)b, n);
     p.best = -1;
     search(&p, 0, slots, 0, 0, 1);
     if (p.best < 0) Py_RETURN_NONE;
@@ -104,11 +102,8 @@ static PyObject *NoWin_score(NoWin *s, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "most: 0 or more tiles");
         return NULL;
     }
-    Pack p;
-    if (!start_pack(&p, s, b, n)) return NULL;
-    p.best = 0;
-    search(&p, 0, most, 0, 0, 0);
-    return PyLong_FromLong(s->base + p.best);
+    if (too_many(n)) return NULL;
+    return PyLong_FromLongLong(packed(s, (const unsigned char *)b, n, most, 0));
 }
 
 static void NoWin_dealloc(NoWin *s) {

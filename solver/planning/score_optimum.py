@@ -22,9 +22,10 @@ from collections.abc import Callable
 from fractions import Fraction
 
 from solver.core.rules import RuleSet
+from solver.planning.clock import SCORE_PACE, behind
 from solver.planning.closed import add, falling
 from solver.planning.prepare import about, position_counts, reach_with_room
-from solver.planning.targets import NoWinScore, OutOfTime, TooLarge
+from solver.planning.targets import NoWinScore, OutOfTime, TooLarge, _planc, packer_built
 
 
 class ScoreOptimum:
@@ -32,9 +33,13 @@ class ScoreOptimum:
     turns (full counts) -> its best tsumo score (targets.enumerate_targets with budget = turns + fetches)."""
 
     def __init__(self, rules: RuleSet, called: tuple[int, ...], favourite: int | None, tsumo: dict, *,
-                 state_limit: int, deadline: float | None = None, tick: Callable[[int], None] | None = None):
-        self.nowin = NoWinScore(rules, called, favourite)
+                 state_limit: int, deadline: float | None = None, tick: Callable[[int], None] | None = None,
+                 native: bool | None = None):
+        self.nowin = NoWinScore(rules, called, favourite, native)
         self.tsumo = tsumo
+        # the last draw's levels in C where built (planc_tail.c, the same values): the hot loop, about 60x faster
+        self.tail = None if self.nowin._c is None else _planc.Tail(
+            self.nowin._c, {bytes(h): v for h, v in tsumo.items()}, len(rules.tiles))
         self.sora = rules.tiles.sora if rules.sora_mode == "fetch" else None
         self.masks = self.nowin.masks  # the units without そら, as bitmasks
         self.memo: dict[tuple, int] = {}
@@ -85,6 +90,9 @@ class ScoreOptimum:
 
     def last_draw(self, hand: tuple[int, ...], wall: tuple[int, ...]) -> int:
         """sum_k w_k leaf(hand + k): the kinds that touch no unit keep the 12 tiles' no-win score."""
+        if self.tail is not None:
+            self.counted()
+            return self.tail.last_draw(bytes(hand), bytes(wall))
         got = self.vectors.get(hand)
         if got is None:
             self.counted()
@@ -146,6 +154,9 @@ class ScoreOptimum:
         """Scaled value right after a draw: the tsumo (if complete) or the best discard."""
         if t == 0:
             return self.leaf(hand)
+        if t == 1 and self.tail is not None and (room is None or self.sora is None or not hand[self.sora]):  # (no fetch can follow)
+            self.counted()
+            return self.tail.after_draw(bytes(hand), bytes(wall))
         key = (hand, wall, room, t, 13)
         got = self.memo.get(key)
         if got is None:
@@ -172,25 +183,37 @@ class ScoreOptimum:
         return Fraction(best, scale), Fraction(wait, scale), take
 
 
+def native_tail(rules: RuleSet, native: bool | None) -> bool:
+    """Whether the last draw's levels run in C (planc_tail.c): built, asked for, and a rule set it takes."""
+    return packer_built(rules, native) and rules.scores_no_win
+
+
 def score_optimum(rules: RuleSet, position, turns: int, discards: list[int | None], *, state_limit: int,
-                  deadline: float | None = None, tick: Callable[[int], None] | None = None) -> tuple[list[tuple], int]:
+                  deadline: float | None = None, tick: Callable[[int], None] | None = None,
+                  native: bool | None = None) -> tuple[list[tuple], int]:
     """Per root (a discard kind, None: the 12-tile hand as it stands) its first move (first_move), and the
     states visited. TooLarge (OutOfTime) past the limits. The complete hands are listed with only the seen
     tiles out (a fetch may bring a waiting-room copy into the hand), within the draws plus the held そら."""
     hand = position.hand
     _, room, wall, _ = position_counts(rules, position, turns)
-    # Not started where it would plainly pass the state limit (turns 3 of a real hand: millions of states), so
-    # the class answers without first spending the time budget: about (live kinds x kinds held) states a draw.
-    held = sum(1 for n in hand.concealed if n) + 1
-    guess = len(discards) * (sum(1 for n in wall if n) * held) ** (turns - 1)
+    # Not started where it would plainly pass the state limit (turns 4 of a real hand: millions of states), so
+    # the class answers without first spending the time budget: about (live kinds x kinds held) states a draw,
+    # where the C tail counts a hand with one draw left as one state (no states below it).
+    held, live = sum(1 for n in hand.concealed if n), sum(1 for n in wall if n)
+    guess = len(discards) * (live * (held + 1)) ** (turns - 1)
+    if turns >= 2 and native_tail(rules, native):  # (2019-12 at 3 draws: 250,000-365,000 states for 420,000-490,000)
+        guess = len(discards) * live * (live * held) ** (turns - 2)
     if guess > state_limit:
         raise TooLarge(f"the exact search with every fetch would visit about {about(guess)} states, past {state_limit:,}")
     targets = reach_with_room(rules, position, turns, deadline)
     search = ScoreOptimum(rules, hand.called, position.favourite, targets.counts, state_limit=state_limit,
-                          deadline=deadline, tick=tick)
-    out = []
+                          deadline=deadline, tick=tick, native=native)
+    out, start = [], time.monotonic()
     for d in discards:
         held = hand.concealed if d is None else add(hand.concealed, d, -1)
         r = room if d is None else add(room, d, 1)
         out.append(search.first_move(held, wall, r, turns))
+        if behind(start, len(out), len(discards) - len(out), deadline, SCORE_PACE):  # (its time goes to the bracket)
+            raise OutOfTime(f"the exact search with every fetch would pass its time budget ({len(out)} of "
+                            f"{len(discards)} discards valued, {search.states:,} states)")
     return out, search.states

@@ -123,13 +123,15 @@ def scored_units(rules: RuleSet, favourite: int | None, *, won: bool) -> list[tu
             for u in rules.units if sora not in u.members]
 
 
-def packer(rules: RuleSet, units: list[tuple], fav_called: bool, base: int, native: bool | None):
-    """The C packing searches over `units` (planc_nowin.c) where built and asked for (`native` None: unless
-    MJ_PURE=1), else None (the pure best_packing answers)."""
+def packer_built(rules: RuleSet, native: bool | None) -> bool:
+    """Whether the C packing searches (planc_nowin.c) are built and asked for (`native` None: unless MJ_PURE=1)."""
     native = (not forced_pure()) if native is None else native
-    if _planc is None or not native or len(rules.tiles) > 64:
-        return None
-    return _planc.NoWin(units, rules.favourite_bonus, fav_called, base)
+    return _planc is not None and native and len(rules.tiles) <= 64
+
+
+def packer(rules: RuleSet, units: list[tuple], fav_called: bool, base: int, native: bool | None):
+    """The C packing searches over `units` where built and asked for, else None (the pure best_packing answers)."""
+    return _planc.NoWin(units, rules.favourite_bonus, fav_called, base) if packer_built(rules, native) else None
 
 
 class NoWinScore:
