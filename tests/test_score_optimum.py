@@ -4,6 +4,7 @@ same search without them, and on real hands never below the class it replaces.""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 
 import pytest
@@ -13,7 +14,9 @@ from oracle_fetch import fetch_value
 from synthetic import BASE_SETTINGS, room_positions
 
 from solver import Evaluator, MjError
+from solver.core.hand import Hand
 from solver.planning import plan as plan_module
+from solver.planning.closed import add, falling
 from solver.planning.score_optimum import ScoreOptimum, native_tail, score_optimum
 from solver.planning.targets import TooLarge
 
@@ -149,6 +152,30 @@ def test_the_c_tail_on_a_real_hand(rules):
     pure, _ = score_optimum(ev.rules, request.position, 2, discards, state_limit=10**6, native=False)
     c, _ = score_optimum(ev.rules, request.position, 2, discards, state_limit=10**6, native=True)
     assert c == pure and len({v for v, _, _ in c}) > 1
+
+
+@needs_c
+@pytest.mark.parametrize("rules, seen", [("2019-12", ()), ("hitori-jong-2.1", ("可奈", "未来", "そら"))])
+def test_the_branch_and_bound_at_two_draws_keeps_the_best_discard(rules, seen):
+    """3 draws on a real 12-tile hand: with two draws left the discards skipped by their upper bounds change no
+    value against valuing every discard (a fetch after a drawn そら included)."""
+    ev = Evaluator(rules)
+    position = ev.plan_request_of(REAL[0], 3, "score", seen).position
+    position = replace(position, hand=Hand(add(position.hand.concealed, position.hand.concealed.index(1), -1)))
+
+    def every_discard(self, hand, wall, room):
+        won = self.tsumo.get(hand)
+        got = -1 if won is None else won * falling(sum(wall), 2)
+        for x, n in enumerate(hand):
+            if n:
+                held, r = add(hand, x, -1), None if room is None else add(room, x, 1)
+                got = max(got, self.v12(held, wall, r if r is not None and self.room_matters(held, wall, 2) else None, 2))
+        return got
+    pruned, _ = score_optimum(ev.rules, position, 3, [None], state_limit=10**7)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(ScoreOptimum, "best_of_two", every_discard)
+        plain, _ = score_optimum(ev.rules, position, 3, [None], state_limit=10**7)
+    assert pruned == plain
 
 
 @pytest.fixture(scope="module")

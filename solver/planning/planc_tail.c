@@ -1,11 +1,15 @@
-/* E[score] over all play at one draw left with no fetch to come, in C (score_optimum.py ScoreOptimum: leaf,
- * last_draw, and v13 at one draw left; the same exact reductions, docs/formulation.md section 8, "E[score] over
+/* E[score] over all play at the last two draws, in C (score_optimum.py ScoreOptimum: leaf, last_draw, v13 at one
+ * draw left, draw at two; the same exact reductions, docs/formulation.md section 8, "E[score] over
  * all play", items 3 and 4). Python keeps the recursion above it, the fetches and the pure fallback.
  *
- * Tail(nowin, wins, kinds): nowin a NoWin (planc_nowin.c) over the rule set's scored units, wins {counts (bytes):
- * the best tsumo score} of every complete concealed hand within reach.
+ * Tail(nowin, wins, kinds[, sora]): nowin a NoWin (planc_nowin.c) over the rule set's scored units, wins {counts
+ * (bytes): the best tsumo score} of every complete concealed hand within reach, sora the fetch-mode そら's kind.
  *   last_draw(hand12, wall) -> sum_k w_k leaf(hand12 + k), scaled by W (the wall's tiles);
- *   after_draw(hand13, wall) -> max(tsumo score x W if complete, max_x last_draw(hand13 - x, wall));
+ *   after_draw(hand13, wall[, room]) -> max(tsumo score x W if complete, max over each discard x, and with a そら
+ *     held after it each fetch from the room (the discard in it), of last_draw(the 12 tiles, wall));
+ *   draw(hand12, wall[, room]) -> sum_k w_k after_draw(hand12 + k, wall - k): two draws left, a fetch only after
+ *     the first (a そら drawn then, or held);
+ *   each with exact=False: an upper bound of the value instead (the branch and bound one level up);
  *   built() -> the 12-tile hands whose table (no-win score, and leaf(hand + k) per touching k) was built.
  * A hand is a byte of counts per kind: at most 64 kinds, 7 copies of a kind (a key: 3 bits a kind). */
 #define PY_SSIZE_T_CLEAN
@@ -37,10 +41,15 @@ static Key moved(Key key, int k, int d) {
 
 static int same(Key a, Key b) { return a.w[0] == b.w[0] && a.w[1] == b.w[1] && a.w[2] == b.w[2]; }
 
-/* open addressing, linear probing; a key with a zero top bit marks an empty slot */
+/* open addressing, linear probing; a key with a zero top bit marks an empty slot. A key and its value share a
+ * slot (32 bytes): a probe reads one cache line. */
 typedef struct {
-    Key *keys;
-    long long *value;
+    Key key;
+    long long value;
+} Slot;
+
+typedef struct {
+    Slot *slots;
     size_t cap, n;
 } Table;
 
@@ -48,7 +57,7 @@ typedef struct {
     PyObject_HEAD
     PyObject *nowin_obj;
     NoWin *nowin;
-    int kinds;
+    int kinds, sora;  /* sora: the fetch-mode そら's kind, or -1 */
     Table wins;     /* complete concealed hand -> its best tsumo score */
     Table leaves;   /* 13-tile hand -> leaf(): many 12-tile tables share one (hand + k = hand' + k') */
     Table tables;   /* 12-tile hand -> index of its table in the pool (table_of) */
@@ -63,50 +72,39 @@ static size_t slot_of(const Table *t, Key key) {
     h = (h ^ (h >> 27)) * 0x94D049BB133111EBULL;
     h ^= h >> 31;
     size_t i = (size_t)h & (t->cap - 1);
-    while (t->keys[i].w[2] && !same(t->keys[i], key)) i = (i + 1) & (t->cap - 1);
+    while (t->slots[i].key.w[2] && !same(t->slots[i].key, key)) i = (i + 1) & (t->cap - 1);
     return i;
 }
 
 static int table_init(Table *t, size_t cap) {
     t->cap = cap;
     t->n = 0;
-    t->keys = PyMem_Calloc(cap, sizeof *t->keys);
-    t->value = PyMem_Calloc(cap, sizeof *t->value);
-    return t->keys && t->value;
+    t->slots = PyMem_Calloc(cap, sizeof *t->slots);
+    return t->slots != NULL;
 }
 
 static long long *table_get(const Table *t, Key key) {
     size_t i = slot_of(t, key);
-    return t->keys[i].w[2] ? &t->value[i] : NULL;
+    return t->slots[i].key.w[2] ? &t->slots[i].value : NULL;
 }
 
 static int table_put(Table *t, Key key, long long value) {
     if (2 * (t->n + 1) > t->cap) {  /* at half full: twice the slots */
         Table bigger;
-        if (!table_init(&bigger, 2 * t->cap)) {
-            PyMem_Free(bigger.keys);
-            PyMem_Free(bigger.value);
-            return 0;
-        }
+        if (!table_init(&bigger, 2 * t->cap)) return 0;
         for (size_t i = 0; i < t->cap; i++)
-            if (t->keys[i].w[2]) {
-                size_t j = slot_of(&bigger, t->keys[i]);
-                bigger.keys[j] = t->keys[i];
-                bigger.value[j] = t->value[i];
-            }
+            if (t->slots[i].key.w[2]) bigger.slots[slot_of(&bigger, t->slots[i].key)] = t->slots[i];
         bigger.n = t->n;
-        PyMem_Free(t->keys);
-        PyMem_Free(t->value);
+        PyMem_Free(t->slots);
         *t = bigger;
     }
     size_t i = slot_of(t, key);
-    if (!t->keys[i].w[2]) t->n++;
-    t->keys[i] = key;
-    t->value[i] = value;
+    if (!t->slots[i].key.w[2]) t->n++;
+    t->slots[i].key = key;
+    t->slots[i].value = value;
     return 1;
 }
 
-/* a 13-tile hand after the last draw: its tsumo or its best sub-hand's no-win score if complete, else its own */
 /* (floor: the no-win score of a hand within it, which its own is at least) */
 static long long leaf(Tail *t, unsigned char *c, Key key, long long floor) {
     long long *got = table_get(&t->leaves, key);
@@ -196,14 +194,20 @@ static long long table_of(Tail *t, unsigned char *c, Key key, int exact) {
     return at;
 }
 
+static long long tiles(const Tail *t, const unsigned char *w) {
+    long long W = 0;
+    for (int k = 0; k < t->kinds; k++) W += w[k];
+    return W;
+}
+
 /* sum_k w_k leaf(c + k) (an upper bound where the table is not exact, *exact says which): the kinds that touch no
  * unit keep the 12 tiles' no-win score. 0: an exception set. */
-static int last_draw(Tail *t, unsigned char *c, Key key, const unsigned char *w, int *exact, long long *out) {
+static int last_draw(Tail *t, unsigned char *c, Key key, const unsigned char *w, long long W, int *exact,
+                     long long *out) {
     long long at = table_of(t, c, key, *exact);
     if (at < 0) return 0;
     const long long *row = t->pool + at;
-    long long total = 0, rest = 0;
-    for (int k = 0; k < t->kinds; k++) rest += w[k];
+    long long total = 0, rest = W;
     for (long long i = 0; i < row[1]; i++) {
         int k = (int)row[3 + 2 * i];
         total += w[k] * row[4 + 2 * i];
@@ -214,19 +218,20 @@ static int last_draw(Tail *t, unsigned char *c, Key key, const unsigned char *w,
     return 1;
 }
 
-/* the arguments (hand, wall) into c, its key and w; 0 with an exception set */
-static int hand_and_wall(Tail *t, PyObject *args, unsigned char *c, Key *key, const unsigned char **w) {
+/* the arguments (hand, wall[, room[, exact]]) into c, its key, w, room and exact; 0 with an exception set */
+static int hand_and_wall(Tail *t, PyObject *args, unsigned char *c, Key *key, const unsigned char **w,
+                         PyObject **room, int *exact) {
     const char *h, *wall;
     Py_ssize_t n, m;
-    if (!PyArg_ParseTuple(args, "y#y#", &h, &n, &wall, &m)) return 0;
+    if (!PyArg_ParseTuple(args, "y#y#|Op", &h, &n, &wall, &m, room, exact)) return 0;
     if (n != t->kinds || m != t->kinds) {
         PyErr_SetString(PyExc_ValueError, "hand and wall: a byte per kind");
         return 0;
     }
     memcpy(c, h, n);
     for (int k = 0; k < n; k++)
-        if (c[k] > 6) {  /* (a drawn copy more still fits a key's 3 bits) */
-            PyErr_SetString(PyExc_ValueError, "hand: at most 6 copies of a kind");
+        if (c[k] > 4) {  /* (a draw, a fetch and a last draw more still fit a key's 3 bits) */
+            PyErr_SetString(PyExc_ValueError, "hand: at most 4 copies of a kind");
             return 0;
         }
     key_of(c, t->kinds, key);
@@ -238,73 +243,144 @@ static PyObject *Tail_last_draw(Tail *t, PyObject *args) {
     unsigned char c[NW_MAXK];
     const unsigned char *w;
     Key key;
+    PyObject *room = NULL;
     long long v;
     int exact = 1;
-    if (!hand_and_wall(t, args, c, &key, &w) || !last_draw(t, c, key, w, &exact, &v)) return NULL;
+    if (!hand_and_wall(t, args, c, &key, &w, &room, &exact) || !last_draw(t, c, key, w, tiles(t, w), &exact, &v))
+        return NULL;
     return PyLong_FromLongLong(v);
 }
 
-/* The best discard by branch and bound: each discard's upper bound first (its table's bound rows: one no-win score
- * each), then exact values in the order of their bounds while a bound passes the best exact value so far. */
-static PyObject *Tail_after_draw(Tail *t, PyObject *args) {
-    unsigned char c[NW_MAXK];
-    const unsigned char *w;
-    Key key;
-    if (!hand_and_wall(t, args, c, &key, &w)) return NULL;
-    long long W = 0, best = -1, bound[NW_MAXK];
-    for (int k = 0; k < t->kinds; k++) W += w[k];
+typedef struct { long long bound; int x, y; } Cand;  /* discard x, then fetch y with a held そら (-1: no fetch) */
+
+/* last_draw of c less x, after the fetch of y (y >= 0: a そら to the room, a y from it) */
+static int valued(Tail *t, unsigned char *c, Key key, Cand d, const unsigned char *w, long long W, int *known,
+                  long long *v) {
+    int s = t->sora, ok;
+    c[d.x]--;
+    key = moved(key, d.x, -1);
+    if (d.y < 0) {
+        ok = last_draw(t, c, key, w, W, known, v);
+    } else {
+        c[s]--;
+        c[d.y]++;
+        ok = last_draw(t, c, moved(moved(key, s, -1), d.y, 1), w, W, known, v);
+        c[d.y]--;
+        c[s]++;
+    }
+    c[d.x]++;
+    return ok;
+}
+
+/* A 13-tile hand's value with one draw left: its tsumo (x W) or its best discard, and with a そら held after it
+ * and a room (counts, or NULL: no fetch), its best fetch before the last draw. Exact: by branch and bound, each
+ * move's upper bound first (its table's bound rows: one no-win score each), then exact values in the order of
+ * their bounds while a bound passes the best exact value so far. Not exact: the best of those bounds, an upper
+ * bound of the value. 0: an exception set. */
+static int after_draw(Tail *t, unsigned char *c, Key key, const unsigned char *w, const unsigned char *room,
+                      int exact, long long *out) {
+    long long W = tiles(t, w), best = -1;
     long long *won = table_get(&t->wins, key);
     if (won) best = *won * W;
-    int open[NW_MAXK], n = 0;
-    for (int x = 0; x < t->kinds; x++)
-        if (c[x]) {
-            int exact = 0;
-            c[x]--;
-            int ok = last_draw(t, c, moved(key, x, -1), w, &exact, &bound[x]);
-            c[x]++;
-            if (!ok) return NULL;
-            if (exact) {
-                if (bound[x] > best) best = bound[x];
+    Cand open[NW_MAXK * NW_MAXK];
+    int n = 0, s = t->sora;
+    for (int x = 0; x < t->kinds; x++) {
+        if (!c[x]) continue;
+        int fetch = room && s >= 0 && c[s] > (x == s);
+        for (int y = -1; y < (fetch ? t->kinds : 0); y++) {
+            if (y >= 0 && (y == s || !(room[y] + (y == x)))) continue;  /* (the discard joins the room) */
+            Cand d = {0, x, y};
+            int known = 0;
+            if (!valued(t, c, key, d, w, W, &known, &d.bound)) return 0;
+            if (known || !exact) {
+                if (d.bound > best) best = d.bound;
             } else {
-                open[n++] = x;
+                open[n++] = d;
             }
         }
-    for (;;) {  /* the open discard of the highest bound, while it can pass the best */
+    }
+    for (;;) {  /* the open move of the highest bound, while it can pass the best */
         int at = -1;
         for (int i = 0; i < n; i++)
-            if (open[i] >= 0 && bound[open[i]] > best && (at < 0 || bound[open[i]] > bound[open[at]])) at = i;
+            if (open[i].x >= 0 && open[i].bound > best && (at < 0 || open[i].bound > open[at].bound)) at = i;
         if (at < 0) break;
-        int x = open[at], exact = 1;
+        int known = 1;
         long long v;
-        open[at] = -1;
-        c[x]--;
-        int ok = last_draw(t, c, moved(key, x, -1), w, &exact, &v);
-        c[x]++;
-        if (!ok) return NULL;
+        if (!valued(t, c, key, open[at], w, W, &known, &v)) return 0;
+        open[at].x = -1;
         if (v > best) best = v;
     }
-    return PyLong_FromLongLong(best);
+    *out = best;
+    return 1;
+}
+
+/* the optional room argument: counts, a byte per kind, or None (no fetch); 0 with an exception set */
+static int room_of(Tail *t, PyObject *arg, const unsigned char **room) {
+    *room = NULL;
+    if (arg == NULL || arg == Py_None) return 1;
+    if (!PyBytes_Check(arg) || PyBytes_GET_SIZE(arg) != t->kinds) {
+        PyErr_SetString(PyExc_ValueError, "room: None or a byte per kind");
+        return 0;
+    }
+    *room = (const unsigned char *)PyBytes_AS_STRING(arg);
+    return 1;
+}
+
+static PyObject *Tail_after_draw(Tail *t, PyObject *args) {
+    unsigned char c[NW_MAXK];
+    const unsigned char *w, *room;
+    PyObject *r = NULL;
+    Key key;
+    long long v;
+    int exact = 1;
+    if (!hand_and_wall(t, args, c, &key, &w, &r, &exact) || !room_of(t, r, &room) ||
+        !after_draw(t, c, key, w, room, exact, &v))
+        return NULL;
+    return PyLong_FromLongLong(v);
+}
+
+/* A 12-tile hand's value with two draws left, no fetch before the first: sum_k w_k after_draw(hand + k, wall - k),
+ * scaled by W (W - 1); with exact false an upper bound of it (each after_draw's bound). */
+static PyObject *Tail_draw(Tail *t, PyObject *args) {
+    unsigned char c[NW_MAXK], wall[NW_MAXK];
+    const unsigned char *w, *room;
+    PyObject *r = NULL;
+    Key key;
+    int exact = 1, ok;
+    if (!hand_and_wall(t, args, c, &key, &w, &r, &exact) || !room_of(t, r, &room)) return NULL;
+    memcpy(wall, w, t->kinds);
+    long long total = 0, v;
+    for (int k = 0; k < t->kinds; k++)
+        if (wall[k]) {
+            long long n = wall[k];
+            wall[k]--;
+            c[k]++;
+            ok = after_draw(t, c, moved(key, k, 1), wall, room, exact, &v);
+            c[k]--;
+            wall[k]++;
+            if (!ok) return NULL;
+            total += n * v;
+        }
+    return PyLong_FromLongLong(total);
 }
 
 static PyObject *Tail_built(Tail *t, PyObject *unused) { return PyLong_FromLongLong(t->built); }
 
 static void Tail_dealloc(Tail *t) {
     Py_XDECREF(t->nowin_obj);
-    PyMem_Free(t->wins.keys);
-    PyMem_Free(t->wins.value);
-    PyMem_Free(t->leaves.keys);
-    PyMem_Free(t->leaves.value);
-    PyMem_Free(t->tables.keys);
-    PyMem_Free(t->tables.value);
+    PyMem_Free(t->wins.slots);
+    PyMem_Free(t->leaves.slots);
+    PyMem_Free(t->tables.slots);
     PyMem_Free(t->pool);
     Py_TYPE(t)->tp_free((PyObject *)t);
 }
 
 static int Tail_init(Tail *t, PyObject *args, PyObject *kwds) {
     PyObject *nowin, *wins, *hand, *score;
-    if (!PyArg_ParseTuple(args, "O!O!i", &NoWinType, &nowin, &PyDict_Type, &wins, &t->kinds)) return -1;
-    if (t->kinds < 1 || t->kinds > NW_MAXK) {
-        PyErr_SetString(PyExc_ValueError, "kinds: from 1 to 64");
+    t->sora = -1;
+    if (!PyArg_ParseTuple(args, "O!O!i|i", &NoWinType, &nowin, &PyDict_Type, &wins, &t->kinds, &t->sora)) return -1;
+    if (t->kinds < 1 || t->kinds > NW_MAXK || t->sora < -1 || t->sora >= t->kinds) {
+        PyErr_SetString(PyExc_ValueError, "kinds: from 1 to 64; sora: -1 or a kind");
         return -1;
     }
     Py_INCREF(nowin);
@@ -336,7 +412,9 @@ static PyMethodDef Tail_methods[] = {
     {"last_draw", (PyCFunction)Tail_last_draw, METH_VARARGS,
      "last_draw(hand12, wall) -> sum over the wall's tiles of the 13-tile hand's value after the last draw"},
     {"after_draw", (PyCFunction)Tail_after_draw, METH_VARARGS,
-     "after_draw(hand13, wall) -> the 13-tile hand's value with one draw left: its tsumo or its best discard"},
+     "after_draw(hand13, wall[, room[, exact]]) -> the 13-tile hand's value with one draw left"},
+    {"draw", (PyCFunction)Tail_draw, METH_VARARGS,
+     "draw(hand12, wall[, room[, exact]]) -> the 12-tile hand's value with two draws left"},
     {"built", (PyCFunction)Tail_built, METH_NOARGS, "built() -> the 12-tile hands whose table was built"},
     {NULL, NULL, 0, NULL},
 };
@@ -346,7 +424,7 @@ PyTypeObject TailType = {
     .tp_name = "solver.planning._planc.Tail",
     .tp_basicsize = sizeof(Tail),
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "E[score] over all play at one draw left with no fetch to come (score_optimum.py).",
+    .tp_doc = "E[score] over all play at the last two draws (score_optimum.py).",
     .tp_new = PyType_GenericNew,
     .tp_init = (initproc)Tail_init,
     .tp_dealloc = (destructor)Tail_dealloc,
