@@ -32,6 +32,7 @@ class _OverBudget(Exception):
 
 class PlannerPlayer(GreedyPlayer):
     name = "planner"
+    safety: float | None = SAFETY
 
     def __init__(self, budget: float = BUDGET):
         self.budget = budget
@@ -43,19 +44,22 @@ class PlannerPlayer(GreedyPlayer):
         from solver.planning.plan import plan
         from solver.planning.targets import TooLarge
 
-        deadline = time.monotonic() + SAFETY * self.budget
+        deadline = None if self.safety is None else time.monotonic() + self.safety * self.budget
 
         def tick(*_):
-            if time.monotonic() > deadline:
+            if deadline is not None and time.monotonic() > deadline:
                 raise _OverBudget
         request = self.request(obs)
         try:
             return plan(obs.rules, request, progress=tick)
         except (_OverBudget, TooLarge):
-            self.why = f"the plan passed its budget ({self.states} states, {self.budget:g} s)"
+            self.why = f"the plan passed its budget ({self.spent()})"
         except MjError as exc:  # a position the plan does not take (named in the label, never hidden)
             self.why = f"the plan refused the position: {exc}"
         return None
+
+    def spent(self) -> str:
+        return f"{self.states} states, {self.budget:g} s"
 
     def request(self, obs: Observation):
         """The plan request of a position: stopped by its state cap alone (no clock), so the same position gets the
@@ -98,15 +102,10 @@ class ClockedPlannerPlayer(PlannerPlayer):
     machine's load, so the same seed may give another log."""
 
     name = "planner-clock"
+    safety = None  # (the plan's own clock answers: no net past it)
 
-    def plan(self, obs: Observation):
-        from solver.planning.plan import plan
-
-        try:
-            return plan(obs.rules, self.request(obs))
-        except MjError as exc:  # a position the plan does not take (named in the label, never hidden)
-            self.why = f"the plan refused the position: {exc}"
-        return None
+    def spent(self) -> str:
+        return f"its {self.budget:g} s clock"
 
     def request(self, obs: Observation):
         from solver.planning.request import Limits, PlanRequest

@@ -197,7 +197,7 @@ def discard_table(dm: DistanceModel, hand: Hand, seen: tuple[int, ...], favourit
         h13, targets = known
     pool = list(targets)
     # a discard never lets a target keep more tiles than the full hand's optimum did
-    slots = dm.rules.hand_size - sum(dm.rules.units[u].size for u in hand.called)
+    slots = dm.rules.concealed_slots(hand.called)
     bound = None if h13 is None else slots - h13
     rows = []
     for kind in sorted({k for k, n in enumerate(hand.concealed) if n}):

@@ -248,7 +248,7 @@ class Witnesses:
 
 
 def witnesses(dm: DistanceModel, hand: Hand, seen: tuple[int, ...], optimum: Optimum) -> Witnesses:
-    kept_opt = dm.rules.hand_size - sum(dm.rules.units[u].size for u in hand.called) - optimum.h
+    kept_opt = dm.rules.concealed_slots(hand.called) - optimum.h
     return Witnesses(dm, hand, hand.caps(dm.rules, seen), kept_opt)
 
 

@@ -96,7 +96,7 @@ class DistanceModel:
         for kind, index in self.cap_ct.items():
             visible = seen[kind] if seen else 0
             _set_upper(proto.constraints[index].linear.domain, max(0, copies - called[kind] - visible))
-        slots = self.rules.hand_size - sum(self.rules.units[u].size for u in hand.called)
+        slots = self.rules.concealed_slots(hand.called)
         domain = proto.constraints[self.size_ct].linear.domain
         domain[0] = domain[1] = slots
         return slots

@@ -54,6 +54,10 @@ class RuleSet:
     def hand_size(self) -> int:
         return self.spec.hand_size
 
+    def concealed_slots(self, called) -> int:
+        """The tiles a hand holds concealed beside its called units (indices into `units`)."""
+        return self.spec.hand_size - sum(self.units[u].size for u in called)
+
     @cached_property
     def by_members(self) -> dict[frozenset[int], UnitDef]:
         return {frozenset(u.members): u for u in self.units}

@@ -36,7 +36,7 @@ def complete_hand(rng: random.Random, rules: RuleSet, slots: int | None = None, 
 
     `copies` = 4 builds a hand one tile past the limit on purpose (the 3-copy traps remove one).
     """
-    slots = rules.hand_size - sum(rules.units[u].size for u in called) if slots is None else slots
+    slots = rules.concealed_slots(called) if slots is None else slots
     held_called = counts_of(rules, called)
     for _ in range(tries):
         chosen = list(start)

@@ -72,7 +72,7 @@ def pool_tools(rules: RuleSet, request: PlanRequest) -> tuple:
     hand = position.hand
     _, room, wall, _ = position_counts(rules, position, request.turns)
     return (hand, PoolWin(rules, hand.called, position.favourite), NoWinScore(rules, hand.called, position.favourite),
-            rules.hand_size - sum(rules.units[u].size for u in hand.called), room, wall,
+            rules.concealed_slots(hand.called), room, wall,
             rules.tiles.sora if rules.sora_mode == "fetch" else None)
 
 

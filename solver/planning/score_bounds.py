@@ -71,7 +71,7 @@ def caps(rules: RuleSet, position: Position, turns: int, discard: int | None) ->
     held = kept.concealed
     available = [held[k] + wall[k] + (room[k] if fetch else 0) for k in range(len(held))]
     budget = turns + fetches
-    slots = rules.hand_size - sum(rules.units[u].size for u in kept.called)
+    slots = rules.concealed_slots(kept.called)
     favourite = position.favourite
     won, nowin = {}, {}  # (cost, size, points, favourite) -> copies, per scoring
     for u in rules.units:

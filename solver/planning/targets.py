@@ -59,7 +59,7 @@ def enumerate_targets(rules: RuleSet, hand: Hand, seen: tuple[int, ...], budget:
     """
     held = hand.concealed
     cap = hand.caps(rules, seen)
-    size = rules.hand_size - sum(rules.units[u].size for u in hand.called)
+    size = rules.concealed_slots(hand.called)
     base, fav_called = called_points(rules, hand.called, won=True, favourite=favourite)
     sora = rules.tiles.sora
     # a unit with more members the hand lacks than the budget, or one whose copies are gone, is never placed
