@@ -46,6 +46,20 @@ typedef struct {
 } NoWin;
 
 extern PyTypeObject NoWinType;
+
+/* a type of this module: Name with Name_init, Name_dealloc and Name_methods, made by PyType_GenericNew */
+#define PLANC_TYPE(Name, doc)                                 \
+    PyTypeObject Name##Type = {                               \
+        PyVarObject_HEAD_INIT(NULL, 0)                        \
+        .tp_name = "solver.planning._planc." #Name,           \
+        .tp_basicsize = sizeof(Name),                         \
+        .tp_flags = Py_TPFLAGS_DEFAULT,                       \
+        .tp_doc = doc,                                        \
+        .tp_new = PyType_GenericNew,                          \
+        .tp_init = (initproc)Name##_init,                     \
+        .tp_dealloc = (destructor)Name##_dealloc,             \
+        .tp_methods = Name##_methods,                         \
+    }
 /* base + the best packing of any size within the counts (n kinds, at most 64), or floor where that is more */
 long long nowin_value(NoWin *s, const unsigned char *counts, int n, long long floor);
 

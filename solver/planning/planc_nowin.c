@@ -184,14 +184,4 @@ static PyMethodDef NoWin_methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-PyTypeObject NoWinType = {
-    PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "solver.planning._planc.NoWin",
-    .tp_basicsize = sizeof(NoWin),
-    .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "One rule set's units for the score of a hand that did not win.",
-    .tp_new = PyType_GenericNew,
-    .tp_init = (initproc)NoWin_init,
-    .tp_dealloc = (destructor)NoWin_dealloc,
-    .tp_methods = NoWin_methods,
-};
+PLANC_TYPE(NoWin, "One rule set's units for the score of a hand that did not win.");

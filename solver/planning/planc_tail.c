@@ -10,7 +10,7 @@
  *   draw(hand12, wall[, room]) -> sum_k w_k after_draw(hand12 + k, wall - k): two draws left, a fetch only after
  *     the first (a そら drawn then, or held);
  *   each with exact=False: an upper bound of the value instead (the branch and bound one level up);
- *   built() -> the 12-tile hands whose table (no-win score, and leaf(hand + k) per touching k) was built.
+ *   built() -> the 12-tile hands whose exact table (leaf(hand + k) per touching kind k) was built.
  * A hand is a byte of counts per kind: at most 64 kinds, 7 copies of a kind (a key: 3 bits a kind). */
 #define PY_SSIZE_T_CLEAN
 #include <string.h>
@@ -415,18 +415,8 @@ static PyMethodDef Tail_methods[] = {
      "after_draw(hand13, wall[, room[, exact]]) -> the 13-tile hand's value with one draw left"},
     {"draw", (PyCFunction)Tail_draw, METH_VARARGS,
      "draw(hand12, wall[, room[, exact]]) -> the 12-tile hand's value with two draws left"},
-    {"built", (PyCFunction)Tail_built, METH_NOARGS, "built() -> the 12-tile hands whose table was built"},
+    {"built", (PyCFunction)Tail_built, METH_NOARGS, "built() -> the 12-tile hands whose exact table was built"},
     {NULL, NULL, 0, NULL},
 };
 
-PyTypeObject TailType = {
-    PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "solver.planning._planc.Tail",
-    .tp_basicsize = sizeof(Tail),
-    .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "E[score] over all play at the last two draws (score_optimum.py).",
-    .tp_new = PyType_GenericNew,
-    .tp_init = (initproc)Tail_init,
-    .tp_dealloc = (destructor)Tail_dealloc,
-    .tp_methods = Tail_methods,
-};
+PLANC_TYPE(Tail, "E[score] over all play at the last two draws (score_optimum.py).");
