@@ -105,10 +105,13 @@ static int table_put(Table *t, Key key, long long value) {
     return 1;
 }
 
-/* (floor: the no-win score of a hand within it, which its own is at least) */
-static long long leaf(Tail *t, unsigned char *c, Key key, long long floor) {
+/* leaf(c) into *out (floor: the no-win score of a hand within it, which its own is at least); 0: out of memory */
+static int leaf(Tail *t, unsigned char *c, Key key, long long floor, long long *out) {
     long long *got = table_get(&t->leaves, key);
-    if (got) return *got;
+    if (got) {
+        *out = *got;
+        return 1;
+    }
     long long *won = table_get(&t->wins, key), best;
     if (!won) {
         best = nowin_value(t->nowin, c, t->kinds, floor);
@@ -121,7 +124,8 @@ static long long leaf(Tail *t, unsigned char *c, Key key, long long floor) {
                 c[x]++;
             }
     }
-    return table_put(&t->leaves, key, best) ? best : -1;
+    *out = best;
+    return table_put(&t->leaves, key, best);
 }
 
 /* the table of a 12-tile hand (its index in the pool), built once: [base, count, exact, (k, value) x count], with
@@ -181,9 +185,9 @@ static long long table_of(Tail *t, unsigned char *c, Key key, int exact) {
         for (long long i = 0; i < row[1]; i++) {
             int k = (int)row[3 + 2 * i];
             c[k]++;
-            row[4 + 2 * i] = leaf(t, c, moved(key, k, 1), row[0]);
+            int ok = leaf(t, c, moved(key, k, 1), row[0], &row[4 + 2 * i]);
             c[k]--;
-            if (row[4 + 2 * i] < 0) {
+            if (!ok) {
                 PyErr_NoMemory();
                 return -1;
             }
