@@ -1,6 +1,7 @@
 /* E[score] over all play at the last two draws, in C (score_optimum.py ScoreOptimum: leaf, last_draw, v13 at one
- * draw left, draw at two; the same exact reductions, docs/formulation.md section 8, "E[score] over
- * all play", items 3 and 4). Python keeps the recursion above it, the fetches and the pure fallback.
+ * draw left, draw at two; the same exact reductions, docs/formulation.md section 8, "E[score] over all play",
+ * items 3 to 5). Python keeps the recursion above it, the fetches with a そら held at two draws or more, and the
+ * pure fallback. Hands are keyed by planc_table.h.
  *
  * Tail(nowin, wins, kinds[, sora]): nowin a NoWin (planc_nowin.c) over the rule set's scored units, wins {counts
  * (bytes): the best tsumo score} of every complete concealed hand within reach, sora the fetch-mode そら's kind.
@@ -11,47 +12,12 @@
  *     the first (a そら drawn then, or held);
  *   each with exact=False: an upper bound of the value instead (the branch and bound one level up);
  *   built() -> the 12-tile hands whose exact table (leaf(hand + k) per touching kind k) was built.
- * A hand is a byte of counts per kind: at most 64 kinds, 7 copies of a kind (a key: 3 bits a kind). */
+ * A hand is a byte of counts per kind (at most 4 copies of a kind given: a key holds 7). */
 #define PY_SSIZE_T_CLEAN
 #include <string.h>
 
 #include "planc.h"
-
-#define PER_WORD 21  /* kinds in one 64-bit word of a key, 3 bits each (a count of at most 7) */
-
-typedef struct { uint64_t w[3]; } Key;
-
-/* the counts, 3 bits a kind; the top bit of the last word set, so no key is all zero (an empty slot) */
-static int key_of(const unsigned char *c, int n, Key *key) {
-    key->w[0] = key->w[1] = 0;
-    key->w[2] = 1ULL << 63;
-    for (int k = 0; k < n; k++) {
-        if (c[k] > 7) return 0;
-        key->w[k / PER_WORD] |= (uint64_t)c[k] << (3 * (k % PER_WORD));
-    }
-    return 1;
-}
-
-/* the key of the hand with one copy of kind k more (d = 1) or less (d = -1): counts stay within 0..7 */
-static Key moved(Key key, int k, int d) {
-    uint64_t one = 1ULL << (3 * (k % PER_WORD));
-    key.w[k / PER_WORD] = d > 0 ? key.w[k / PER_WORD] + one : key.w[k / PER_WORD] - one;
-    return key;
-}
-
-static int same(Key a, Key b) { return a.w[0] == b.w[0] && a.w[1] == b.w[1] && a.w[2] == b.w[2]; }
-
-/* open addressing, linear probing; a key with a zero top bit marks an empty slot. A key and its value share a
- * slot (32 bytes): a probe reads one cache line. */
-typedef struct {
-    Key key;
-    long long value;
-} Slot;
-
-typedef struct {
-    Slot *slots;
-    size_t cap, n;
-} Table;
+#include "planc_table.h"
 
 typedef struct {
     PyObject_HEAD
@@ -65,45 +31,6 @@ typedef struct {
     size_t used, room;
     long long built;
 } Tail;
-
-static size_t slot_of(const Table *t, Key key) {
-    uint64_t h = key.w[0] ^ (key.w[1] * 0x9E3779B97F4A7C15ULL) ^ (key.w[2] * 0xC2B2AE3D27D4EB4FULL);
-    h = (h ^ (h >> 30)) * 0xBF58476D1CE4E5B9ULL;  /* splitmix64's finaliser: every bit of the key moves the low ones */
-    h = (h ^ (h >> 27)) * 0x94D049BB133111EBULL;
-    h ^= h >> 31;
-    size_t i = (size_t)h & (t->cap - 1);
-    while (t->slots[i].key.w[2] && !same(t->slots[i].key, key)) i = (i + 1) & (t->cap - 1);
-    return i;
-}
-
-static int table_init(Table *t, size_t cap) {
-    t->cap = cap;
-    t->n = 0;
-    t->slots = PyMem_Calloc(cap, sizeof *t->slots);
-    return t->slots != NULL;
-}
-
-static long long *table_get(const Table *t, Key key) {
-    size_t i = slot_of(t, key);
-    return t->slots[i].key.w[2] ? &t->slots[i].value : NULL;
-}
-
-static int table_put(Table *t, Key key, long long value) {
-    if (2 * (t->n + 1) > t->cap) {  /* at half full: twice the slots */
-        Table bigger;
-        if (!table_init(&bigger, 2 * t->cap)) return 0;
-        for (size_t i = 0; i < t->cap; i++)
-            if (t->slots[i].key.w[2]) bigger.slots[slot_of(&bigger, t->slots[i].key)] = t->slots[i];
-        bigger.n = t->n;
-        PyMem_Free(t->slots);
-        *t = bigger;
-    }
-    size_t i = slot_of(t, key);
-    if (!t->slots[i].key.w[2]) t->n++;
-    t->slots[i].key = key;
-    t->slots[i].value = value;
-    return 1;
-}
 
 /* leaf(c) into *out (floor: the no-win score of a hand within it, which its own is at least); 0: out of memory */
 static int leaf(Tail *t, unsigned char *c, Key key, long long floor, long long *out) {

@@ -1,0 +1,83 @@
+/* A hash table of hands for planc_tail.c: a hand's counts as a key of 3 bits a kind (at most 64 kinds, 7 copies),
+ * open addressing with linear probing, a key and its value in one slot. Static functions: one includer. */
+#ifndef PLANC_TABLE_H
+#define PLANC_TABLE_H
+#include <Python.h>
+#include <stdint.h>
+
+#define PER_WORD 21  /* kinds in one 64-bit word of a key, 3 bits each (a count of at most 7) */
+
+typedef struct { uint64_t w[3]; } Key;
+
+/* the counts, 3 bits a kind; the top bit of the last word set, so no key is all zero (an empty slot) */
+static inline int key_of(const unsigned char *c, int n, Key *key) {
+    key->w[0] = key->w[1] = 0;
+    key->w[2] = 1ULL << 63;
+    for (int k = 0; k < n; k++) {
+        if (c[k] > 7) return 0;
+        key->w[k / PER_WORD] |= (uint64_t)c[k] << (3 * (k % PER_WORD));
+    }
+    return 1;
+}
+
+/* the key of the hand with one copy of kind k more (d = 1) or less (d = -1): counts stay within 0..7 */
+static inline Key moved(Key key, int k, int d) {
+    uint64_t one = 1ULL << (3 * (k % PER_WORD));
+    key.w[k / PER_WORD] = d > 0 ? key.w[k / PER_WORD] + one : key.w[k / PER_WORD] - one;
+    return key;
+}
+
+static inline int same(Key a, Key b) { return a.w[0] == b.w[0] && a.w[1] == b.w[1] && a.w[2] == b.w[2]; }
+
+/* open addressing, linear probing; a key with a zero top bit marks an empty slot. A key and its value share a
+ * slot (32 bytes): a probe reads one cache line. */
+typedef struct {
+    Key key;
+    long long value;
+} Slot;
+
+typedef struct {
+    Slot *slots;
+    size_t cap, n;
+} Table;
+
+static inline size_t slot_of(const Table *t, Key key) {
+    uint64_t h = key.w[0] ^ (key.w[1] * 0x9E3779B97F4A7C15ULL) ^ (key.w[2] * 0xC2B2AE3D27D4EB4FULL);
+    h = (h ^ (h >> 30)) * 0xBF58476D1CE4E5B9ULL;  /* splitmix64's finaliser: every bit of the key moves the low ones */
+    h = (h ^ (h >> 27)) * 0x94D049BB133111EBULL;
+    h ^= h >> 31;
+    size_t i = (size_t)h & (t->cap - 1);
+    while (t->slots[i].key.w[2] && !same(t->slots[i].key, key)) i = (i + 1) & (t->cap - 1);
+    return i;
+}
+
+static int table_init(Table *t, size_t cap) {
+    t->cap = cap;
+    t->n = 0;
+    t->slots = PyMem_Calloc(cap, sizeof *t->slots);
+    return t->slots != NULL;
+}
+
+static inline long long *table_get(const Table *t, Key key) {
+    size_t i = slot_of(t, key);
+    return t->slots[i].key.w[2] ? &t->slots[i].value : NULL;
+}
+
+static int table_put(Table *t, Key key, long long value) {
+    if (2 * (t->n + 1) > t->cap) {  /* at half full: twice the slots */
+        Table bigger;
+        if (!table_init(&bigger, 2 * t->cap)) return 0;
+        for (size_t i = 0; i < t->cap; i++)
+            if (t->slots[i].key.w[2]) bigger.slots[slot_of(&bigger, t->slots[i].key)] = t->slots[i];
+        bigger.n = t->n;
+        PyMem_Free(t->slots);
+        *t = bigger;
+    }
+    size_t i = slot_of(t, key);
+    if (!t->slots[i].key.w[2]) t->n++;
+    t->slots[i].key = key;
+    t->slots[i].value = value;
+    return 1;
+}
+
+#endif
