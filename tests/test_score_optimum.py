@@ -17,6 +17,7 @@ from solver import Evaluator, MjError
 from solver.core.hand import Hand
 from solver.planning import plan as plan_module
 from solver.planning.closed import add, falling
+from solver.planning.prepare import position_counts, reach_with_room
 from solver.planning.score_optimum import ScoreOptimum, native_tail, score_optimum
 from solver.planning.targets import TooLarge
 
@@ -154,30 +155,6 @@ def test_the_c_tail_on_a_real_hand(rules):
     assert c == pure and len({v for v, _, _ in c}) > 1
 
 
-@needs_c
-@pytest.mark.parametrize("rules, seen", [("2019-12", ()), ("hitori-jong-2.1", ("可奈", "未来", "そら"))])
-def test_the_branch_and_bound_at_two_draws_keeps_the_best_discard(rules, seen):
-    """3 draws on a real 12-tile hand: with two draws left the discards skipped by their upper bounds change no
-    value against valuing every discard (a fetch after a drawn そら included)."""
-    ev = Evaluator(rules)
-    position = ev.plan_request_of(REAL[0], 3, "score", seen).position
-    position = replace(position, hand=Hand(add(position.hand.concealed, position.hand.concealed.index(1), -1)))
-
-    def every_discard(self, hand, wall, room):
-        won = self.tsumo.get(hand)
-        got = -1 if won is None else won * falling(sum(wall), 2)
-        for x, n in enumerate(hand):
-            if n:
-                held, r = add(hand, x, -1), None if room is None else add(room, x, 1)
-                got = max(got, self.v12(held, wall, r if r is not None and self.room_matters(held, wall, 2) else None, 2))
-        return got
-    pruned, _ = score_optimum(ev.rules, position, 3, [None], state_limit=10**7)
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(ScoreOptimum, "best_of_two", every_discard)
-        plain, _ = score_optimum(ev.rules, position, 3, [None], state_limit=10**7)
-    assert pruned == plain
-
-
 @pytest.fixture(scope="module")
 def ev() -> Evaluator:
     return Evaluator("2019-12")
@@ -186,6 +163,51 @@ def ev() -> Evaluator:
 REAL = ["真 雪歩 あずさ 可奈 歩 未来 まつり 美也 紗代子 海美 奈緒 美奈子 星梨花",  # seed 000's hand (h = 1)
         "ジュリア 翼 静香 詩花 可奈 詩花 ジュリア 星梨花 環 星梨花 美也 静香 茜",
         "春香 千早 美希 真 やよい 伊織 亜美 真美 そら 律子 あずさ 貴音"]  # 12 tiles, そら held
+
+
+@needs_c
+@pytest.mark.parametrize("rules, seen", [("2019-12", ()), ("hitori-jong-2.1", ("可奈", "未来", "そら"))])
+def test_the_branch_and_bound_at_two_draws_keeps_the_best_discard(rules, seen):
+    """3 draws on a real 12-tile hand: with two draws left the moves skipped by their upper bounds change no
+    value against valuing every move (a fetch after a drawn そら included)."""
+    ev = Evaluator(rules)
+    position = ev.plan_request_of(REAL[0], 3, "score", seen).position
+    position = replace(position, hand=Hand(add(position.hand.concealed, position.hand.concealed.index(1), -1)))
+    pruned, _ = score_optimum(ev.rules, position, 3, [None], state_limit=10**7)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(ScoreOptimum, "best_of_two", every_move)
+        plain, _ = score_optimum(ev.rules, position, 3, [None], state_limit=10**7)
+    assert pruned == plain
+
+
+@needs_c
+def test_the_branch_and_bound_with_a_sora_held():
+    """A そら held with two draws left and a waiting room: every fetch before the next draw is a move of its own
+    in the branch and bound; the 13-tile hand's value equals valuing every move."""
+    ev = Evaluator("2019-12")
+    position = ev.plan_request_of(REAL[2], 3, "score", ["千早"], ["雪歩", "響"]).position
+    _, room, wall, _ = position_counts(ev.rules, position, 3)
+    targets = reach_with_room(ev.rules, position, 3).counts
+    drawn = ev.tiles.resolve("伊織")
+    hand13, wall2 = add(position.hand.concealed, drawn, 1), add(wall, drawn, -1)
+    values = []
+    for best_of_two in (ScoreOptimum.best_of_two, every_move):
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(ScoreOptimum, "best_of_two", best_of_two)
+            search = ScoreOptimum(ev.rules, position.hand.called, None, targets, state_limit=10**7)
+            values.append(search.v13(hand13, wall2, room, 2))
+    assert values[0] == values[1] > 0
+
+
+def every_move(self, hand, wall, room):
+    """best_of_two without its bounds: every discard valued (v12 takes each fetch after it)."""
+    won = self.tsumo.get(hand)
+    got = -1 if won is None else won * falling(sum(wall), 2)
+    for x, n in enumerate(hand):
+        if n:
+            held, r = add(hand, x, -1), None if room is None else add(room, x, 1)
+            got = max(got, self.v12(held, wall, r if r is not None and self.room_matters(held, wall, 2) else None, 2))
+    return got
 
 
 @pytest.mark.parametrize("hand", REAL)

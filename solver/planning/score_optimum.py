@@ -165,7 +165,7 @@ class ScoreOptimum:
         if t == 1 and self.tail is not None:
             self.counted()
             return self.tail.after_draw(bytes(hand), bytes(wall), None if room is None else bytes(room))
-        if t == 2 and self.tail is not None and (self.sora is None or not hand[self.sora]):
+        if t == 2 and self.tail is not None:
             return self.best_of_two(hand, wall, room)
         key = (hand, wall, room, t, 13)
         got = self.memo.get(key)
@@ -180,9 +180,9 @@ class ScoreOptimum:
         return got
 
     def best_of_two(self, hand, wall, room) -> int:
-        """v13 with two draws left and no そら held (a fetch only after a そら drawn next), by branch and bound over
-        the discards: each one's upper bound from the C tail (its tables' bound rows), then exact values in the
-        order of the bounds while a bound passes the best value so far."""
+        """v13 with two draws left, by branch and bound over its moves (each discard, and with a そら held after it
+        each fetch before the next draw): each one's upper bound from the C tail (its tables' bound rows), then
+        exact values in the order of the bounds while a bound passes the best value so far."""
         key = (hand, wall, room, 2, 13)
         got = self.memo.get(key)
         if got is None:
@@ -193,12 +193,13 @@ class ScoreOptimum:
                 if n:
                     held, r = add(hand, x, -1), None if room is None else add(room, x, 1)
                     r = r if r is not None and self.room_matters(held, wall, 2) else None
-                    bound = self.tail.draw(bytes(held), walled, None if r is None else bytes(r), False)
-                    moves.append((bound, x, held, r))
-            for bound, _, held, r in sorted(moves, reverse=True):
+                    for h, rr in [(held, r)] + [(h, rr) for _, h, rr in self.fetches(held, r)]:
+                        bound = self.tail.draw(bytes(h), walled, None if rr is None else bytes(rr), False)
+                        moves.append((bound, len(moves), h, rr))
+            for bound, _, h, rr in sorted(moves, reverse=True):
                 if bound <= got:
                     break
-                got = max(got, self.v12(held, wall, r, 2))
+                got = max(got, self.draw(h, wall, rr, 2))
             self.memo[key] = got
             self.counted()
         return got
