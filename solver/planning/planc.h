@@ -60,8 +60,10 @@ extern PyTypeObject NoWinType;
         .tp_dealloc = (destructor)Name##_dealloc,             \
         .tp_methods = Name##_methods,                         \
     }
-/* base + the best packing of any size within the counts (n kinds, at most 64), or floor where that is more */
-long long nowin_value(NoWin *s, const unsigned char *counts, int n, long long floor);
+/* base + the best packing of any size within the counts (n kinds, at most 64) */
+long long nowin_value(NoWin *s, const unsigned char *counts, int n);
+/* the kinds of the units held whole: the score depends on the counts of these alone */
+uint64_t nowin_kinds(NoWin *s, const unsigned char *counts, int n);
 
 /* planc_tail.c: E[score] at one draw left, no fetch to come (score_optimum.py) */
 extern PyTypeObject TailType;

@@ -61,19 +61,25 @@ static int too_many(Py_ssize_t n) {
     return 1;
 }
 
-/* base + the best packing of at most `most` tiles, where it passes `floor` (a value some packing reaches, which
- * the branch and bound then need not pass again) */
-static long long packed(NoWin *s, const unsigned char *b, Py_ssize_t n, int most, long long floor) {
+/* base + the best packing of at most `most` tiles */
+static long long packed(NoWin *s, const unsigned char *b, Py_ssize_t n, int most) {
     Pack p;
     start_pack(&p, s, b, n);
-    p.best = floor > s->base ? (int)(floor - s->base) : 0;
+    p.best = 0;
     search(&p, 0, most, 0, 0, 0);
     return s->base + p.best;
 }
 
-long long nowin_value(NoWin *s, const unsigned char *counts, int n, long long floor) {
-    return packed(s, counts, n, 255, floor);
+uint64_t nowin_kinds(NoWin *s, const unsigned char *counts, int n) {
+    uint64_t support = 0, kinds = 0;
+    for (int k = 0; k < n; k++)
+        if (counts[k]) support |= 1ULL << k;
+    for (int u = 0; u < s->U; u++)
+        if (!(s->mask[u] & ~support)) kinds |= s->mask[u];
+    return kinds;
 }
+
+long long nowin_value(NoWin *s, const unsigned char *counts, int n) { return packed(s, counts, n, 255); }
 
 static PyObject *NoWin_complete(NoWin *s, PyObject *args) {
     const char *b;
@@ -103,7 +109,7 @@ static PyObject *NoWin_score(NoWin *s, PyObject *args) {
         return NULL;
     }
     if (too_many(n)) return NULL;
-    return PyLong_FromLongLong(packed(s, (const unsigned char *)b, n, most, 0));
+    return PyLong_FromLongLong(packed(s, (const unsigned char *)b, n, most));
 }
 
 static void NoWin_dealloc(NoWin *s) {

@@ -27,28 +27,48 @@ typedef struct {
     Table wins;     /* complete concealed hand -> its best tsumo score */
     Table leaves;   /* 13-tile hand -> leaf(): many 12-tile tables share one (hand + k = hand' + k') */
     Table tables;   /* 12-tile hand -> index of its table in the pool (table_of) */
+    Table packs;    /* the counts on the kinds of the units held whole -> the no-win score (hands differ in junk) */
     long long *pool;
     size_t used, room;
     long long built;
 } Tail;
 
-/* leaf(c) into *out (floor: the no-win score of a hand within it, which its own is at least); 0: out of memory */
-static int leaf(Tail *t, unsigned char *c, Key key, long long floor, long long *out) {
+/* the no-win score of c into *out, shared by the hands equal on the kinds of the units they hold whole (most
+ * leaves differ in a tile no unit uses); 0: out of memory */
+static int packed(Tail *t, unsigned char *c, long long *out) {
+    uint64_t kinds = nowin_kinds(t->nowin, c, t->kinds);
+    unsigned char only[NW_MAXK];
+    for (int k = 0; k < t->kinds; k++) only[k] = kinds >> k & 1 ? c[k] : 0;
+    Key key;
+    key_of(only, t->kinds, &key);
+    long long *got = table_get(&t->packs, key);
+    if (got) {
+        *out = *got;
+        return 1;
+    }
+    *out = nowin_value(t->nowin, only, t->kinds);
+    return table_put(&t->packs, key, *out);
+}
+
+/* leaf(c) into *out; 0: out of memory */
+static int leaf(Tail *t, unsigned char *c, Key key, long long *out) {
     long long *got = table_get(&t->leaves, key);
     if (got) {
         *out = *got;
         return 1;
     }
-    long long *won = table_get(&t->wins, key), best;
+    long long *won = table_get(&t->wins, key), best, v;
     if (!won) {
-        best = nowin_value(t->nowin, c, t->kinds, floor);
+        if (!packed(t, c, &best)) return 0;
     } else {
         best = *won;
         for (int x = 0; x < t->kinds; x++)
             if (c[x]) {
                 c[x]--;
-                best = nowin_value(t->nowin, c, t->kinds, best);
+                int ok = packed(t, c, &v);
                 c[x]++;
+                if (!ok) return 0;
+                if (v > best) best = v;
             }
     }
     *out = best;
@@ -87,7 +107,11 @@ static long long table_of(Tail *t, unsigned char *c, Key key, int exact) {
             t->room = room;
         }
         at = (long long)t->used;
-        long long *row = t->pool + at, base = nowin_value(nw, c, t->kinds, 0);
+        long long *row = t->pool + at, base;
+        if (!packed(t, c, &base)) {
+            PyErr_NoMemory();
+            return -1;
+        }
         row[0] = base;
         row[1] = 0;
         row[2] = 0;
@@ -112,7 +136,7 @@ static long long table_of(Tail *t, unsigned char *c, Key key, int exact) {
         for (long long i = 0; i < row[1]; i++) {
             int k = (int)row[3 + 2 * i];
             c[k]++;
-            int ok = leaf(t, c, moved(key, k, 1), row[0], &row[4 + 2 * i]);
+            int ok = leaf(t, c, moved(key, k, 1), &row[4 + 2 * i]);
             c[k]--;
             if (!ok) {
                 PyErr_NoMemory();
@@ -301,6 +325,7 @@ static void Tail_dealloc(Tail *t) {
     Py_XDECREF(t->nowin_obj);
     PyMem_Free(t->wins.slots);
     PyMem_Free(t->leaves.slots);
+    PyMem_Free(t->packs.slots);
     PyMem_Free(t->tables.slots);
     PyMem_Free(t->pool);
     Py_TYPE(t)->tp_free((PyObject *)t);
@@ -317,7 +342,8 @@ static int Tail_init(Tail *t, PyObject *args, PyObject *kwds) {
     Py_INCREF(nowin);
     t->nowin_obj = nowin;
     t->nowin = (NoWin *)nowin;
-    if (!table_init(&t->wins, 1024) || !table_init(&t->tables, 1 << 16) || !table_init(&t->leaves, 1 << 16)) {
+    if (!table_init(&t->wins, 1024) || !table_init(&t->tables, 1 << 16) || !table_init(&t->leaves, 1 << 16) ||
+        !table_init(&t->packs, 1 << 16)) {
         PyErr_NoMemory();
         return -1;
     }
