@@ -10,8 +10,7 @@
  *     held after it each fetch from the room (the discard in it), of last_draw(the 12 tiles, wall));
  *   draw(hand12, wall[, room]) -> sum_k w_k after_draw(hand12 + k, wall - k): two draws left, a fetch only after
  *     the first (a そら drawn then, or held);
- *   each with exact=False: an upper bound of the value instead (the branch and bound one level up);
- *   built() -> the 12-tile hands whose exact table (leaf(hand + k) per touching kind k) was built.
+ *   each with exact=False: an upper bound of the value instead (the branch and bound one level up).
  * A hand is a byte of counts per kind (at most 4 copies of a kind given: a key holds 7). */
 #define PY_SSIZE_T_CLEAN
 #include <string.h>
@@ -30,7 +29,6 @@ typedef struct {
     Table packs;    /* the counts on the kinds of the units held whole -> the no-win score (hands differ in junk) */
     long long *pool;
     size_t used, room;
-    long long built;
 } Tail;
 
 /* the no-win score of c into *out, shared by the hands equal on the kinds of the units they hold whole (most
@@ -144,7 +142,6 @@ static long long table_of(Tail *t, unsigned char *c, Key key, int exact) {
             }
         }
         row[2] = 1;
-        t->built++;
     }
     return at;
 }
@@ -319,8 +316,6 @@ static PyObject *Tail_draw(Tail *t, PyObject *args) {
     return PyLong_FromLongLong(total);
 }
 
-static PyObject *Tail_built(Tail *t, PyObject *unused) { return PyLong_FromLongLong(t->built); }
-
 static void Tail_dealloc(Tail *t) {
     Py_XDECREF(t->nowin_obj);
     PyMem_Free(t->wins.slots);
@@ -372,7 +367,6 @@ static PyMethodDef Tail_methods[] = {
      "after_draw(hand13, wall[, room[, exact]]) -> the 13-tile hand's value with one draw left"},
     {"draw", (PyCFunction)Tail_draw, METH_VARARGS,
      "draw(hand12, wall[, room[, exact]]) -> the 12-tile hand's value with two draws left"},
-    {"built", (PyCFunction)Tail_built, METH_NOARGS, "built() -> the 12-tile hands whose exact table was built"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -112,7 +112,7 @@ def pools_in_wall(hand: tuple[int, ...], room: tuple[int, ...], sora: int | None
 
 
 def with_sampled_uppers(rules: RuleSet, request: PlanRequest, rows: tuple,
-                        deadline: float | None) -> tuple[tuple, int]:
+                        deadline: float | None) -> tuple[tuple, int, int]:
     """The rows whose proved P(win) bound is 1 with the relaxation's sampled values beside it: P(win)'s
     (`upper_estimate`, `upper_interval`) and E[score]'s (`score_upper_estimate`, `score_upper_interval`; kept by
     settled() only where E[score] ends up a bracket); also how many rows got them and over how many walls (none
