@@ -27,6 +27,9 @@ static inline Key moved(Key key, int k, int d) {
     return key;
 }
 
+/* the count of kind k in a key */
+static inline int count_in(Key key, int k) { return (int)(key.w[k / PER_WORD] >> (3 * (k % PER_WORD)) & 7); }
+
 static inline int same(Key a, Key b) { return a.w[0] == b.w[0] && a.w[1] == b.w[1] && a.w[2] == b.w[2]; }
 
 /* open addressing, linear probing; a key with a zero top bit marks an empty slot. A key and its value share a
@@ -41,12 +44,19 @@ typedef struct {
     size_t cap, n;
 } Table;
 
-static inline size_t slot_of(const Table *t, Key key) {
+static inline size_t home_of(const Table *t, Key key) {
     uint64_t h = key.w[0] ^ (key.w[1] * 0x9E3779B97F4A7C15ULL) ^ (key.w[2] * 0xC2B2AE3D27D4EB4FULL);
     h = (h ^ (h >> 30)) * 0xBF58476D1CE4E5B9ULL;  /* splitmix64's finaliser: every bit of the key moves the low ones */
     h = (h ^ (h >> 27)) * 0x94D049BB133111EBULL;
     h ^= h >> 31;
-    size_t i = (size_t)h & (t->cap - 1);
+    return (size_t)h & (t->cap - 1);
+}
+
+/* start loading the slot a key's probe starts at: the lookups of a batch of keys then overlap their cache misses */
+static inline void table_prefetch(const Table *t, Key key) { __builtin_prefetch(&t->slots[home_of(t, key)]); }
+
+static inline size_t slot_of(const Table *t, Key key) {
+    size_t i = home_of(t, key);
     while (t->slots[i].key.w[2] && !same(t->slots[i].key, key)) i = (i + 1) & (t->cap - 1);
     return i;
 }

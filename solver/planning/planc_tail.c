@@ -24,79 +24,94 @@ typedef struct {
     NoWin *nowin;
     int kinds, sora;  /* sora: the fetch-mode そら's kind, or -1 */
     Table wins;     /* complete concealed hand -> its best tsumo score */
-    Table leaves;   /* 13-tile hand -> leaf(): many 12-tile tables share one (hand + k = hand' + k') */
     Table tables;   /* 12-tile hand -> index of its table in the pool (table_of) */
     Table packs;    /* the counts on the kinds of the units held whole -> the no-win score (hands differ in junk) */
-    long long *pool;
+    int32_t *pool;
     size_t used, room;
 } Tail;
 
-/* the no-win score of c into *out, shared by the hands equal on the kinds of the units they hold whole (most
- * leaves differ in a tile no unit uses); 0: out of memory */
-static int packed(Tail *t, unsigned char *c, long long *out) {
-    uint64_t kinds = nowin_kinds(t->nowin, c, t->kinds);
-    unsigned char only[NW_MAXK];
-    for (int k = 0; k < t->kinds; k++) only[k] = kinds >> k & 1 ? c[k] : 0;
-    Key key;
-    key_of(only, t->kinds, &key);
-    long long *got = table_get(&t->packs, key);
+/* the no-win score of the hand of this key into *out, its kinds held in units whole given (nowin_kinds): shared by
+ * the hands equal on those kinds (most leaves differ in a tile no unit uses); 0: out of memory */
+static int packed_of(Tail *t, Key key, uint64_t kinds, long long *out) {
+    Key only = {{0, 0, 1ULL << 63}};
+    for (; kinds; kinds &= kinds - 1) {
+        int k = __builtin_ctzll(kinds);
+        only.w[k / PER_WORD] |= key.w[k / PER_WORD] & 7ULL << (3 * (k % PER_WORD));
+    }
+    long long *got = table_get(&t->packs, only);
     if (got) {
         *out = *got;
         return 1;
     }
-    *out = nowin_value(t->nowin, only, t->kinds);
-    return table_put(&t->packs, key, *out);
+    unsigned char c[NW_MAXK];
+    for (int k = 0; k < t->kinds; k++) c[k] = count_in(only, k);
+    *out = nowin_value(t->nowin, c, t->kinds);
+    return table_put(&t->packs, only, *out);
 }
 
-/* leaf(c) into *out; 0: out of memory */
-static int leaf(Tail *t, unsigned char *c, Key key, long long *out) {
-    long long *got = table_get(&t->leaves, key);
-    if (got) {
-        *out = *got;
-        return 1;
+/* What a 12-tile hand's units reach, in one pass over the units: the kinds of the units held whole (returned),
+ * *touch the kinds k whose draw completes a unit (one holding k with its other members held), gain[k] the most
+ * such a unit adds, and extra[k] for a k not held the kinds of the units a copy of k makes whole. */
+static uint64_t reach(const Tail *t, uint64_t support, uint64_t *touch, long long *gain, uint64_t *extra) {
+    const NoWin *nw = t->nowin;
+    uint64_t whole = 0;
+    *touch = 0;
+    for (int u = 0; u < nw->U; u++) {
+        uint64_t mask = nw->mask[u], miss = mask & ~support, in;
+        if (!miss) {
+            whole |= in = mask;
+        } else if (!(miss & (miss - 1))) {
+            in = miss;
+            extra[__builtin_ctzll(miss)] |= mask;
+        } else {
+            continue;
+        }
+        long long g = nw->points[u] + (nw->fav[u] ? nw->bonus : 0);
+        *touch |= in;
+        for (; in; in &= in - 1)
+            if (g > gain[__builtin_ctzll(in)]) gain[__builtin_ctzll(in)] = g;
     }
-    long long *won = table_get(&t->wins, key), best, v;
-    if (!won) {
-        if (!packed(t, c, &best)) return 0;
-    } else {
-        best = *won;
-        for (int x = 0; x < t->kinds; x++)
-            if (c[x]) {
-                c[x]--;
-                int ok = packed(t, c, &v);
-                c[x]++;
-                if (!ok) return 0;
-                if (v > best) best = v;
-            }
-    }
-    *out = best;
-    return table_put(&t->leaves, key, best);
+    return whole;
+}
+
+/* leaf(hand + k) into *out, the hand's key and counts c given, kinds: the kinds of the units hand + k holds whole.
+ * 0: out of memory */
+static int leaf(Tail *t, unsigned char *c, Key key, uint64_t kinds, long long *out) {
+    long long *won = table_get(&t->wins, key), v;
+    if (!won) return packed_of(t, key, kinds, out);
+    *out = *won;  /* a complete hand (a few hundred at most): its tsumo, or the best 12 tiles of it */
+    for (int x = 0; x < t->kinds; x++)
+        if (c[x]) {
+            c[x]--;
+            int ok = packed_of(t, moved(key, x, -1), nowin_kinds(t->nowin, c, t->kinds), &v);
+            c[x]++;
+            if (!ok) return 0;
+            if (v > *out) *out = v;
+        }
+    return 1;
 }
 
 /* the table of a 12-tile hand (its index in the pool), built once: [base, count, exact, (k, value) x count], with
  * base its no-win score and a row per touching kind k. The value is leaf(hand + k) where exact, else an upper bound
  * of it: max(the tsumo score if complete, base + g_k) with g_k the most a unit holding k and fitting in hand + k
  * adds (points, and the favourite's bonus if it holds it): a best packing of hand + k less that unit is one of the
- * hand (docs/formulation.md section 8, item 5). A bound row becomes exact when asked. -1: an exception set. */
+ * hand (docs/formulation.md section 8, item 5). A bound row becomes exact when asked. Scores fit in 32 bits (a
+ * smaller pool: fewer cache misses). -1: an exception set. */
 static long long table_of(Tail *t, unsigned char *c, Key key, int exact) {
     long long *got = table_get(&t->tables, key), at;
+    if (got && (!exact || t->pool[*got + 2])) return *got;
+    uint64_t support = 0, touch, whole, extra[NW_MAXK];
+    long long gain[NW_MAXK];
+    memset(extra, 0, t->kinds * sizeof *extra);
+    memset(gain, 0, t->kinds * sizeof *gain);
+    for (int k = 0; k < t->kinds; k++)
+        if (c[k]) support |= 1ULL << k;
     if (!got) {
-        NoWin *nw = t->nowin;
-        uint64_t support = 0, touch = 0;
-        long long gain[NW_MAXK] = {0};
-        for (int k = 0; k < t->kinds; k++)
-            if (c[k]) support |= 1ULL << k;
-        for (int u = 0; u < nw->U; u++) {  /* k touches when a unit holding k has its other members held */
-            uint64_t miss = nw->mask[u] & ~support, in = !miss ? nw->mask[u] : !(miss & (miss - 1)) ? miss : 0;
-            long long g = nw->points[u] + (nw->fav[u] ? nw->bonus : 0);
-            touch |= in;
-            for (; in; in &= in - 1)
-                if (g > gain[__builtin_ctzll(in)]) gain[__builtin_ctzll(in)] = g;
-        }
+        whole = reach(t, support, &touch, gain, extra);
         size_t need = 3 + 2 * (size_t)__builtin_popcountll(touch);
         if (t->used + need > t->room) {
             size_t room = 2 * (t->room + need);
-            long long *pool = PyMem_Realloc(t->pool, room * sizeof *pool);
+            int32_t *pool = PyMem_Realloc(t->pool, room * sizeof *pool);
             if (!pool) {
                 PyErr_NoMemory();
                 return -1;
@@ -105,44 +120,51 @@ static long long table_of(Tail *t, unsigned char *c, Key key, int exact) {
             t->room = room;
         }
         at = (long long)t->used;
-        long long *row = t->pool + at, base;
-        if (!packed(t, c, &base)) {
+        int32_t *row = t->pool + at;
+        long long base;
+        if (!packed_of(t, key, whole, &base)) {
             PyErr_NoMemory();
             return -1;
         }
-        row[0] = base;
+        row[0] = (int32_t)base;
         row[1] = 0;
         row[2] = 0;
         for (; touch; touch &= touch - 1) {
             int k = __builtin_ctzll(touch);
             long long *won = table_get(&t->wins, moved(key, k, 1));
             long long bound = base + gain[k];
+            if (bound > INT32_MAX || (won && *won > INT32_MAX)) {
+                PyErr_SetString(PyExc_OverflowError, "a score past 32 bits");
+                return -1;
+            }
             row[3 + 2 * row[1]] = k;
-            row[4 + 2 * row[1]] = won && *won > bound ? *won : bound;
+            row[4 + 2 * row[1]] = (int32_t)(won && *won > bound ? *won : bound);
             row[1]++;
         }
-        t->used += 3 + 2 * (size_t)row[1];
+        t->used += need;
         if (!table_put(&t->tables, key, at)) {
             PyErr_NoMemory();
             return -1;
         }
+        if (!exact) return at;
     } else {
         at = *got;
+        whole = reach(t, support, &touch, gain, extra);
     }
-    long long *row = t->pool + at;
-    if (exact && !row[2]) {
-        for (long long i = 0; i < row[1]; i++) {
-            int k = (int)row[3 + 2 * i];
-            c[k]++;
-            int ok = leaf(t, c, moved(key, k, 1), &row[4 + 2 * i]);
-            c[k]--;
-            if (!ok) {
-                PyErr_NoMemory();
-                return -1;
-            }
+    int32_t *row = t->pool + at;
+    for (int32_t i = 0; i < row[1]; i++) {
+        int k = row[3 + 2 * i];
+        long long v;
+        c[k]++;
+        int ok = leaf(t, c, moved(key, k, 1), c[k] > 1 ? whole : whole | extra[k], &v);
+        c[k]--;
+        if (!ok) {
+            PyErr_NoMemory();
+            return -1;
         }
-        row[2] = 1;
+        row[4 + 2 * i] = (int32_t)v;
     }
+    row[2] = 1;
     return at;
 }
 
@@ -152,22 +174,17 @@ static long long tiles(const Tail *t, const unsigned char *w) {
     return W;
 }
 
-/* sum_k w_k leaf(c + k) (an upper bound where the table is not exact, *exact says which): the kinds that touch no
- * unit keep the 12 tiles' no-win score. 0: an exception set. */
-static int last_draw(Tail *t, unsigned char *c, Key key, const unsigned char *w, long long W, int *exact,
-                     long long *out) {
-    long long at = table_of(t, c, key, *exact);
-    if (at < 0) return 0;
-    const long long *row = t->pool + at;
+/* sum_k w_k leaf(c + k) over the table at (an upper bound where the table is not exact): the kinds that touch no
+ * unit keep the 12 tiles' no-win score */
+static long long summed(const Tail *t, long long at, const unsigned char *w, long long W) {
+    const int32_t *row = t->pool + at;
     long long total = 0, rest = W;
-    for (long long i = 0; i < row[1]; i++) {
-        int k = (int)row[3 + 2 * i];
+    for (int32_t i = 0; i < row[1]; i++) {
+        int k = row[3 + 2 * i];
         total += w[k] * row[4 + 2 * i];
         rest -= w[k];
     }
-    *out = total + rest * row[0];
-    *exact = (int)row[2];
-    return 1;
+    return total + rest * row[0];
 }
 
 /* the arguments (hand, wall[, room[, exact]]) into c, its key, w, room and exact; 0 with an exception set */
@@ -196,70 +213,80 @@ static PyObject *Tail_last_draw(Tail *t, PyObject *args) {
     const unsigned char *w;
     Key key;
     PyObject *room = NULL;
-    long long v;
     int exact = 1;
-    if (!hand_and_wall(t, args, c, &key, &w, &room, &exact) || !last_draw(t, c, key, w, tiles(t, w), &exact, &v))
-        return NULL;
-    return PyLong_FromLongLong(v);
+    if (!hand_and_wall(t, args, c, &key, &w, &room, &exact)) return NULL;
+    long long at = table_of(t, c, key, 1);
+    return at < 0 ? NULL : PyLong_FromLongLong(summed(t, at, w, tiles(t, w)));
 }
 
-typedef struct { long long bound; int x, y; } Cand;  /* discard x, then fetch y with a held そら (-1: no fetch) */
+/* a move of a 13-tile hand with one draw left: discard x, then fetch y with a held そら (-1: no fetch); the key of
+ * the 12 tiles it keeps, their table (at) and its sum */
+typedef struct { long long bound, at; Key held; int x, y; } Cand;
 
-/* last_draw of c less x, after the fetch of y (y >= 0: a そら to the room, a y from it) */
-static int valued(Tail *t, unsigned char *c, Key key, Cand d, const unsigned char *w, long long W, int *known,
-                  long long *v) {
-    int s = t->sora, ok;
-    c[d.x]--;
-    key = moved(key, d.x, -1);
-    if (d.y < 0) {
-        ok = last_draw(t, c, key, w, W, known, v);
-    } else {
+/* the table of the 12 tiles a move keeps (table_of: its index, -1 with an exception set) */
+static long long table_after(Tail *t, unsigned char *c, const Cand *d, int exact) {
+    int s = t->sora;
+    c[d->x]--;
+    if (d->y >= 0) {
         c[s]--;
-        c[d.y]++;
-        ok = last_draw(t, c, moved(moved(key, s, -1), d.y, 1), w, W, known, v);
-        c[d.y]--;
+        c[d->y]++;
+    }
+    long long at = table_of(t, c, d->held, exact);
+    if (d->y >= 0) {
+        c[d->y]--;
         c[s]++;
     }
-    c[d.x]++;
-    return ok;
+    c[d->x]++;
+    return at;
 }
 
 /* A 13-tile hand's value with one draw left: its tsumo (x W) or its best discard, and with a そら held after it
  * and a room (counts, or NULL: no fetch), its best fetch before the last draw. Exact: by branch and bound, each
  * move's upper bound first (its table's bound rows: one no-win score each), then exact values in the order of
  * their bounds while a bound passes the best exact value so far. Not exact: the best of those bounds, an upper
- * bound of the value. 0: an exception set. */
+ * bound of the value. The moves' tables are looked up in passes, each starting the next one's loads (their cache
+ * misses overlap: the tables are far larger than the cache). 0: an exception set. */
 static int after_draw(Tail *t, unsigned char *c, Key key, const unsigned char *w, const unsigned char *room,
                       int exact, long long *out) {
     long long W = tiles(t, w), best = -1;
     long long *won = table_get(&t->wins, key);
     if (won) best = *won * W;
-    Cand open[NW_MAXK * NW_MAXK];
-    int n = 0, s = t->sora;
+    Cand moves[14 * (NW_MAXK + 1)];  /* (a 13-tile hand holds at most 13 kinds) */
+    int m = 0, s = t->sora;
     for (int x = 0; x < t->kinds; x++) {
         if (!c[x]) continue;
         int fetch = room && s >= 0 && c[s] > (x == s);
+        Key held = moved(key, x, -1);
         for (int y = -1; y < (fetch ? t->kinds : 0); y++) {
             if (y >= 0 && (y == s || !(room[y] + (y == x)))) continue;  /* (the discard joins the room) */
-            Cand d = {0, x, y};
-            int known = 0;
-            if (!valued(t, c, key, d, w, W, &known, &d.bound)) return 0;
-            if (known || !exact) {
-                if (d.bound > best) best = d.bound;
-            } else {
-                open[n++] = d;
-            }
+            Cand *d = &moves[m++];
+            *d = (Cand){0, 0, y < 0 ? held : moved(moved(held, s, -1), y, 1), x, y};
+            table_prefetch(&t->tables, d->held);
+        }
+    }
+    for (int i = 0; i < m; i++) {
+        if ((moves[i].at = table_after(t, c, &moves[i], 0)) < 0) return 0;
+        __builtin_prefetch(t->pool + moves[i].at);
+    }
+    int n = 0;
+    for (int i = 0; i < m; i++) {
+        Cand d = moves[i];
+        d.bound = summed(t, d.at, w, W);
+        if (t->pool[d.at + 2] || !exact) {
+            if (d.bound > best) best = d.bound;
+        } else {
+            moves[n++] = d;  /* (open: an upper bound) */
         }
     }
     for (;;) {  /* the open move of the highest bound, while it can pass the best */
         int at = -1;
         for (int i = 0; i < n; i++)
-            if (open[i].x >= 0 && open[i].bound > best && (at < 0 || open[i].bound > open[at].bound)) at = i;
+            if (moves[i].x >= 0 && moves[i].bound > best && (at < 0 || moves[i].bound > moves[at].bound)) at = i;
         if (at < 0) break;
-        int known = 1;
-        long long v;
-        if (!valued(t, c, key, open[at], w, W, &known, &v)) return 0;
-        open[at].x = -1;
+        long long table = table_after(t, c, &moves[at], 1);
+        if (table < 0) return 0;
+        long long v = summed(t, table, w, W);
+        moves[at].x = -1;
         if (v > best) best = v;
     }
     *out = best;
@@ -319,7 +346,6 @@ static PyObject *Tail_draw(Tail *t, PyObject *args) {
 static void Tail_dealloc(Tail *t) {
     Py_XDECREF(t->nowin_obj);
     PyMem_Free(t->wins.slots);
-    PyMem_Free(t->leaves.slots);
     PyMem_Free(t->packs.slots);
     PyMem_Free(t->tables.slots);
     PyMem_Free(t->pool);
@@ -337,7 +363,7 @@ static int Tail_init(Tail *t, PyObject *args, PyObject *kwds) {
     Py_INCREF(nowin);
     t->nowin_obj = nowin;
     t->nowin = (NoWin *)nowin;
-    if (!table_init(&t->wins, 1024) || !table_init(&t->tables, 1 << 16) || !table_init(&t->leaves, 1 << 16) ||
+    if (!table_init(&t->wins, 1024) || !table_init(&t->tables, 1 << 16) ||
         !table_init(&t->packs, 1 << 16)) {
         PyErr_NoMemory();
         return -1;
