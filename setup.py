@@ -11,8 +11,9 @@ setup(ext_modules=[Extension("solver.core.search._searchc", ["solver/core/search
                              depends=["solver/core/search/searchc.h"], optional=True, extra_compile_args=["-O2"]),
                        Extension("solver.planning._planc", ["solver/planning/_planc.c", "solver/planning/planc_rows.c",
                                                                   "solver/planning/planc_swaps.c", "solver/planning/planc_nowin.c",
-                                                                  "solver/planning/planc_tail.c"],
-                                 depends=["solver/planning/planc.h", "solver/planning/planc_seq.h", "solver/planning/planc_table.h"], optional=True,
+                                                                  "solver/planning/planc_tail.c", "solver/planning/planc_hands.c"],
+                                 depends=["solver/planning/planc.h", "solver/planning/planc_seq.h", "solver/planning/planc_table.h",
+                                          "solver/planning/planc_tail.h"], optional=True,
                                  extra_compile_args=["-O2"]),
                        Extension("solver.planning._estimatec", ["solver/planning/_estimatec.c"],
                                  depends=["solver/planning/planc_seq.h"], optional=True, extra_compile_args=["-O2"])])

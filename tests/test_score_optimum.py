@@ -199,6 +199,26 @@ def test_the_branch_and_bound_with_a_sora_held():
     assert values[0] == values[1] > 0
 
 
+@needs_c
+@pytest.mark.parametrize("rules, room", [("2019-12", ("雪歩", "響")), ("hitori-jong-2.1", ())])
+def test_every_discards_bound_at_once(rules, room):
+    """Tail.bounds (the tables of the pairs a discard and the next one leave, shared) gives each discard the bound
+    draw(..., exact=False) gives it alone (while no table is exact yet), a drawn そら fetching from a room that holds
+    the discard; each bound is at least the discard's exact value."""
+    ev = Evaluator(rules)
+    position = ev.plan_request_of(REAL[1], 2, "score", ["千早"], list(room)).position
+    _, kept, wall, _ = position_counts(ev.rules, position, 2)
+    search = ScoreOptimum(ev.rules, (), None, reach_with_room(ev.rules, position, 2).counts, state_limit=10**7)
+    hand, fetch = position.hand.concealed, kept if search.room_matters(position.hand.concealed, wall, 2) else None
+    assert (fetch is not None) == (rules == "2019-12")  # (a live そら: a room, a fetch after drawing it)
+    bounds = search.tail.bounds(bytes(hand), bytes(wall), None if fetch is None else bytes(fetch))
+    assert sorted(bounds) == [x for x, n in enumerate(hand) if n]
+    moves = {x: (bytes(add(hand, x, -1)), bytes(wall), None if fetch is None else bytes(add(fetch, x, 1)))
+             for x in bounds}
+    assert bounds == {x: search.tail.draw(*move, False) for x, move in moves.items()}  # (before any row is exact)
+    assert all(bounds[x] >= search.tail.draw(*move) for x, move in moves.items())
+
+
 def every_move(self, hand, wall, room):
     """best_of_two without its bounds: every discard valued (v12 takes each fetch after it)."""
     won = self.tsumo.get(hand)

@@ -1,5 +1,5 @@
-/* A hash table of hands for planc_tail.c: a hand's counts as a key of 3 bits a kind (at most 64 kinds, 7 copies),
- * open addressing with linear probing, a key and its value in one slot. Static functions: one includer. */
+/* A hash table of hands for planc_tail.c and planc_hands.c: a hand's counts as a key of 3 bits a kind (at most 64
+ * kinds, 7 copies), open addressing with linear probing, a key and its value in one slot. Static functions. */
 #ifndef PLANC_TABLE_H
 #define PLANC_TABLE_H
 #include <Python.h>

@@ -10,181 +10,19 @@
  *     held after it each fetch from the room (the discard in it), of last_draw(the 12 tiles, wall));
  *   draw(hand12, wall[, room]) -> sum_k w_k after_draw(hand12 + k, wall - k): two draws left, a fetch only after
  *     the first (a そら drawn then, or held);
- *   each with exact=False: an upper bound of the value instead (the branch and bound one level up).
- * A hand is a byte of counts per kind (at most 4 copies of a kind given: a key holds 7). */
+ *   each with exact=False: an upper bound of the value instead (the branch and bound one level up);
+ *   bounds(hand13, wall[, room]) -> each discard's draw(..., exact=False), their tables shared.
+ * The tables of the 12-tile hands are planc_hands.c's. A hand is a byte of counts per kind (at most 4 copies of a kind given: a key holds 7). */
 #define PY_SSIZE_T_CLEAN
 #include <string.h>
 
-#include "planc.h"
-#include "planc_table.h"
+#include "planc_tail.h"
 
-typedef struct {
-    PyObject_HEAD
-    PyObject *nowin_obj;
-    NoWin *nowin;
-    int kinds, sora;  /* sora: the fetch-mode そら's kind, or -1 */
-    Table wins;     /* complete concealed hand -> its best tsumo score */
-    Table tables;   /* 12-tile hand -> index of its table in the pool (table_of) */
-    Table packs;    /* the counts on the kinds of the units held whole -> the no-win score (hands differ in junk) */
-    int32_t *pool;
-    size_t used, room;
-} Tail;
-
-/* the no-win score of the hand of this key into *out, its kinds held in units whole given (nowin_kinds): shared by
- * the hands equal on those kinds (most leaves differ in a tile no unit uses); 0: out of memory */
-static int packed_of(Tail *t, Key key, uint64_t kinds, long long *out) {
-    Key only = {{0, 0, 1ULL << 63}};
-    for (; kinds; kinds &= kinds - 1) {
-        int k = __builtin_ctzll(kinds);
-        only.w[k / PER_WORD] |= key.w[k / PER_WORD] & 7ULL << (3 * (k % PER_WORD));
-    }
-    long long *got = table_get(&t->packs, only);
-    if (got) {
-        *out = *got;
-        return 1;
-    }
-    unsigned char c[NW_MAXK];
-    for (int k = 0; k < t->kinds; k++) c[k] = count_in(only, k);
-    *out = nowin_value(t->nowin, c, t->kinds);
-    return table_put(&t->packs, only, *out);
-}
-
-/* What a 12-tile hand's units reach, in one pass over the units: the kinds of the units held whole (returned),
- * *touch the kinds k whose draw completes a unit (one holding k with its other members held), gain[k] the most
- * such a unit adds, and extra[k] for a k not held the kinds of the units a copy of k makes whole. */
-static uint64_t reach(const Tail *t, uint64_t support, uint64_t *touch, long long *gain, uint64_t *extra) {
-    const NoWin *nw = t->nowin;
-    uint64_t whole = 0;
-    *touch = 0;
-    for (int u = 0; u < nw->U; u++) {
-        uint64_t mask = nw->mask[u], miss = mask & ~support, in;
-        if (!miss) {
-            whole |= in = mask;
-        } else if (!(miss & (miss - 1))) {
-            in = miss;
-            extra[__builtin_ctzll(miss)] |= mask;
-        } else {
-            continue;
-        }
-        long long g = nw->points[u] + (nw->fav[u] ? nw->bonus : 0);
-        *touch |= in;
-        for (; in; in &= in - 1)
-            if (g > gain[__builtin_ctzll(in)]) gain[__builtin_ctzll(in)] = g;
-    }
-    return whole;
-}
-
-/* leaf(hand + k) into *out, the hand's key and counts c given, kinds: the kinds of the units hand + k holds whole.
- * 0: out of memory */
-static int leaf(Tail *t, unsigned char *c, Key key, uint64_t kinds, long long *out) {
-    long long *won = table_get(&t->wins, key), v;
-    if (!won) return packed_of(t, key, kinds, out);
-    *out = *won;  /* a complete hand (a few hundred at most): its tsumo, or the best 12 tiles of it */
-    for (int x = 0; x < t->kinds; x++)
-        if (c[x]) {
-            c[x]--;
-            int ok = packed_of(t, moved(key, x, -1), nowin_kinds(t->nowin, c, t->kinds), &v);
-            c[x]++;
-            if (!ok) return 0;
-            if (v > *out) *out = v;
-        }
-    return 1;
-}
-
-/* the table of a 12-tile hand (its index in the pool), built once: [base, count, exact, (k, value) x count], with
- * base its no-win score and a row per touching kind k. The value is leaf(hand + k) where exact, else an upper bound
- * of it: max(the tsumo score if complete, base + g_k) with g_k the most a unit holding k and fitting in hand + k
- * adds (points, and the favourite's bonus if it holds it): a best packing of hand + k less that unit is one of the
- * hand (docs/formulation.md section 8, item 5). A bound row becomes exact when asked. Scores fit in 32 bits (a
- * smaller pool: fewer cache misses). -1: an exception set. */
-static long long table_of(Tail *t, unsigned char *c, Key key, int exact) {
-    long long *got = table_get(&t->tables, key), at;
-    if (got && (!exact || t->pool[*got + 2])) return *got;
-    uint64_t support = 0, touch, whole, extra[NW_MAXK];
-    long long gain[NW_MAXK];
-    memset(extra, 0, t->kinds * sizeof *extra);
-    memset(gain, 0, t->kinds * sizeof *gain);
-    for (int k = 0; k < t->kinds; k++)
-        if (c[k]) support |= 1ULL << k;
-    if (!got) {
-        whole = reach(t, support, &touch, gain, extra);
-        size_t need = 3 + 2 * (size_t)__builtin_popcountll(touch);
-        if (t->used + need > t->room) {
-            size_t room = 2 * (t->room + need);
-            int32_t *pool = PyMem_Realloc(t->pool, room * sizeof *pool);
-            if (!pool) {
-                PyErr_NoMemory();
-                return -1;
-            }
-            t->pool = pool;
-            t->room = room;
-        }
-        at = (long long)t->used;
-        int32_t *row = t->pool + at;
-        long long base;
-        if (!packed_of(t, key, whole, &base)) {
-            PyErr_NoMemory();
-            return -1;
-        }
-        row[0] = (int32_t)base;
-        row[1] = 0;
-        row[2] = 0;
-        for (; touch; touch &= touch - 1) {
-            int k = __builtin_ctzll(touch);
-            long long *won = table_get(&t->wins, moved(key, k, 1));
-            long long bound = base + gain[k];
-            if (bound > INT32_MAX || (won && *won > INT32_MAX)) {
-                PyErr_SetString(PyExc_OverflowError, "a score past 32 bits");
-                return -1;
-            }
-            row[3 + 2 * row[1]] = k;
-            row[4 + 2 * row[1]] = (int32_t)(won && *won > bound ? *won : bound);
-            row[1]++;
-        }
-        t->used += need;
-        if (!table_put(&t->tables, key, at)) {
-            PyErr_NoMemory();
-            return -1;
-        }
-        if (!exact) return at;
-    } else {
-        at = *got;
-        whole = reach(t, support, &touch, gain, extra);
-    }
-    int32_t *row = t->pool + at;
-    for (int32_t i = 0; i < row[1]; i++) {
-        int k = row[3 + 2 * i];
-        long long v;
-        c[k]++;
-        int ok = leaf(t, c, moved(key, k, 1), c[k] > 1 ? whole : whole | extra[k], &v);
-        c[k]--;
-        if (!ok) {
-            PyErr_NoMemory();
-            return -1;
-        }
-        row[4 + 2 * i] = (int32_t)v;
-    }
-    row[2] = 1;
-    return at;
-}
 
 static long long tiles(const Tail *t, const unsigned char *w) {
     long long W = 0;
     for (int k = 0; k < t->kinds; k++) W += w[k];
     return W;
-}
-
-/* sum_k w_k leaf(c + k) over the table at (an upper bound where the table is not exact): the kinds that touch no
- * unit keep the 12 tiles' no-win score */
-static long long summed(const Tail *t, long long at, const unsigned char *w, long long W) {
-    const int32_t *row = t->pool + at;
-    long long total = 0, rest = W;
-    for (int32_t i = 0; i < row[1]; i++) {
-        int k = row[3 + 2 * i];
-        total += w[k] * row[4 + 2 * i];
-        rest -= w[k];
-    }
-    return total + rest * row[0];
 }
 
 /* the arguments (hand, wall[, room[, exact]]) into c, its key, w, room and exact; 0 with an exception set */
@@ -343,6 +181,95 @@ static PyObject *Tail_draw(Tail *t, PyObject *args) {
     return PyLong_FromLongLong(total);
 }
 
+/* Each discard's upper bound with two draws left, the hand holding no そら: bounds(hand13, wall[, room]) -> {x: the
+ * bound of draw(hand13 - x, wall, room + x, exact=False)}, the same numbers. After a draw k the 12 tiles kept are
+ * hand13 + k less a pair {x, x'}, whichever of the two went first: each such table is summed once for every x it
+ * serves (about 90 of 169 per draw), in passes that overlap their cache misses. A drawn そら (a room given) is
+ * valued per x: its fetches take from a room that holds x. */
+static PyObject *Tail_bounds(Tail *t, PyObject *args) {
+    unsigned char c[NW_MAXK], wall[NW_MAXK];
+    const unsigned char *w;
+    PyObject *r = NULL;
+    Key key;
+    const unsigned char *room;
+    unsigned char later[NW_MAXK];
+    int exact = 0, held[NW_MAXK], d = 0, of[NW_MAXK], s = t->sora;
+    if (!hand_and_wall(t, args, c, &key, &w, &r, &exact) || !room_of(t, r, &room)) return NULL;
+    if (room && s >= 0 && c[s]) {
+        PyErr_SetString(PyExc_ValueError, "bounds: a hand holding a そら fetches before the draw");
+        return NULL;
+    }
+    memcpy(wall, w, t->kinds);
+    for (int k = 0; k < t->kinds; k++)
+        if (c[k]) held[d++] = k;
+    long long W = tiles(t, wall), bound[NW_MAXK] = {0};
+    for (int k = 0; k < t->kinds; k++) {
+        if (!wall[k]) continue;
+        long long n = wall[k], v;
+        wall[k]--;
+        c[k]++;
+        if (room && k == s) {
+            memcpy(later, room, t->kinds);
+            for (int i = 0; i < d; i++) {
+                int x = held[i];
+                c[x]--, later[x]++;
+                int ok = after_draw(t, c, moved(moved(key, k, 1), x, -1), wall, later, 0, &v);
+                c[x]++, later[x]--;
+                if (!ok) return NULL;
+                bound[x] += n * v;
+            }
+            c[k]--;
+            wall[k]++;
+            continue;
+        }
+        int kinds[NW_MAXK + 1], m = 0;  /* the kinds of the 14 tiles, and their pairs' sums */
+        for (int i = 0; i < d; i++) kinds[m++] = held[i];
+        if (c[k] == 1) kinds[m++] = k;
+        for (int i = 0; i < m; i++) of[kinds[i]] = i;
+        long long pair[NW_MAXK + 1][NW_MAXK + 1];
+        Key keys[(NW_MAXK + 1) * (NW_MAXK + 2) / 2];
+        int pa[(NW_MAXK + 1) * (NW_MAXK + 2) / 2], pb[(NW_MAXK + 1) * (NW_MAXK + 2) / 2], np = 0;
+        Key drawn = moved(key, k, 1);
+        for (int i = 0; i < m; i++)
+            for (int j = i; j < m; j++) {
+                int a = kinds[i], b = kinds[j];
+                if (a == b && c[a] < 2) continue;
+                pa[np] = a, pb[np] = b;
+                keys[np] = moved(moved(drawn, a, -1), b, -1);
+                table_prefetch(&t->tables, keys[np++]);
+            }
+        long long at[(NW_MAXK + 1) * (NW_MAXK + 2) / 2];
+        for (int p = 0; p < np; p++) {
+            c[pa[p]]--, c[pb[p]]--;
+            at[p] = table_of(t, c, keys[p], 0);
+            c[pa[p]]++, c[pb[p]]++;
+            if (at[p] < 0) return NULL;
+            __builtin_prefetch(t->pool + at[p]);
+        }
+        for (int p = 0; p < np; p++)
+            pair[of[pa[p]]][of[pb[p]]] = pair[of[pb[p]]][of[pa[p]]] = summed(t, at[p], wall, W - 1);
+        for (int i = 0; i < d; i++) {  /* discard x = held[i] first, then the best of tsumo and each x' */
+            int x = held[i];
+            c[x]--;
+            long long *won = table_get(&t->wins, moved(drawn, x, -1)), best = won ? *won * (W - 1) : -1;
+            for (int j = 0; j < m; j++)
+                if (c[kinds[j]] && pair[i][j] > best) best = pair[i][j];
+            c[x]++;
+            bound[x] += n * best;
+        }
+        c[k]--;
+        wall[k]++;
+    }
+    PyObject *out = PyDict_New();
+    for (int i = 0; out && i < d; i++) {
+        PyObject *x = PyLong_FromLong(held[i]), *v = PyLong_FromLongLong(bound[held[i]]);
+        if (!x || !v || PyDict_SetItem(out, x, v) < 0) Py_CLEAR(out);
+        Py_XDECREF(x);
+        Py_XDECREF(v);
+    }
+    return out;
+}
+
 static void Tail_dealloc(Tail *t) {
     Py_XDECREF(t->nowin_obj);
     PyMem_Free(t->wins.slots);
@@ -391,6 +318,9 @@ static PyMethodDef Tail_methods[] = {
      "last_draw(hand12, wall) -> sum over the wall's tiles of the 13-tile hand's value after the last draw"},
     {"after_draw", (PyCFunction)Tail_after_draw, METH_VARARGS,
      "after_draw(hand13, wall[, room[, exact]]) -> the 13-tile hand's value with one draw left"},
+    {"bounds", (PyCFunction)Tail_bounds, METH_VARARGS,
+     "bounds(hand13, wall[, room]) -> {discard: the upper bound of draw(hand13 less it, wall, room with it, "
+     "exact=False)}, the hand holding no そら"},
     {"draw", (PyCFunction)Tail_draw, METH_VARARGS,
      "draw(hand12, wall[, room[, exact]]) -> the 12-tile hand's value with two draws left"},
     {NULL, NULL, 0, NULL},

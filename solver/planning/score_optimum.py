@@ -189,13 +189,19 @@ class ScoreOptimum:
             won = self.tsumo.get(hand)
             got = -1 if won is None else won * falling(sum(wall), 2)
             walled, moves = bytes(wall), []
-            for x, n in enumerate(hand):
-                if n:
-                    held, r = add(hand, x, -1), None if room is None else add(room, x, 1)
-                    r = r if r is not None and self.room_matters(held, wall, 2) else None
-                    for h, rr in [(held, r)] + [(h, rr) for _, h, rr in self.fetches(held, r)]:
-                        bound = self.tail.draw(bytes(h), walled, None if rr is None else bytes(rr), False)
-                        moves.append((bound, len(moves), h, rr))
+            if room is None or not hand[self.sora]:  # (no fetch before the draw: every discard's bound at once)
+                kept = room is not None and self.room_matters(hand, wall, 2)
+                bounds = self.tail.bounds(bytes(hand), walled, bytes(room) if kept else None)
+                moves = [(bound, x, add(hand, x, -1), add(room, x, 1) if kept else None)
+                         for x, bound in bounds.items()]
+            else:
+                for x, n in enumerate(hand):
+                    if n:
+                        held, r = add(hand, x, -1), add(room, x, 1)
+                        r = r if self.room_matters(held, wall, 2) else None
+                        for h, rr in [(held, r)] + [(h, rr) for _, h, rr in self.fetches(held, r)]:
+                            bound = self.tail.draw(bytes(h), walled, None if rr is None else bytes(rr), False)
+                            moves.append((bound, len(moves), h, rr))
             for bound, _, h, rr in sorted(moves, reverse=True):
                 if bound <= got:
                     break
