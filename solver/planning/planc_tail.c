@@ -12,7 +12,8 @@
  *     the first (a そら drawn then, or held);
  *   each with exact=False: an upper bound of the value instead (the branch and bound one level up);
  *   bounds(hand13, wall[, room]) -> each discard's draw(..., exact=False), their tables shared.
- * The tables of the 12-tile hands are planc_hands.c's. A hand is a byte of counts per kind (at most 4 copies of a kind given: a key holds 7). */
+ * The tables of the 12-tile hands are planc_hands.c's. A hand is a byte of counts per kind (at most 4 copies of a
+ * kind given: a key holds 7). */
 #define PY_SSIZE_T_CLEAN
 #include <string.h>
 
