@@ -6,14 +6,24 @@
 
 #include "planc_tail.h"
 
-/* the no-win score of the hand of this key into *out, its kinds held in units whole given (nowin_kinds): shared by
- * the hands equal on those kinds (most leaves differ in a tile no unit uses); 0: out of memory */
-static int packed_of(Tail *t, Key key, uint64_t kinds, long long *out) {
-    Key only = {{0, 0, 1ULL << 63}};
+/* the 3-bit fields of these kinds as a mask of keys, the mark bit of a key kept */
+static inline Key fields(uint64_t kinds) {
+    Key m = {{0, 0, 1ULL << 63}};
     for (; kinds; kinds &= kinds - 1) {
         int k = __builtin_ctzll(kinds);
-        only.w[k / PER_WORD] |= key.w[k / PER_WORD] & 7ULL << (3 * (k % PER_WORD));
+        m.w[k / PER_WORD] |= 7ULL << (3 * (k % PER_WORD));
     }
+    return m;
+}
+
+static inline Key masked(Key key, Key m) {
+    for (int i = 0; i < 3; i++) key.w[i] &= m.w[i];
+    return key;
+}
+
+/* the no-win score of a hand into *out, by its key masked to the kinds of the units it holds whole (nowin_kinds):
+ * shared by the hands equal on those kinds (most leaves differ in a tile no unit uses); 0: out of memory */
+static int packed_key(Tail *t, Key only, long long *out) {
     long long *got = table_get(&t->packs, only);
     if (got) {
         *out = *got;
@@ -50,16 +60,16 @@ static uint64_t reach(const Tail *t, uint64_t support, uint64_t *touch, long lon
     return whole;
 }
 
-/* leaf(hand + k) into *out, the hand's key and counts c given, kinds: the kinds of the units hand + k holds whole.
- * 0: out of memory */
-static int leaf(Tail *t, unsigned char *c, Key key, uint64_t kinds, long long *out) {
+/* leaf(hand + k) into *out, its key and counts c given, only: its key masked to the kinds of the units it holds
+ * whole. 0: out of memory */
+static int leaf(Tail *t, unsigned char *c, Key key, Key only, long long *out) {
     long long *won = table_get(&t->wins, key), v;
-    if (!won) return packed_of(t, key, kinds, out);
+    if (!won) return packed_key(t, only, out);
     *out = *won;  /* a complete hand (a few hundred at most): its tsumo, or the best 12 tiles of it */
     for (int x = 0; x < t->kinds; x++)
         if (c[x]) {
             c[x]--;
-            int ok = packed_of(t, moved(key, x, -1), nowin_kinds(t->nowin, c, t->kinds), &v);
+            int ok = packed_key(t, masked(moved(key, x, -1), fields(nowin_kinds(t->nowin, c, t->kinds))), &v);
             c[x]++;
             if (!ok) return 0;
             if (v > *out) *out = v;
@@ -98,7 +108,7 @@ long long table_of(Tail *t, unsigned char *c, Key key, int exact) {
         at = (long long)t->used;
         int32_t *row = t->pool + at;
         long long base;
-        if (!packed_of(t, key, whole, &base)) {
+        if (!packed_key(t, masked(key, fields(whole)), &base)) {
             PyErr_NoMemory();
             return -1;
         }
@@ -128,11 +138,19 @@ long long table_of(Tail *t, unsigned char *c, Key key, int exact) {
         whole = reach(t, support, &touch, gain, extra);
     }
     int32_t *row = t->pool + at;
+    Key held = fields(whole), only[NW_MAXK];
+    for (int32_t i = 0; i < row[1]; i++) {  /* (the memo's probes started together: their misses overlap) */
+        int k = row[3 + 2 * i];
+        Key m = held, more = fields(c[k] ? 0 : extra[k]);
+        for (int j = 0; j < 3; j++) m.w[j] |= more.w[j];
+        only[i] = masked(moved(key, k, 1), m);
+        table_prefetch(&t->packs, only[i]);
+    }
     for (int32_t i = 0; i < row[1]; i++) {
         int k = row[3 + 2 * i];
         long long v;
         c[k]++;
-        int ok = leaf(t, c, moved(key, k, 1), c[k] > 1 ? whole : whole | extra[k], &v);
+        int ok = leaf(t, c, moved(key, k, 1), only[i], &v);
         c[k]--;
         if (!ok) {
             PyErr_NoMemory();

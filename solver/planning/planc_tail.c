@@ -273,9 +273,9 @@ static PyObject *Tail_bounds(Tail *t, PyObject *args) {
 
 static void Tail_dealloc(Tail *t) {
     Py_XDECREF(t->nowin_obj);
-    PyMem_Free(t->wins.slots);
-    PyMem_Free(t->packs.slots);
-    PyMem_Free(t->tables.slots);
+    table_free(&t->wins);
+    table_free(&t->packs);
+    table_free(&t->tables);
     PyMem_Free(t->pool);
     Py_TYPE(t)->tp_free((PyObject *)t);
 }
