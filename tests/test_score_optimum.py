@@ -17,7 +17,7 @@ from solver import Evaluator, MjError
 from solver.core.hand import Hand
 from solver.planning import plan as plan_module
 from solver.planning.closed import add, falling
-from solver.planning.prepare import position_counts, reach_with_room
+from solver.planning.prepare import position_counts, prepare, reach_with_room
 from solver.planning.score_optimum import ScoreOptimum, native_tail, score_optimum
 from solver.planning.targets import TooLarge
 
@@ -217,6 +217,17 @@ def test_every_discards_bound_at_once(rules, room):
              for x in bounds}
     assert bounds == {x: search.tail.draw(*move, False) for x, move in moves.items()}  # (before any row is exact)
     assert all(bounds[x] >= search.tail.draw(*move) for x, move in moves.items())
+
+
+@pytest.mark.parametrize("rules, hand, room", [("2019-12", REAL[2], ()), ("hitori-jong-2.1", REAL[0], ()),
+                                               ("2019-12", REAL[2], ("雪歩",))])
+def test_the_plans_listing_is_the_searchs_own_without_a_room(rules, hand, room):
+    """score_plan hands prepare's list of complete hands to the search where no waiting room is given: it is the
+    list the search makes itself (a そら held: a fetch each), and it differs once a room is given."""
+    ev = Evaluator(rules)
+    position = ev.plan_request_of(hand, 2, "score", ["千早"], list(room)).position
+    made = prepare(ev.rules, position, turns=2, objectives=("score",)).targets.counts
+    assert (made == reach_with_room(ev.rules, position, 2).counts) == (not room)
 
 
 def every_move(self, hand, wall, room):

@@ -221,13 +221,13 @@ def score_plan(rules: RuleSet, request: PlanRequest, prep: Prepared | None, prog
         choices, _ = root_states(prep, rules, request.position)
         tiles = [None if c is None else prep.positions[c] for c in choices]
         tick = (lambda states: progress(0, len(tiles), states)) if progress else None
-        if objective == "win":  # the compact search (fetch_win.py); prepare's list is its own without a room given
-            listed = None if request.position.waiting_room else prep.targets
+        listed = None if request.position.waiting_room else prep.targets  # (without a room given, prepare's list
+        if objective == "win":  # is the searches' own) the compact search (fetch_win.py)
             moves, states = fetch_win(rules, request.position, request.turns, tiles, state_limit=limits.max_states,
                                       deadline=deadline, tick=tick, listed=listed)
         else:
             moves, states = score_optimum(rules, request.position, request.turns, tiles,
-                                          state_limit=limits.max_states, deadline=deadline, tick=tick)
+                                          state_limit=limits.max_states, deadline=deadline, tick=tick, listed=listed)
     except TooLarge:
         if objective == "win" and prep is not None and prep.sora is not None:
             raise  # with a そら held the no-fetch class keeps the waiting room too and is no faster: the bracket

@@ -28,7 +28,7 @@ from solver.core.rules import RuleSet
 from solver.planning.clock import SCORE_PACE, behind
 from solver.planning.closed import add, falling
 from solver.planning.prepare import about, position_counts, reach_with_room
-from solver.planning.targets import NoWinScore, OutOfTime, TooLarge, _planc, packer_built
+from solver.planning.targets import NoWinScore, OutOfTime, Targets, TooLarge, _planc, packer_built
 
 
 class ScoreOptimum:
@@ -231,10 +231,11 @@ def native_tail(rules: RuleSet, native: bool | None) -> bool:
 
 def score_optimum(rules: RuleSet, position, turns: int, discards: list[int | None], *, state_limit: int,
                   deadline: float | None = None, tick: Callable[[int], None] | None = None,
-                  native: bool | None = None) -> tuple[list[tuple], int]:
+                  native: bool | None = None, listed: Targets | None = None) -> tuple[list[tuple], int]:
     """Per root (a discard kind, None: the 12-tile hand as it stands) its first move (first_move), and the
     states visited. TooLarge (OutOfTime) past the limits. The complete hands are listed with only the seen
-    tiles out (a fetch may bring a waiting-room copy into the hand), within the draws plus the held そら."""
+    tiles out (a fetch may bring a waiting-room copy into the hand), within the draws plus the held そら
+    (`listed`: that list where the caller has it, reach_with_room)."""
     hand = position.hand
     _, room, wall, _ = position_counts(rules, position, turns)
     # Not started where it would plainly pass the state limit (turns 4 of a real hand: millions of states), so
@@ -246,7 +247,7 @@ def score_optimum(rules: RuleSet, position, turns: int, discards: list[int | Non
         guess = len(discards) * live * (live * held) ** (turns - 2) // 3
     if guess > state_limit:
         raise TooLarge(f"the exact search with every fetch would visit about {about(guess)} states, past {state_limit:,}")
-    targets = reach_with_room(rules, position, turns, deadline)
+    targets = listed if listed is not None else reach_with_room(rules, position, turns, deadline)
     search = ScoreOptimum(rules, hand.called, position.favourite, targets.counts, state_limit=state_limit,
                           deadline=deadline, tick=tick, native=native)
     out, start = [], time.monotonic()
