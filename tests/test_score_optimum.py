@@ -204,7 +204,7 @@ def test_the_branch_and_bound_with_a_sora_held():
 def test_every_discards_bound_at_once(rules, room):
     """Tail.bounds (the tables of the pairs a discard and the next one leave, shared) gives each discard the bound
     draw(..., exact=False) gives it alone (while no table is exact yet), a drawn そら fetching from a room that holds
-    the discard; each bound is at least the discard's exact value."""
+    the discard, some discards asked or all; each bound is at least the discard's exact value."""
     ev = Evaluator(rules)
     position = ev.plan_request_of(REAL[1], 2, "score", ["千早"], list(room)).position
     _, kept, wall, _ = position_counts(ev.rules, position, 2)
@@ -213,6 +213,10 @@ def test_every_discards_bound_at_once(rules, room):
     assert (fetch is not None) == (rules == "2019-12")  # (a live そら: a room, a fetch after drawing it)
     bounds = search.tail.bounds(bytes(hand), bytes(wall), None if fetch is None else bytes(fetch))
     assert sorted(bounds) == [x for x, n in enumerate(hand) if n]
+    some = sorted(bounds)[1::2]  # (asked for some discards: theirs, the same numbers)
+    asked = search.tail.bounds(bytes(hand), bytes(wall), None if fetch is None else bytes(fetch),
+                               sum(1 << x for x in some))
+    assert asked == {x: bounds[x] for x in some}
     moves = {x: (bytes(add(hand, x, -1)), bytes(wall), None if fetch is None else bytes(add(fetch, x, 1)))
              for x in bounds}
     assert bounds == {x: search.tail.draw(*move, False) for x, move in moves.items()}  # (before any row is exact)

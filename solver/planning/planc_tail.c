@@ -26,12 +26,13 @@ static long long tiles(const Tail *t, const unsigned char *w) {
     return W;
 }
 
-/* the arguments (hand, wall[, room[, exact]]) into c, its key, w, room and exact; 0 with an exception set */
+/* the arguments (hand, wall[, room[, last]]) into c, its key, w and room; *last: the fourth, or NULL (exact,
+ * true by default; for bounds the discards asked). 0 with an exception set */
 static int hand_and_wall(Tail *t, PyObject *args, unsigned char *c, Key *key, const unsigned char **w,
-                         PyObject **room, int *exact) {
+                         PyObject **room, PyObject **last) {
     const char *h, *wall;
     Py_ssize_t n, m;
-    if (!PyArg_ParseTuple(args, "y#y#|Op", &h, &n, &wall, &m, room, exact)) return 0;
+    if (!PyArg_ParseTuple(args, "y#y#|OO", &h, &n, &wall, &m, room, last)) return 0;
     if (n != t->kinds || m != t->kinds) {
         PyErr_SetString(PyExc_ValueError, "hand and wall: a byte per kind");
         return 0;
@@ -51,9 +52,8 @@ static PyObject *Tail_last_draw(Tail *t, PyObject *args) {
     unsigned char c[NW_MAXK];
     const unsigned char *w;
     Key key;
-    PyObject *room = NULL;
-    int exact = 1;
-    if (!hand_and_wall(t, args, c, &key, &w, &room, &exact)) return NULL;
+    PyObject *room = NULL, *last = NULL;
+    if (!hand_and_wall(t, args, c, &key, &w, &room, &last)) return NULL;
     long long at = table_of(t, c, key, 1);
     return at < 0 ? NULL : PyLong_FromLongLong(summed(t, at, w, tiles(t, w)));
 }
@@ -132,6 +132,9 @@ static int after_draw(Tail *t, unsigned char *c, Key key, const unsigned char *w
     return 1;
 }
 
+/* exact: the optional argument's truth, true where not given; -1 with an exception set */
+static int truth(PyObject *last) { return last ? PyObject_IsTrue(last) : 1; }
+
 /* the optional room argument: counts, a byte per kind, or None (no fetch); 0 with an exception set */
 static int room_of(Tail *t, PyObject *arg, const unsigned char **room) {
     *room = NULL;
@@ -147,11 +150,11 @@ static int room_of(Tail *t, PyObject *arg, const unsigned char **room) {
 static PyObject *Tail_after_draw(Tail *t, PyObject *args) {
     unsigned char c[NW_MAXK];
     const unsigned char *w, *room;
-    PyObject *r = NULL;
+    PyObject *r = NULL, *last = NULL;
     Key key;
     long long v;
-    int exact = 1;
-    if (!hand_and_wall(t, args, c, &key, &w, &r, &exact) || !room_of(t, r, &room) ||
+    int exact;
+    if (!hand_and_wall(t, args, c, &key, &w, &r, &last) || !room_of(t, r, &room) || (exact = truth(last)) < 0 ||
         !after_draw(t, c, key, w, room, exact, &v))
         return NULL;
     return PyLong_FromLongLong(v);
@@ -162,10 +165,11 @@ static PyObject *Tail_after_draw(Tail *t, PyObject *args) {
 static PyObject *Tail_draw(Tail *t, PyObject *args) {
     unsigned char c[NW_MAXK], wall[NW_MAXK];
     const unsigned char *w, *room;
-    PyObject *r = NULL;
+    PyObject *r = NULL, *last = NULL;
     Key key;
-    int exact = 1, ok;
-    if (!hand_and_wall(t, args, c, &key, &w, &r, &exact) || !room_of(t, r, &room)) return NULL;
+    int exact, ok;
+    if (!hand_and_wall(t, args, c, &key, &w, &r, &last) || !room_of(t, r, &room) || (exact = truth(last)) < 0)
+        return NULL;
     memcpy(wall, w, t->kinds);
     long long total = 0, v;
     for (int k = 0; k < t->kinds; k++)
@@ -182,27 +186,33 @@ static PyObject *Tail_draw(Tail *t, PyObject *args) {
     return PyLong_FromLongLong(total);
 }
 
-/* Each discard's upper bound with two draws left, the hand holding no そら: bounds(hand13, wall[, room]) -> {x: the
- * bound of draw(hand13 - x, wall, room + x, exact=False)}, the same numbers. After a draw k the 12 tiles kept are
+/* Each discard's upper bound with two draws left, the hand holding no そら: bounds(hand13, wall[, room[, asked]])
+ * -> {x: the bound of draw(hand13 - x, wall, room + x, exact=False)}, the same numbers, for the kinds x in the
+ * bitmask asked (default: every one). After a draw k the 12 tiles kept are
  * hand13 + k less a pair {x, x'}, whichever of the two went first: each such table is summed once for every x it
  * serves (about 90 of 169 per draw), in passes that overlap their cache misses. A drawn そら (a room given) is
  * valued per x: its fetches take from a room that holds x. */
 static PyObject *Tail_bounds(Tail *t, PyObject *args) {
     unsigned char c[NW_MAXK], wall[NW_MAXK];
     const unsigned char *w;
-    PyObject *r = NULL;
+    PyObject *r = NULL, *last = NULL;
     Key key;
     const unsigned char *room;
     unsigned char later[NW_MAXK];
-    int exact = 0, held[NW_MAXK], d = 0, of[NW_MAXK], s = t->sora;
-    if (!hand_and_wall(t, args, c, &key, &w, &r, &exact) || !room_of(t, r, &room)) return NULL;
+    int held[NW_MAXK], d = 0, of[NW_MAXK], s = t->sora;
+    if (!hand_and_wall(t, args, c, &key, &w, &r, &last) || !room_of(t, r, &room)) return NULL;
+    uint64_t asked = last && last != Py_None ? PyLong_AsUnsignedLongLong(last) : ~0ULL;
+    if (asked == (uint64_t)-1 && PyErr_Occurred()) return NULL;
     if (room && s >= 0 && c[s]) {
         PyErr_SetString(PyExc_ValueError, "bounds: a hand holding a そら fetches before the draw");
         return NULL;
     }
     memcpy(wall, w, t->kinds);
     for (int k = 0; k < t->kinds; k++)
-        if (c[k]) held[d++] = k;
+        if (c[k] && asked >> k & 1) held[d++] = k;  /* (the discards asked first: a pair needs one of them) */
+    int asked_n = d;
+    for (int k = 0; k < t->kinds; k++)
+        if (c[k] && !(asked >> k & 1)) held[d++] = k;
     long long W = tiles(t, wall), bound[NW_MAXK] = {0};
     for (int k = 0; k < t->kinds; k++) {
         if (!wall[k]) continue;
@@ -211,7 +221,7 @@ static PyObject *Tail_bounds(Tail *t, PyObject *args) {
         c[k]++;
         if (room && k == s) {
             memcpy(later, room, t->kinds);
-            for (int i = 0; i < d; i++) {
+            for (int i = 0; i < asked_n; i++) {
                 int x = held[i];
                 c[x]--, later[x]++;
                 int ok = after_draw(t, c, moved(moved(key, k, 1), x, -1), wall, later, 0, &v);
@@ -231,7 +241,7 @@ static PyObject *Tail_bounds(Tail *t, PyObject *args) {
         Key keys[(NW_MAXK + 1) * (NW_MAXK + 2) / 2];
         int pa[(NW_MAXK + 1) * (NW_MAXK + 2) / 2], pb[(NW_MAXK + 1) * (NW_MAXK + 2) / 2], np = 0;
         Key drawn = moved(key, k, 1);
-        for (int i = 0; i < m; i++)
+        for (int i = 0; i < asked_n; i++)
             for (int j = i; j < m; j++) {
                 int a = kinds[i], b = kinds[j];
                 if (a == b && c[a] < 2) continue;
@@ -249,7 +259,7 @@ static PyObject *Tail_bounds(Tail *t, PyObject *args) {
         }
         for (int p = 0; p < np; p++)
             pair[of[pa[p]]][of[pb[p]]] = pair[of[pb[p]]][of[pa[p]]] = summed(t, at[p], wall, W - 1);
-        for (int i = 0; i < d; i++) {  /* discard x = held[i] first, then the best of tsumo and each x' */
+        for (int i = 0; i < asked_n; i++) {  /* discard x = held[i] first, then the best of tsumo and each x' */
             int x = held[i];
             c[x]--;
             long long *won = table_get(&t->wins, moved(drawn, x, -1)), best = won ? *won * (W - 1) : -1;
@@ -262,7 +272,7 @@ static PyObject *Tail_bounds(Tail *t, PyObject *args) {
         wall[k]++;
     }
     PyObject *out = PyDict_New();
-    for (int i = 0; out && i < d; i++) {
+    for (int i = 0; out && i < asked_n; i++) {
         PyObject *x = PyLong_FromLong(held[i]), *v = PyLong_FromLongLong(bound[held[i]]);
         if (!x || !v || PyDict_SetItem(out, x, v) < 0) Py_CLEAR(out);
         Py_XDECREF(x);
@@ -320,8 +330,8 @@ static PyMethodDef Tail_methods[] = {
     {"after_draw", (PyCFunction)Tail_after_draw, METH_VARARGS,
      "after_draw(hand13, wall[, room[, exact]]) -> the 13-tile hand's value with one draw left"},
     {"bounds", (PyCFunction)Tail_bounds, METH_VARARGS,
-     "bounds(hand13, wall[, room]) -> {discard: the upper bound of draw(hand13 less it, wall, room with it, "
-     "exact=False)}, the hand holding no そら"},
+     "bounds(hand13, wall[, room[, asked]]) -> {discard: the upper bound of draw(hand13 less it, wall, room with "
+     "it, exact=False)}, the hand holding no そら; asked: a bitmask of the discards (default: all)"},
     {"draw", (PyCFunction)Tail_draw, METH_VARARGS,
      "draw(hand12, wall[, room[, exact]]) -> the 12-tile hand's value with two draws left"},
     {NULL, NULL, 0, NULL},

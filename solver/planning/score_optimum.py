@@ -49,6 +49,9 @@ class ScoreOptimum:
         self.memo: dict[tuple, int] = {}
         self.leaves: dict[tuple[int, ...], int] = {}
         self.vectors: dict[tuple[int, ...], tuple[int, list]] = {}
+        # (12-tile hand, wall, room) with two draws left, no fetch before the first -> (upper bound, exact): the
+        # same hand follows discarding d then x as x then d (another root), so bounds and values are shared
+        self.twos: dict[tuple, tuple[int, bool]] = {}
         self.state_limit, self.deadline, self.tick = state_limit, deadline, tick
         self.states = 0
 
@@ -191,9 +194,20 @@ class ScoreOptimum:
             walled, moves = bytes(wall), []
             if room is None or not hand[self.sora]:  # (no fetch before the draw: every discard's bound at once)
                 kept = room is not None and self.room_matters(hand, wall, 2)
-                bounds = self.tail.bounds(bytes(hand), walled, bytes(room) if kept else None)
-                moves = [(bound, x, add(hand, x, -1), add(room, x, 1) if kept else None)
-                         for x, bound in bounds.items()]
+                asked, moves = 0, []
+                for x, n in enumerate(hand):
+                    if n:
+                        move = (add(hand, x, -1), wall, add(room, x, 1) if kept else None)
+                        known = self.twos.get(move)
+                        if known is None:
+                            asked |= 1 << x
+                        else:
+                            moves.append((known[0], x, move, known[1]))
+                if asked:
+                    for x, bound in self.tail.bounds(bytes(hand), walled, bytes(room) if kept else None, asked).items():
+                        move = (add(hand, x, -1), wall, add(room, x, 1) if kept else None)
+                        self.twos[move] = (bound, False)
+                        moves.append((bound, x, move, False))
             else:
                 for x, n in enumerate(hand):
                     if n:
@@ -201,11 +215,14 @@ class ScoreOptimum:
                         r = r if self.room_matters(held, wall, 2) else None
                         for h, rr in [(held, r)] + [(h, rr) for _, h, rr in self.fetches(held, r)]:
                             bound = self.tail.draw(bytes(h), walled, None if rr is None else bytes(rr), False)
-                            moves.append((bound, len(moves), h, rr))
-            for bound, _, h, rr in sorted(moves, reverse=True):
+                            moves.append((bound, len(moves), (h, wall, rr), False))
+            for bound, _, move, exact in sorted(moves, reverse=True):
                 if bound <= got:
                     break
-                got = max(got, self.draw(h, wall, rr, 2))
+                if not exact:
+                    bound = self.draw(*move, 2)
+                    self.twos[move] = (bound, True)
+                got = max(got, bound)
             self.memo[key] = got
             self.counted()
         return got
