@@ -65,6 +65,9 @@ long long nowin_value(NoWin *s, const unsigned char *counts, int n);
 /* the kinds of the units held whole: the score depends on the counts of these alone */
 uint64_t nowin_kinds(NoWin *s, const unsigned char *counts, int n);
 
+/* planc_list.c: the complete hands within a budget (targets.py enumerate_targets) */
+PyObject *list_complete(PyObject *self, PyObject *args);
+
 /* planc_tail.c: E[score] at one draw left, no fetch to come (score_optimum.py) */
 extern PyTypeObject TailType;
 

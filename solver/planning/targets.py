@@ -51,11 +51,13 @@ def called_points(rules: RuleSet, called: tuple[int, ...], *, won: bool, favouri
 
 
 def enumerate_targets(rules: RuleSet, hand: Hand, seen: tuple[int, ...], budget: int,
-                      favourite: int | None = None, limit: int = TARGET_LIMIT, deadline: float | None = None) -> Targets:
+                      favourite: int | None = None, limit: int = TARGET_LIMIT, deadline: float | None = None,
+                      native: bool | None = None) -> Targets:
     """Every complete hand at most `budget` draws from `hand` (called units fixed), with its tsumo score.
 
     Depth-first over unit multisets in index order (a unit may repeat while copies allow), pruned
-    by the cost so far plus the slots left that the hand's unused tiles cannot fill.
+    by the cost so far plus the slots left that the hand's unused tiles cannot fill. In C where built
+    (planc_list.c, the same search; `native` as packer_built's).
     """
     held = hand.concealed
     cap = hand.caps(rules, seen)
@@ -71,24 +73,30 @@ def enumerate_targets(rules: RuleSet, hand: Hand, seen: tuple[int, ...], budget:
     units.sort(key=lambda u: -u[4])  # largest first: a node with r slots left starts at the first unit of size <= r
     n_units = len(units)
     first = [next((j for j, u in enumerate(units) if u[4] <= r), n_units) for r in range(size + 1)]
+    bonus = rules.favourite_bonus
+    if packer_built(rules, native) and max(cap, default=0) <= 7:
+        found, stop = _planc.list_complete([u[:4] for u in units], bytes(held), bytes(cap), size, budget, limit,
+                                           -1.0 if deadline is None else deadline, 0 if fav_called else bonus)
+        if stop:
+            stopped(stop == 2, budget, limit, len(found))
+        extra = base + (bonus if fav_called else 0)
+        found = {key: extra + points for key, points in found.items()}
+        return Targets(budget, found, tuple(sorted({k for key in found for k, n in enumerate(key) if n})))
     counts = [0] * len(held)
     found: dict[tuple[int, ...], int] = {}
-    bonus = rules.favourite_bonus
 
     nodes = [0]
 
     def dfs(start: int, remaining: int, cost: int, free: int, points: int, fav: bool) -> None:
         nodes[0] += 1
         if deadline is not None and not nodes[0] & 4095 and time.monotonic() > deadline:
-            raise OutOfTime(f"listing the complete hands within {budget} exchanges passed the time budget "
-                            f"({len(found)} listed)")
+            stopped(True, budget, limit, len(found))
         if remaining == 0:
             key = tuple(counts)
             total = base + points + (bonus if fav or fav_called else 0)
             if found.get(key, -1) < total:
                 if key not in found and len(found) >= limit:
-                    raise TooLarge(f"more than {limit} complete hands within {budget} exchanges; "
-                                   "lower --detour or --turns")
+                    stopped(False, budget, limit, len(found))
                 found[key] = total
             return
         for j in range(max(start, first[remaining]), n_units):
@@ -113,6 +121,13 @@ def enumerate_targets(rules: RuleSet, hand: Hand, seen: tuple[int, ...], budget:
     dfs(0, size, 0, sum(held), 0, False)
     relevant = tuple(sorted({k for key in found for k, n in enumerate(key) if n}))
     return Targets(budget, found, relevant)
+
+
+def stopped(late: bool, budget: int, limit: int, listed: int):
+    """The listing's stop: past its time budget (OutOfTime) or its limit of hands (TooLarge)."""
+    if late:
+        raise OutOfTime(f"listing the complete hands within {budget} exchanges passed the time budget ({listed} listed)")
+    raise TooLarge(f"more than {limit} complete hands within {budget} exchanges; lower --detour or --turns")
 
 
 def scored_units(rules: RuleSet, favourite: int | None, *, won: bool) -> list[tuple]:

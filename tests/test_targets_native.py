@@ -1,0 +1,54 @@
+"""The complete hands within a budget listed in C (solver/planning/planc_list.c) against the pure search they
+replace (targets.enumerate_targets with native=False): the same hands with the same best tsumo scores on random
+small games (called units, seen tiles, favourites, both rule sets) and real hands, and the same stops."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from synthetic import BASE_SETTINGS, favourites, search_positions
+
+from solver import Evaluator
+from solver.planning.targets import OutOfTime, TooLarge, enumerate_targets, packer_built
+
+needs_c = pytest.mark.skipif(not packer_built(Evaluator("2019-12").rules, None), reason="_planc is not built")
+
+
+@needs_c
+@settings(BASE_SETTINGS, max_examples=80)
+@given(st.data(), st.sampled_from(["2019-12", "hitori-jong-2.1"]), st.integers(0, 4))
+def test_the_c_listing_equals_the_pure_one(data, param, budget):
+    game, ev, _, deal, seen, _ = data.draw(search_positions(param))
+    favourite = data.draw(favourites(game, deal))
+    seen = tuple(seen)
+    pure = enumerate_targets(ev.rules, deal.hand, seen, budget, favourite, native=False)
+    assert enumerate_targets(ev.rules, deal.hand, seen, budget, favourite, native=True) == pure
+
+
+REAL = "春香 千早 美希 真 やよい 伊織 亜美 真美 律子 あずさ 貴音 響 雪歩"
+
+
+@needs_c
+@pytest.mark.parametrize("rules, favourite", [("2019-12", "千早"), ("hitori-jong-2.1", None)])
+def test_a_real_hand(rules, favourite):
+    """157 units and more, a favourite, 3 exchanges: thousands of hands, the same scores."""
+    ev = Evaluator(rules)
+    hand, seen, fav = ev.hand(REAL), ev.seen(["星梨花", "静香"]), ev.tile(favourite)
+    pure = enumerate_targets(ev.rules, hand, seen, 3, fav, native=False)
+    assert len(pure.counts) > 100
+    assert enumerate_targets(ev.rules, hand, seen, 3, fav, native=True) == pure
+
+
+@needs_c
+def test_the_same_stops():
+    """Past the limit of hands: TooLarge in both; past the deadline: OutOfTime."""
+    ev = Evaluator("2019-12")
+    hand, seen = ev.hand(REAL), ev.seen(())
+    for native in (True, False):
+        with pytest.raises(TooLarge, match="more than 50 complete hands"):
+            enumerate_targets(ev.rules, hand, seen, 3, limit=50, native=native)
+        with pytest.raises(OutOfTime):
+            enumerate_targets(ev.rules, hand, seen, 4, deadline=time.monotonic() - 1, native=native)
