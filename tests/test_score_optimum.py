@@ -127,7 +127,7 @@ needs_c = pytest.mark.skipif(not native_tail(Evaluator("2019-12").rules, None), 
 @settings(BASE_SETTINGS, max_examples=60)
 @given(positions(), st.sampled_from(["2019-12", "hitori-jong-2.1"]))
 def test_the_c_tail_equals_the_pure_search(case, param):
-    """The last two draws in C (planc_tail.c: its branch and bound over the moves, its memo of leaves) give the
+    """The last two draws in C (planc_tail.c: its branch and bound over the moves, its memo of no-win scores) give the
     pure search's Fractions on every root, fetches and called units included."""
     game, deal, seen, room, favourite, turns = case
     ev = game.evaluator(param)
