@@ -12,7 +12,7 @@ setup(ext_modules=[Extension("solver.core.search._searchc", ["solver/core/search
                        Extension("solver.planning._planc", ["solver/planning/_planc.c", "solver/planning/planc_rows.c",
                                                                   "solver/planning/planc_swaps.c", "solver/planning/planc_nowin.c",
                                                                   "solver/planning/planc_tail.c", "solver/planning/planc_hands.c",
-                                                                  "solver/planning/planc_list.c"],
+                                                                  "solver/planning/planc_list.c", "solver/planning/planc_count.c"],
                                  depends=["solver/planning/planc.h", "solver/planning/planc_seq.h", "solver/planning/planc_table.h",
                                           "solver/planning/planc_tail.h"], optional=True,
                                  extra_compile_args=["-O2"]),

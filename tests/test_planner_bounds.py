@@ -127,6 +127,31 @@ def test_bracket_holds_the_optimum(data):
     assert p.separated == gap
 
 
+@BASE_SETTINGS
+@given(st.data())
+def test_where_the_optimum_is_not_started_the_bracket_lists_the_hands_itself(data):
+    """The rough count refuses the optimum (as at 5 draws of a real hand): within RELIST_TURNS the bracket lists the
+    complete hands for its upper bound itself, and it is the relaxation counted over explicit copies."""
+    game = data.draw(games(min_kinds=4, max_kinds=5, max_units=6, max_unit_size=3, hand_sizes=(3, 4), sora=False))
+    deal = data.draw(deals(game, size=game.hand_size, max_called=0))
+    seen = data.draw(st.one_of(st.just((0,) * game.K), seen_counts(game, deal)))
+    ev = game.evaluator("hitori-jong-2.1")
+    rules = game.oracle_rules("hitori-jong-2.1")
+    turns = data.draw(st.integers(1, 3))
+    names = [f"k{k}" for k, n in enumerate(seen) for _ in range(n)]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(plan_module, "rough_states", lambda *args: 10**12)
+        try:
+            p = ev.plan(deal.hand, turns=turns, seen=names, both=False, seconds=None)
+        except MjError:
+            return
+    assert p.method == "bounds" and "would visit about" in p.stopped
+    for row in p.discards:
+        kept = list(deal.concealed)
+        kept[row.tile] -= 1
+        assert row.upper == relaxation(game, rules, deal.concealed, kept, seen, turns)
+
+
 def test_lower_below_upper_on_real_positions():
     """Real hands (both rule sets, seen tiles, a called unit now and then) past a small state limit: every row's
     lower bound lies below its upper bound, and the recommended row is the best lower bound."""

@@ -5,14 +5,16 @@ needed tiles, counted by its ways. Random needs over up to 9 kinds, up to 6 draw
 from __future__ import annotations
 
 import random
+import time
 from fractions import Fraction
 from itertools import combinations_with_replacement
 from math import comb
 
+import numpy as np
 import pytest
 
 from solver.planning.bounds import win_upper
-from solver.planning.targets import TooLarge
+from solver.planning.targets import OutOfTime, TooLarge, planc_built
 
 
 def listed_upper(targets, hand, wall, room, W, t, scores=None, floor=0):
@@ -44,7 +46,11 @@ def listed_upper(targets, hand, wall, room, W, t, scores=None, floor=0):
 
 
 @pytest.mark.parametrize("seed", range(6))
-def test_kind_by_kind_count_equals_the_listed_patterns(seed):
+@pytest.mark.parametrize("native", [True, False])
+def test_kind_by_kind_count_equals_the_listed_patterns(seed, native):
+    """Both counts (planc_count.c where built, and Python) equal the listing."""
+    if native and not planc_built(None):
+        pytest.skip("_planc is not built")
     rng = random.Random(seed)
     for _ in range(60):
         n, t = rng.randint(1, 9), rng.randint(1, 6)
@@ -58,12 +64,37 @@ def test_kind_by_kind_count_equals_the_listed_patterns(seed):
         scores = [rng.choice([1000, 2000, 3000, 8000]) for _ in targets]
         floor = rng.choice([0, 500, 2500])
         want = listed_upper(targets, hand, wall, room, W, t, scores, floor)
-        assert win_upper(targets, hand, wall, room, W, t) == want[0]
-        assert win_upper(targets, hand, wall, room, W, t, scores=scores, floor=floor) == want
+        assert win_upper(targets, hand, wall, room, W, t, native=native) == want[0]
+        assert win_upper(targets, hand, wall, room, W, t, scores=scores, floor=floor, native=native) == want
 
 
-def test_past_its_states_it_says_so():
+@pytest.mark.parametrize("native", [True, False])
+def test_past_its_states_or_its_time_it_says_so(native):
     n = 12
     targets = [tuple(1 if i in (a, b) else 0 for i in range(n)) for a in range(n) for b in range(a + 1, n)]
-    with pytest.raises(TooLarge):
-        win_upper(targets, (0,) * n, (3,) * n, (0,) * n, 60, 6, limit=5)
+    with pytest.raises(TooLarge, match="states of draws"):
+        win_upper(targets, (0,) * n, (3,) * n, (0,) * n, 60, 6, limit=5, native=native)
+    with pytest.raises(OutOfTime):
+        win_upper(targets, (0,) * n, (3,) * n, (0,) * n, 60, 6, deadline=time.monotonic() - 1, native=native)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_dominated_needs_dropped_are_exactly_those_another_covers(seed):
+    """bounds.undominated against the pairwise definition: n goes where some other need m <= n (and, with scores,
+    scores at least as much)."""
+    from solver.planning.bounds import undominated
+
+    rng = random.Random(seed)
+    for _ in range(80):
+        n = rng.randint(1, 8)
+        best = {}
+        for _ in range(rng.randint(1, 40)):
+            need = tuple(rng.choice([0, 0, 0, 1, 1, 2]) for _ in range(n))
+            best[need] = rng.choice([1000, 2000, 3000])
+        for scored in (False, True):
+            want = {need: s for need, s in best.items()
+                    if not any(m != need and all(a <= b for a, b in zip(m, need)) and (not scored or best[m] >= s)
+                               for m in best)}
+            needs = list(best)
+            keep = undominated(np.array(needs), np.array([best[m] for m in needs]), scored)
+            assert {m: best[m] for m, kept in zip(needs, keep) if kept} == want

@@ -351,6 +351,8 @@ static PyMethodDef methods[] = {
     {"narrowed_rows", narrowed_rows, METH_VARARGS,
      "narrowed_rows(matrix, nr, rows, hand, p, cap) -> the rows within reach after discarding p (bytes of intp)"},
     {"most_rows", most_rows, METH_VARARGS, "most_rows(matrix, nr, rows) -> per kind the most copies a row holds"},
+    {"count_needs", count_needs, METH_VARARGS,
+     "count_needs(asks, needs, steps, walls, free, t, gains, limit, deadline) -> (total, scored, stop)"},
     {"list_complete", list_complete, METH_VARARGS,
      "list_complete(units, held, cap, slots, budget, limit, deadline, bonus) -> ({counts: points}, stop)"},
     {NULL, NULL, 0, NULL},

@@ -15,9 +15,9 @@ import numpy as np
 from solver.core.rules import RuleSet
 from solver.planning import clock as share
 from solver.planning.clock import Clock
-from solver.planning.prepare import Prepared, position_counts, reach_with_room
+from solver.planning.prepare import Prepared, fetch_could_follow, position_counts, reach_with_room
 from solver.planning.request import PlanRequest
-from solver.planning.targets import OutOfTime, TooLarge
+from solver.planning.targets import OutOfTime, TooLarge, enumerate_targets
 
 Plan = Any  # plan.Plan (imported there; plan.py imports this module)
 
@@ -40,7 +40,7 @@ def sora_slack(prep: Prepared, turns: int, sora: int) -> Fraction:
 
 def bracket(request: PlanRequest, lower: Plan, stopped: str | None, listed: Prepared | None,
             rules: RuleSet | None = None, slack: Fraction | None = None, exact_plan: Callable | None = None,
-            sample: bool = False, clock: Clock | None = None) -> Plan:
+            sample: bool = False, clock: Clock | None = None, relist: bool = False) -> Plan:
     """The lower plan's rows, raised by a one-step lookahead where it finishes (lookahead.py) and, with `sample`
     (the lower plan is the class nearest), by the estimate's policy's sampled value where higher (sampled_lower.py),
     with a proved upper bound of the optimal P(win) each (bounds.py). `clock`: the request's (clock.py); each step
@@ -57,7 +57,8 @@ def bracket(request: PlanRequest, lower: Plan, stopped: str | None, listed: Prep
         note = (f"the no-fetch optimum (every win listed, a drawn そら discarded at once) plus the chance "
                 f"{float(slack):.4f} that a そら is drawn before the last draw")
     else:
-        uppers, note, context = relaxed_uppers(request, lower, stopped, listed, rules, clock.share(share.UPPER))
+        uppers, note, context = relaxed_uppers(request, lower, stopped, listed, rules,
+                                               clock.share(share.RELIST if relist else share.UPPER), relist)
     rows = tuple(replace(r, upper=uppers[r.tile]) for r in lower.discards)
     if rules is not None:  # E[score] <= N + (S - N) U, or the relaxation's mean (score_bounds.py)
         rows = with_score_uppers(rules, request.position, request.turns, rows, context)
@@ -95,10 +96,12 @@ def bracket(request: PlanRequest, lower: Plan, stopped: str | None, listed: Prep
 
 
 def relaxed_uppers(request: PlanRequest, lower: Plan, stopped: str | None, listed: Prepared | None,
-                   rules: RuleSet | None, deadline: float | None = None) -> tuple[dict, str, dict | None]:
+                   rules: RuleSet | None, deadline: float | None = None,
+                   relist: bool = False) -> tuple[dict, str, dict | None]:
     """Per row the perfect-information relaxation (bounds.py) over the listed hands, or 1 where it is not computed;
     and with `rules`, per row the same relaxation of E[score] (score_bounds.py; None where not computed). The rows
-    are taken best first: past the clock, those done keep their bound and the rest get 1."""
+    are taken best first: past the clock, those done keep their bound and the rest get 1. `relist`: with no list
+    given (the optimum was not started), the hands are listed here, within the deadline."""
     from solver.planning.bounds import win_upper
     from solver.planning.score_bounds import caps
 
@@ -106,34 +109,47 @@ def relaxed_uppers(request: PlanRequest, lower: Plan, stopped: str | None, liste
     uppers: dict = {}
     context: dict | None = {}
     try:
-        if listed is None:
+        if listed is None and not (relist and rules is not None):
             raise TooLarge(stopped or "the complete hands within reach were not listed")
-        prep = listed
-        if listed.fetch_unsearched and rules is not None:  # the hands a fetch can complete listed too
-            relevant, scored, wall_r, room_r = fetch_relaxation(rules, request, deadline)
+        if listed is None:  # (the optimum was not started: the hands listed for the relaxation alone)
+            relevant, scored, wall_r, room_r, fetch, W = fresh_listing(rules, request, deadline)
+        elif listed.fetch_unsearched and rules is not None:  # the hands a fetch can complete listed too
+            (relevant, scored, wall_r, room_r), fetch, W = fetch_relaxation(rules, request, deadline), True, listed.W0
         elif listed.fetch_unsearched:
             raise TooLarge("a そら could fetch a waiting-room copy that the listed hands leave out")
         else:
-            relevant, wall_r, room_r = prep.targets.relevant, prep.wall_r, prep.room_r
-            scored = prep.targets.counts  # (over every kind: no target holds a kind outside `relevant`)
+            relevant, wall_r, room_r, W = listed.targets.relevant, listed.wall_r, listed.room_r, listed.W0
+            scored = listed.targets.counts  # (over every kind: no target holds a kind outside `relevant`)
+            fetch = listed.sora is not None
         keys = np.array(list(scored), dtype=np.int16)
         targets = keys[:, list(relevant)] if len(keys) else np.zeros((0, len(relevant)), dtype=np.int16)
         scores = list(scored.values())
-        fetch = prep.sora is not None or listed.fetch_unsearched
+        # the needs depend on hand + room alone (with a fetch, every discard alike): one count per such sum, at the
+        # least no-win cap N of its rows; a row's E[score] bound adds its own N less that (max(N, s) <= max(N0, s)
+        # + N - N0), exact where a sum has one row
+        asked = []
         for row in lower.discards:
             kept = position.hand if row.tile is None else position.hand.remove(row.tile)
             hand = tuple(kept.concealed[k] for k in relevant)
             room = list(room_r) if fetch else [0] * len(relevant)
             if fetch and row.tile is not None and row.tile in relevant:
                 room[relevant.index(row.tile)] += 1  # the discard lies in the waiting room
+            floor = None if rules is None else caps(rules, position, request.turns, row.tile)[1]  # no end without a
+            asked.append((row.tile, hand, tuple(room), floor))  # win scores more than N
+        least: dict[tuple, int | None] = {}
+        for _, hand, room, floor in asked:
+            key = tuple(h + r for h, r in zip(hand, room))
+            least[key] = floor if key not in least or floor is None else min(least[key], floor)
+        counted: dict[tuple, object] = {}
+        for tile, hand, room, floor in asked:
+            key = tuple(h + r for h, r in zip(hand, room))
+            if key not in counted:
+                counted[key] = win_upper(targets, hand, wall_r, room, W, request.turns, deadline=deadline,
+                                         **({} if rules is None else {"scores": scores, "floor": least[key]}))
             if rules is None:
-                uppers[row.tile] = win_upper(targets, hand, wall_r, tuple(room), prep.W0, request.turns,
-                                             deadline=deadline)
-                continue
-            floor = caps(rules, position, request.turns, row.tile)[1]  # no end scores more than N without a win
-            uppers[row.tile], context[row.tile] = win_upper(targets, hand, wall_r, tuple(room), prep.W0,
-                                                            request.turns, deadline=deadline, scores=scores,
-                                                            floor=floor)
+                uppers[tile] = counted[key]
+            else:
+                uppers[tile], context[tile] = counted[key][0], counted[key][1] + floor - least[key]
     except TooLarge as exc:  # too many complete hands within reach to list, or too many patterns: only 1 is proved
         if not isinstance(exc, OutOfTime) or not uppers:
             uppers, context = {}, None
@@ -142,6 +158,19 @@ def relaxed_uppers(request: PlanRequest, lower: Plan, stopped: str | None, liste
             note += f"; 1 for the {len(lower.discards) - len(uppers)} discards it did not reach ({exc})"
         uppers = {row.tile: uppers.get(row.tile, Fraction(1)) for row in lower.discards}
     return uppers, note, context
+
+
+def fresh_listing(rules: RuleSet, request: PlanRequest, deadline: float | None):
+    """The relaxation's hands where the optimum listed none: prepare's list (without a fetch to come) or
+    fetch_relaxation's, as (kinds, targets, wall, room, a fetch can follow, the wall's tiles)."""
+    seen, room, wall, fetches = position_counts(rules, request.position, request.turns)
+    if fetches or fetch_could_follow(rules, wall, fetches, request.turns):
+        return (*fetch_relaxation(rules, request, deadline), True, sum(wall))
+    out_of_wall = tuple(s + r for s, r in zip(seen, room))
+    listed = enumerate_targets(rules, request.position.hand, out_of_wall, request.turns, request.position.favourite,
+                               deadline=deadline)
+    kinds = listed.relevant
+    return kinds, listed.counts, tuple(wall[k] for k in kinds), (0,) * len(kinds), False, sum(wall)
 
 
 def fetch_relaxation(rules: RuleSet, request: PlanRequest, deadline: float | None):

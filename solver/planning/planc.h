@@ -65,6 +65,9 @@ long long nowin_value(NoWin *s, const unsigned char *counts, int n);
 /* the kinds of the units held whole: the score depends on the counts of these alone */
 uint64_t nowin_kinds(NoWin *s, const unsigned char *counts, int n);
 
+/* planc_count.c: the relaxation's count (bounds.py win_upper) */
+PyObject *count_needs(PyObject *self, PyObject *args);
+
 /* planc_list.c: the complete hands within a budget (targets.py enumerate_targets) */
 PyObject *list_complete(PyObject *self, PyObject *args);
 

@@ -138,10 +138,14 @@ def scored_units(rules: RuleSet, favourite: int | None, *, won: bool) -> list[tu
             for u in rules.units if sora not in u.members]
 
 
+def planc_built(native: bool | None) -> bool:
+    """Whether _planc is built and asked for (`native` None: unless MJ_PURE=1)."""
+    return _planc is not None and ((not forced_pure()) if native is None else native)
+
+
 def packer_built(rules: RuleSet, native: bool | None) -> bool:
-    """Whether the C packing searches (planc_nowin.c) are built and asked for (`native` None: unless MJ_PURE=1)."""
-    native = (not forced_pure()) if native is None else native
-    return _planc is not None and native and len(rules.tiles) <= 64
+    """Whether the C packing searches (planc_nowin.c) are built and asked for, for this rule set's kinds."""
+    return planc_built(native) and len(rules.tiles) <= 64
 
 
 def packer(rules: RuleSet, units: list[tuple], fav_called: bool, base: int, native: bool | None):
