@@ -68,7 +68,7 @@ static inline size_t slot_of(const Table *t, Key key) {
 
 /* Zeroed slots. A large table is its own mapping, asking for huge pages where the system has them (Linux's
  * transparent huge pages on madvise): a probe into tens of megabytes otherwise misses the TLB as well as the cache. */
-static Slot *slots_new(size_t cap) {
+static inline Slot *slots_new(size_t cap) {
 #ifdef MADV_HUGEPAGE
     size_t bytes = cap * sizeof(Slot);
     if (bytes >= HUGE_FROM) {
@@ -81,7 +81,7 @@ static Slot *slots_new(size_t cap) {
     return PyMem_Calloc(cap, sizeof(Slot));
 }
 
-static void slots_free(Slot *slots, size_t cap) {
+static inline void slots_free(Slot *slots, size_t cap) {
 #ifdef MADV_HUGEPAGE
     if (cap * sizeof(Slot) >= HUGE_FROM) {
         munmap(slots, cap * sizeof(Slot));
@@ -91,14 +91,14 @@ static void slots_free(Slot *slots, size_t cap) {
     PyMem_Free(slots);
 }
 
-static int table_init(Table *t, size_t cap) {
+static inline int table_init(Table *t, size_t cap) {
     t->cap = cap;
     t->n = 0;
     t->slots = slots_new(cap);
     return t->slots != NULL;
 }
 
-static void table_free(Table *t) {
+static inline void table_free(Table *t) {
     if (t->slots) slots_free(t->slots, t->cap);
     t->slots = NULL;
 }
@@ -108,7 +108,7 @@ static inline long long *table_get(const Table *t, Key key) {
     return t->slots[i].key.w[2] ? &t->slots[i].value : NULL;
 }
 
-static int table_put(Table *t, Key key, long long value) {
+static inline int table_put(Table *t, Key key, long long value) {
     if (2 * (t->n + 1) > t->cap) {  /* at half full: twice the slots */
         Table bigger;
         if (!table_init(&bigger, 2 * t->cap)) return 0;

@@ -11,7 +11,8 @@
  *   draw(hand12, wall[, room]) -> sum_k w_k after_draw(hand12 + k, wall - k): two draws left, a fetch only after
  *     the first (a そら drawn then, or held);
  *   each with exact=False: an upper bound of the value instead (the branch and bound one level up);
- *   bounds(hand13, wall[, room]) -> each discard's draw(..., exact=False), their tables shared.
+ *   bounds(hand13, wall[, room[, asked]]) -> each discard's draw(..., exact=False), their tables shared
+ *     (planc_two.c).
  * The tables of the 12-tile hands are planc_hands.c's. A hand is a byte of counts per kind (at most 4 copies of a
  * kind given: a key holds 7). */
 #define PY_SSIZE_T_CLEAN
@@ -20,7 +21,7 @@
 #include "planc_tail.h"
 
 
-static long long tiles(const Tail *t, const unsigned char *w) {
+long long tiles(const Tail *t, const unsigned char *w) {
     long long W = 0;
     for (int k = 0; k < t->kinds; k++) W += w[k];
     return W;
@@ -28,8 +29,8 @@ static long long tiles(const Tail *t, const unsigned char *w) {
 
 /* the arguments (hand, wall[, room[, last]]) into c, its key, w and room; *last: the fourth, or NULL (exact,
  * true by default; for bounds the discards asked). 0 with an exception set */
-static int hand_and_wall(Tail *t, PyObject *args, unsigned char *c, Key *key, const unsigned char **w,
-                         PyObject **room, PyObject **last) {
+int hand_and_wall(Tail *t, PyObject *args, unsigned char *c, Key *key, const unsigned char **w, PyObject **room,
+                  PyObject **last) {
     const char *h, *wall;
     Py_ssize_t n, m;
     if (!PyArg_ParseTuple(args, "y#y#|OO", &h, &n, &wall, &m, room, last)) return 0;
@@ -85,8 +86,8 @@ static long long table_after(Tail *t, unsigned char *c, const Cand *d, int exact
  * their bounds while a bound passes the best exact value so far. Not exact: the best of those bounds, an upper
  * bound of the value. The moves' tables are looked up in passes, each starting the next one's loads (their cache
  * misses overlap: the tables are far larger than the cache). 0: an exception set. */
-static int after_draw(Tail *t, unsigned char *c, Key key, const unsigned char *w, const unsigned char *room,
-                      int exact, long long *out) {
+int after_draw(Tail *t, unsigned char *c, Key key, const unsigned char *w, const unsigned char *room, int exact,
+               long long *out) {
     long long W = tiles(t, w), best = -1;
     long long *won = table_get(&t->wins, key);
     if (won) best = *won * W;
@@ -136,7 +137,7 @@ static int after_draw(Tail *t, unsigned char *c, Key key, const unsigned char *w
 static int truth(PyObject *last) { return last ? PyObject_IsTrue(last) : 1; }
 
 /* the optional room argument: counts, a byte per kind, or None (no fetch); 0 with an exception set */
-static int room_of(Tail *t, PyObject *arg, const unsigned char **room) {
+int room_of(Tail *t, PyObject *arg, const unsigned char **room) {
     *room = NULL;
     if (arg == NULL || arg == Py_None) return 1;
     if (!PyBytes_Check(arg) || PyBytes_GET_SIZE(arg) != t->kinds) {
@@ -184,101 +185,6 @@ static PyObject *Tail_draw(Tail *t, PyObject *args) {
             total += n * v;
         }
     return PyLong_FromLongLong(total);
-}
-
-/* Each discard's upper bound with two draws left, the hand holding no そら: bounds(hand13, wall[, room[, asked]])
- * -> {x: the bound of draw(hand13 - x, wall, room + x, exact=False)}, the same numbers, for the kinds x in the
- * bitmask asked (default: every one). After a draw k the 12 tiles kept are
- * hand13 + k less a pair {x, x'}, whichever of the two went first: each such table is summed once for every x it
- * serves (about 90 of 169 per draw), in passes that overlap their cache misses. A drawn そら (a room given) is
- * valued per x: its fetches take from a room that holds x. */
-static PyObject *Tail_bounds(Tail *t, PyObject *args) {
-    unsigned char c[NW_MAXK], wall[NW_MAXK];
-    const unsigned char *w;
-    PyObject *r = NULL, *last = NULL;
-    Key key;
-    const unsigned char *room;
-    unsigned char later[NW_MAXK];
-    int held[NW_MAXK], d = 0, of[NW_MAXK], s = t->sora;
-    if (!hand_and_wall(t, args, c, &key, &w, &r, &last) || !room_of(t, r, &room)) return NULL;
-    uint64_t asked = last && last != Py_None ? PyLong_AsUnsignedLongLong(last) : ~0ULL;
-    if (asked == (uint64_t)-1 && PyErr_Occurred()) return NULL;
-    if (room && s >= 0 && c[s]) {
-        PyErr_SetString(PyExc_ValueError, "bounds: a hand holding a そら fetches before the draw");
-        return NULL;
-    }
-    memcpy(wall, w, t->kinds);
-    for (int k = 0; k < t->kinds; k++)
-        if (c[k] && asked >> k & 1) held[d++] = k;  /* (the discards asked first: a pair needs one of them) */
-    int asked_n = d;
-    for (int k = 0; k < t->kinds; k++)
-        if (c[k] && !(asked >> k & 1)) held[d++] = k;
-    long long W = tiles(t, wall), bound[NW_MAXK] = {0};
-    for (int k = 0; k < t->kinds; k++) {
-        if (!wall[k]) continue;
-        long long n = wall[k], v;
-        wall[k]--;
-        c[k]++;
-        if (room && k == s) {
-            memcpy(later, room, t->kinds);
-            for (int i = 0; i < asked_n; i++) {
-                int x = held[i];
-                c[x]--, later[x]++;
-                int ok = after_draw(t, c, moved(moved(key, k, 1), x, -1), wall, later, 0, &v);
-                c[x]++, later[x]--;
-                if (!ok) return NULL;
-                bound[x] += n * v;
-            }
-            c[k]--;
-            wall[k]++;
-            continue;
-        }
-        int kinds[NW_MAXK + 1], m = 0;  /* the kinds of the 14 tiles, and their pairs' sums */
-        for (int i = 0; i < d; i++) kinds[m++] = held[i];
-        if (c[k] == 1) kinds[m++] = k;
-        for (int i = 0; i < m; i++) of[kinds[i]] = i;
-        long long pair[NW_MAXK + 1][NW_MAXK + 1];
-        Key keys[(NW_MAXK + 1) * (NW_MAXK + 2) / 2];
-        int pa[(NW_MAXK + 1) * (NW_MAXK + 2) / 2], pb[(NW_MAXK + 1) * (NW_MAXK + 2) / 2], np = 0;
-        Key drawn = moved(key, k, 1);
-        for (int i = 0; i < asked_n; i++)
-            for (int j = i; j < m; j++) {
-                int a = kinds[i], b = kinds[j];
-                if (a == b && c[a] < 2) continue;
-                pa[np] = a, pb[np] = b;
-                keys[np] = moved(moved(drawn, a, -1), b, -1);
-                table_prefetch(&t->tables, keys[np++]);
-            }
-        long long at[(NW_MAXK + 1) * (NW_MAXK + 2) / 2];
-        for (int p = 0; p < np; p++) {
-            c[pa[p]]--, c[pb[p]]--;
-            at[p] = table_of(t, c, keys[p], 0);
-            c[pa[p]]++, c[pb[p]]++;
-            if (at[p] < 0) return NULL;
-            __builtin_prefetch(t->pool + at[p]);
-        }
-        for (int p = 0; p < np; p++)
-            pair[of[pa[p]]][of[pb[p]]] = pair[of[pb[p]]][of[pa[p]]] = summed(t, at[p], wall, W - 1);
-        for (int i = 0; i < asked_n; i++) {  /* discard x = held[i] first, then the best of tsumo and each x' */
-            int x = held[i];
-            c[x]--;
-            long long *won = table_get(&t->wins, moved(drawn, x, -1)), best = won ? *won * (W - 1) : -1;
-            for (int j = 0; j < m; j++)
-                if (c[kinds[j]] && pair[i][j] > best) best = pair[i][j];
-            c[x]++;
-            bound[x] += n * best;
-        }
-        c[k]--;
-        wall[k]++;
-    }
-    PyObject *out = PyDict_New();
-    for (int i = 0; out && i < asked_n; i++) {
-        PyObject *x = PyLong_FromLong(held[i]), *v = PyLong_FromLongLong(bound[held[i]]);
-        if (!x || !v || PyDict_SetItem(out, x, v) < 0) Py_CLEAR(out);
-        Py_XDECREF(x);
-        Py_XDECREF(v);
-    }
-    return out;
 }
 
 static void Tail_dealloc(Tail *t) {

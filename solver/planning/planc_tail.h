@@ -17,6 +17,18 @@ typedef struct {
     size_t used, room;
 } Tail;
 
+/* planc_tail.c: the wall's tiles; the arguments (hand, wall[, room[, last]]); a room argument (NULL: None); a 13-tile
+ * hand's value with one draw left (or its upper bound), 0 with an exception set */
+long long tiles(const Tail *t, const unsigned char *w);
+int hand_and_wall(Tail *t, PyObject *args, unsigned char *c, Key *key, const unsigned char **w, PyObject **room,
+                  PyObject **last);
+int room_of(Tail *t, PyObject *arg, const unsigned char **room);
+int after_draw(Tail *t, unsigned char *c, Key key, const unsigned char *w, const unsigned char *room, int exact,
+               long long *out);
+
+/* planc_two.c: every discard's bound with two draws left */
+PyObject *Tail_bounds(Tail *t, PyObject *args);
+
 /* the index in the pool of a 12-tile hand's table (planc_hands.c), made exact if asked; -1 with an exception set */
 long long table_of(Tail *t, unsigned char *c, Key key, int exact);
 
