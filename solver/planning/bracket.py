@@ -5,6 +5,7 @@ the no-fetch optimum plus the chance of drawing a そら in time."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import replace
 from fractions import Fraction
@@ -57,8 +58,9 @@ def bracket(request: PlanRequest, lower: Plan, stopped: str | None, listed: Prep
         note = (f"the no-fetch optimum (every win listed, a drawn そら discarded at once) plus the chance "
                 f"{float(slack):.4f} that a そら is drawn before the last draw")
     else:
-        uppers, note, context = relaxed_uppers(request, lower, stopped, listed, rules,
-                                               clock.share(share.RELIST if relist else share.UPPER), relist)
+        deadline = clock.share(share.RELIST if relist else share.UPPER)
+        relist = relist and (deadline is None or deadline - time.monotonic() >= share.RELIST_LEAST)
+        uppers, note, context = relaxed_uppers(request, lower, stopped, listed, rules, deadline, relist)
     rows = tuple(replace(r, upper=uppers[r.tile]) for r in lower.discards)
     if rules is not None:  # E[score] <= N + (S - N) U, or the relaxation's mean (score_bounds.py)
         rows = with_score_uppers(rules, request.position, request.turns, rows, context)
