@@ -92,19 +92,23 @@ def forced_bounds(monkeypatch):
     monkeypatch.setattr(plan_module, "score_plan", no_win_by_fetch)
 
 
+def small_game(data, param: str):
+    """A small game without そら, a 13-tile-like hand, seen tiles and 1-3 turns: (game, deal, seen, evaluator, the
+    oracle's rules, turns, the seen tiles' names)."""
+    game = data.draw(games(min_kinds=4, max_kinds=5, max_units=6, max_unit_size=3, hand_sizes=(3, 4), sora=False))
+    deal = data.draw(deals(game, size=game.hand_size, max_called=0))
+    seen = data.draw(st.one_of(st.just((0,) * game.K), seen_counts(game, deal)))
+    names = [f"k{k}" for k, n in enumerate(seen) for _ in range(n)]
+    return game, deal, seen, game.evaluator(param), game.oracle_rules(param), data.draw(st.integers(1, 3)), names
+
+
 @BASE_SETTINGS
 @given(st.data())
 def test_bracket_holds_the_optimum(data):
     """Past the budget: lower = the better of the class nearest's exact value (its literal oracle) and the
     one-step lookahead on it (its oracle above), upper = the relaxation counted over explicit copies, and
     lower <= the explicit-copy optimum <= upper on every row."""
-    game = data.draw(games(min_kinds=4, max_kinds=5, max_units=6, max_unit_size=3, hand_sizes=(3, 4), sora=False))
-    deal = data.draw(deals(game, size=game.hand_size, max_called=0))
-    seen = data.draw(st.one_of(st.just((0,) * game.K), seen_counts(game, deal)))
-    ev = game.evaluator("2019-12")
-    rules = game.oracle_rules("2019-12")
-    turns = data.draw(st.integers(1, 3))
-    names = [f"k{k}" for k, n in enumerate(seen) for _ in range(n)]
+    game, deal, seen, ev, rules, turns, names = small_game(data, "2019-12")
     with pytest.MonkeyPatch.context() as patch:
         forced_bounds(patch)
         try:
@@ -132,13 +136,7 @@ def test_bracket_holds_the_optimum(data):
 def test_where_the_optimum_is_not_started_the_bracket_lists_the_hands_itself(data):
     """The rough count refuses the optimum (as at 5 draws of a real hand): within RELIST_TURNS the bracket lists the
     complete hands for its upper bound itself, and it is the relaxation counted over explicit copies."""
-    game = data.draw(games(min_kinds=4, max_kinds=5, max_units=6, max_unit_size=3, hand_sizes=(3, 4), sora=False))
-    deal = data.draw(deals(game, size=game.hand_size, max_called=0))
-    seen = data.draw(st.one_of(st.just((0,) * game.K), seen_counts(game, deal)))
-    ev = game.evaluator("hitori-jong-2.1")
-    rules = game.oracle_rules("hitori-jong-2.1")
-    turns = data.draw(st.integers(1, 3))
-    names = [f"k{k}" for k, n in enumerate(seen) for _ in range(n)]
+    game, deal, seen, ev, rules, turns, names = small_game(data, "hitori-jong-2.1")
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(plan_module, "rough_states", lambda *args: 10**12)
         try:
