@@ -1,12 +1,13 @@
 /* The complete hands within a budget of exchanges, in C (targets.py enumerate_targets: the same depth-first search
  * over unit multisets in index order, the same pruning, the same best tsumo points per hand).
  *
- * list_complete(units, held, cap, slots, budget, limit, deadline) -> (found, stop)
+ * list_complete(units, held, cap, slots, budget, limit, deadline, bonus, extra) -> (found, stop, kinds)
  *   units: (members, points, holds the favourite, members the hand lacks) in the search's order (largest first);
  *   held, cap: bytes, a count per kind (the hand's concealed tiles; the copies a hand may hold);
  *   bonus: the favourite's, added where a unit placed holds it (0 where a called unit does: the caller adds it);
- *   found: {counts tuple: the best points of its units, with that bonus};
- *   stop: 0 done, 1 past `limit` hands, 2 past `deadline` (time.monotonic(), or a negative number: none). */
+ *   found: {counts tuple: extra + the best points of its units, with that bonus};
+ *   stop: 0 done, 1 past `limit` hands, 2 past `deadline` (time.monotonic(), or a negative number: none);
+ *   kinds: the kinds some hand found holds, as a bitmask. */
 #define PY_SSIZE_T_CLEAN
 #include <string.h>
 #include <time.h>
@@ -111,15 +112,18 @@ static int units_of(Lister *L, PyObject *units) {
     return 1;
 }
 
-/* found as a dict {counts tuple: points}; NULL with an exception set */
-static PyObject *found_dict(const Lister *L) {
+/* found as a dict {counts tuple: extra + points}, *kinds the kinds held; NULL with an exception set */
+static PyObject *found_dict(const Lister *L, long long extra, uint64_t *kinds) {
     PyObject *out = PyDict_New();
+    *kinds = 0;
     for (size_t i = 0; out && i < L->found.cap; i++) {
         const Slot *s = &L->found.slots[i];
         if (!s->key.w[2]) continue;
-        PyObject *key = PyTuple_New(L->kinds), *v = PyLong_FromLongLong(s->value);
+        PyObject *key = PyTuple_New(L->kinds), *v = PyLong_FromLongLong(extra + s->value);
         for (int k = 0; key && k < L->kinds; k++) {
-            PyObject *c = PyLong_FromLong(count_in(s->key, k));
+            int n = count_in(s->key, k);
+            PyObject *c = PyLong_FromLong(n);
+            if (n) *kinds |= 1ULL << k;
             if (!c) Py_CLEAR(key);
             else PyTuple_SET_ITEM(key, k, c);
         }
@@ -135,9 +139,10 @@ PyObject *list_complete(PyObject *self, PyObject *args) {
     const char *held, *cap;
     Py_ssize_t nh, nc, limit;
     int slots, budget, bonus;
+    long long extra;
     double deadline;
-    if (!PyArg_ParseTuple(args, "Oy#y#iindi", &units, &held, &nh, &cap, &nc, &slots, &budget, &limit, &deadline,
-                          &bonus))
+    if (!PyArg_ParseTuple(args, "Oy#y#iindiL", &units, &held, &nh, &cap, &nc, &slots, &budget, &limit, &deadline,
+                          &bonus, &extra))
         return NULL;
     if (nh != nc || nh < 1 || nh > NW_MAXK || slots < 0 || slots > NW_MAXK || limit < 0) {
         PyErr_SetString(PyExc_ValueError, "held and cap: a byte per kind (at most 64); slots: 0 to 64");
@@ -174,8 +179,9 @@ PyObject *list_complete(PyObject *self, PyObject *args) {
         if (L->stop == 3) {
             PyErr_NoMemory();
         } else {
-            PyObject *found = found_dict(L);
-            if (found) out = Py_BuildValue("(Ni)", found, L->stop);
+            uint64_t kinds;
+            PyObject *found = found_dict(L, extra, &kinds);
+            if (found) out = Py_BuildValue("(NiK)", found, L->stop, (unsigned long long)kinds);
         }
     } else if (!PyErr_Occurred()) {
         PyErr_NoMemory();

@@ -75,13 +75,12 @@ def enumerate_targets(rules: RuleSet, hand: Hand, seen: tuple[int, ...], budget:
     first = [next((j for j, u in enumerate(units) if u[4] <= r), n_units) for r in range(size + 1)]
     bonus = rules.favourite_bonus
     if packer_built(rules, native) and max(cap, default=0) <= 7:
-        found, stop = _planc.list_complete([u[:4] for u in units], bytes(held), bytes(cap), size, budget, limit,
-                                           -1.0 if deadline is None else deadline, 0 if fav_called else bonus)
+        found, stop, kinds = _planc.list_complete(
+            [u[:4] for u in units], bytes(held), bytes(cap), size, budget, limit, -1.0 if deadline is None else deadline,
+            0 if fav_called else bonus, base + (bonus if fav_called else 0))
         if stop:
             stopped(stop == 2, budget, limit, len(found))
-        extra = base + (bonus if fav_called else 0)
-        found = {key: extra + points for key, points in found.items()}
-        return Targets(budget, found, tuple(sorted({k for key in found for k, n in enumerate(key) if n})))
+        return Targets(budget, found, tuple(k for k in range(len(held)) if kinds >> k & 1))
     counts = [0] * len(held)
     found: dict[tuple[int, ...], int] = {}
 
