@@ -138,7 +138,7 @@ typedef struct {
 static int count(Count *c, size_t limit, double deadline, unsigned __int128 *total, unsigned __int128 *scored,
                  int *stop) {
     int L = c->L, t = c->t;
-    States now_s, next;
+    States now_s = {0}, next = {0};  /* (zero: freeing one never made is safe) */
     if (!states_init(&now_s, L, 1024) || !states_init(&next, L, 1024)) {
         states_free(&now_s);
         states_free(&next);
