@@ -209,13 +209,7 @@ class ScoreOptimum:
                         self.twos[move] = (bound, False)
                         moves.append((bound, x, move, False))
             else:
-                for x, n in enumerate(hand):
-                    if n:
-                        held, r = add(hand, x, -1), add(room, x, 1)
-                        r = r if self.room_matters(held, wall, 2) else None
-                        for h, rr in [(held, r)] + [(h, rr) for _, h, rr in self.fetches(held, r)]:
-                            bound = self.tail.draw(bytes(h), walled, None if rr is None else bytes(rr), False)
-                            moves.append((bound, len(moves), (h, wall, rr), False))
+                moves = self.sora_moves(hand, wall, room, walled)
             for bound, _, move, exact in sorted(moves, reverse=True):
                 if bound <= got:
                     break
@@ -226,6 +220,42 @@ class ScoreOptimum:
             self.memo[key] = got
             self.counted()
         return got
+
+    def sora_moves(self, hand, wall, room, walled) -> list[tuple]:
+        """(bound, order, (12 tiles, wall, room), exact) of each move of a 13-tile hand holding a そら with two draws
+        left and a room: each discard, and each discard then a fetch (そら to the room, a tile from it). With one そら,
+        the fetches of a kind y from the room leave hand - そら + y less a discard, so one Tail.bounds call bounds
+        them all (the discard joins the room); fetching the discard back leaves hand - そら, one state for all."""
+        s, moves = self.sora, []
+
+        def bounded(move):
+            known = self.twos.get(move)
+            if known is None:
+                h, _, rr = move
+                known = self.twos[move] = (self.tail.draw(bytes(h), walled, None if rr is None else bytes(rr), False),
+                                           False)
+            moves.append((known[0], len(moves), move, known[1]))
+
+        for x, n in enumerate(hand):
+            if n:
+                held, r = add(hand, x, -1), add(room, x, 1)
+                r = r if self.room_matters(held, wall, 2) else None
+                bounded((held, wall, r))
+                if hand[s] > 1:  # (two そら: each fetch after each discard, one by one)
+                    for _, h, rr in self.fetches(held, r):
+                        bounded((h, wall, rr))
+        if hand[s] > 1:
+            return moves
+        lost, given = add(hand, s, -1), add(room, s, 1)
+        bounded((lost, wall, given))  # (a discard fetched back)
+        for y, n in enumerate(room):
+            if n and y != s:
+                after, rr = add(lost, y, 1), add(given, y, -1)
+                for x, bound in self.tail.bounds(bytes(after), walled, bytes(rr)).items():
+                    move = (add(after, x, -1), wall, add(rr, x, 1))
+                    known = self.twos.setdefault(move, (bound, False))
+                    moves.append((known[0], len(moves), move, known[1]))
+        return moves
 
     def first_move(self, hand, wall, room, t) -> tuple[Fraction, Fraction, int | None]:
         """(value, value of drawing at once, the kind a そら fetches first or None) of a 12-tile root."""
