@@ -65,6 +65,14 @@ long long nowin_value(NoWin *s, const unsigned char *counts, int n);
 /* the kinds of the units held whole: the score depends on the counts of these alone */
 uint64_t nowin_kinds(NoWin *s, const unsigned char *counts, int n);
 
+/* seconds on time.monotonic()'s clock (CLOCK_MONOTONIC on Linux): the deadlines Python hands to C */
+#include <time.h>
+static inline double planc_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
 /* planc_count.c: the relaxation's count (bounds.py win_upper) */
 PyObject *count_needs(PyObject *self, PyObject *args);
 

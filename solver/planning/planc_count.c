@@ -11,7 +11,6 @@
 #define PY_SSIZE_T_CLEAN
 #include <stdint.h>
 #include <string.h>
-#include <time.h>
 
 #include "planc.h"
 
@@ -104,12 +103,6 @@ static uint64_t choose(int n, int k) {
     return c;
 }
 
-static double now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);  /* (time.monotonic()'s clock on Linux) */
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 /* an unsigned 128-bit integer as a Python int */
 static PyObject *long_of(unsigned __int128 v) {
     PyObject *hi = PyLong_FromUnsignedLongLong((uint64_t)(v >> 64)), *lo = PyLong_FromUnsignedLongLong((uint64_t)v);
@@ -192,7 +185,7 @@ static int count(Count *c, size_t limit, double deadline, unsigned __int128 *tot
             *stop = 1;
             break;
         }
-        if (deadline >= 0 && now() > deadline) {
+        if (deadline >= 0 && planc_now() > deadline) {
             *stop = 2;
             break;
         }

@@ -10,7 +10,6 @@
  *   kinds: the kinds some hand found holds, as a bitmask. */
 #define PY_SSIZE_T_CLEAN
 #include <string.h>
-#include <time.h>
 
 #include "planc.h"
 #include "planc_table.h"
@@ -29,15 +28,9 @@ typedef struct {
     int stop;
 } Lister;
 
-static double now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);  /* (time.monotonic()'s clock on Linux) */
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 static void dfs(Lister *L, int start, int remaining, int cost, int free, long long points, int fav) {
     if (L->stop) return;
-    if (!(++L->nodes & 4095) && L->deadline >= 0 && now() > L->deadline) {
+    if (!(++L->nodes & 4095) && L->deadline >= 0 && planc_now() > L->deadline) {
         L->stop = 2;
         return;
     }
