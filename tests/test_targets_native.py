@@ -52,3 +52,20 @@ def test_the_same_stops():
             enumerate_targets(ev.rules, hand, seen, 3, limit=50, native=native)
         with pytest.raises(OutOfTime):
             enumerate_targets(ev.rules, hand, seen, 4, deadline=time.monotonic() - 1, native=native)
+
+
+@needs_c
+@pytest.mark.parametrize("rules", ["2019-12", "hitori-jong-2.1"])
+def test_the_matrix_listing_holds_the_same_hands(rules):
+    """complete_matrix (the relaxation's own listing: counts and scores as bytes from C) holds the hands and scores
+    of enumerate_targets, and the kinds they hold."""
+    from solver.planning.targets import complete_matrix
+
+    ev = Evaluator(rules)
+    hand, seen, fav = ev.hand(REAL), ev.seen(["星梨花"]), ev.tile("千早")
+    listed = enumerate_targets(ev.rules, hand, seen, 3, fav)
+    counts, scores, kinds = complete_matrix(ev.rules, hand, seen, 3, fav)
+    assert dict(zip(map(tuple, counts.tolist()), scores.tolist())) == listed.counts
+    assert len(counts) == len(listed.counts) and kinds == listed.relevant
+    with pytest.raises(TooLarge, match="more than 50 complete hands"):
+        complete_matrix(ev.rules, hand, seen, 3, fav, limit=50)

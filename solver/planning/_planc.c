@@ -354,8 +354,8 @@ static PyMethodDef methods[] = {
     {"count_needs", count_needs, METH_VARARGS,
      "count_needs(asks, needs, steps, walls, free, t, gains, limit, deadline) -> (total, scored, stop)"},
     {"list_complete", list_complete, METH_VARARGS,
-     "list_complete(units, held, cap, slots, budget, limit, deadline, bonus, extra) -> ({counts: score}, stop, "
-     "kinds)"},
+     "list_complete(units, held, cap, slots, budget, limit, deadline, bonus, extra[, matrix]) -> ({counts: score} "
+     "or (counts bytes, scores bytes), stop, kinds)"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -18,9 +18,11 @@ from solver.planning import clock as share
 from solver.planning.clock import Clock
 from solver.planning.prepare import Prepared, fetch_could_follow, position_counts, reach_with_room
 from solver.planning.request import PlanRequest
-from solver.planning.targets import OutOfTime, TooLarge, enumerate_targets
+from solver.planning.targets import OutOfTime, TooLarge, complete_matrix
 
 Plan = Any  # plan.Plan (imported there; plan.py imports this module)
+RELIST_LIMIT = 1_000_000  # hands the relaxation lists for itself (as matrices: 52 MB of counts at most; 5 draws at
+# h = 1 lists 190,000-450,000)
 
 UPPER = ("perfect-information relaxation: the chance that the coming draws hold the missing tiles of some complete "
          "hand within reach (with a fetch-mode そら, less the waiting room's copies), computed exactly")
@@ -114,18 +116,18 @@ def relaxed_uppers(request: PlanRequest, lower: Plan, stopped: str | None, liste
         if listed is None and not (relist and rules is not None):
             raise TooLarge(stopped or "the complete hands within reach were not listed")
         if listed is None:  # (the optimum was not started: the hands listed for the relaxation alone)
-            relevant, scored, wall_r, room_r, fetch, W = fresh_listing(rules, request, deadline)
-        elif listed.fetch_unsearched and rules is not None:  # the hands a fetch can complete listed too
-            (relevant, scored, wall_r, room_r), fetch, W = fetch_relaxation(rules, request, deadline), True, listed.W0
-        elif listed.fetch_unsearched:
-            raise TooLarge("a そら could fetch a waiting-room copy that the listed hands leave out")
+            relevant, keys, scores, wall_r, room_r, fetch, W = fresh_listing(rules, request, deadline)
         else:
-            relevant, wall_r, room_r, W = listed.targets.relevant, listed.wall_r, listed.room_r, listed.W0
-            scored = listed.targets.counts  # (over every kind: no target holds a kind outside `relevant`)
-            fetch = listed.sora is not None
-        keys = np.array(list(scored), dtype=np.int16)
+            if listed.fetch_unsearched and rules is not None:  # the hands a fetch can complete listed too
+                (relevant, scored, wall_r, room_r), fetch, W = fetch_relaxation(rules, request, deadline), True, listed.W0
+            elif listed.fetch_unsearched:
+                raise TooLarge("a そら could fetch a waiting-room copy that the listed hands leave out")
+            else:
+                relevant, wall_r, room_r, W = listed.targets.relevant, listed.wall_r, listed.room_r, listed.W0
+                scored = listed.targets.counts  # (over every kind: no target holds a kind outside `relevant`)
+                fetch = listed.sora is not None
+            keys, scores = np.array(list(scored), dtype=np.int16), list(scored.values())
         targets = keys[:, list(relevant)] if len(keys) else np.zeros((0, len(relevant)), dtype=np.int16)
-        scores = list(scored.values())
         # the needs depend on hand + room alone (with a fetch, every discard alike): one count per such sum, at the
         # least no-win cap N of its rows; a row's E[score] bound adds its own N less that (max(N, s) <= max(N0, s)
         # + N - N0), exact where a sum has one row
@@ -163,16 +165,19 @@ def relaxed_uppers(request: PlanRequest, lower: Plan, stopped: str | None, liste
 
 
 def fresh_listing(rules: RuleSet, request: PlanRequest, deadline: float | None):
-    """The relaxation's hands where the optimum listed none: prepare's list (without a fetch to come) or
-    fetch_relaxation's, as (kinds, targets, wall, room, a fetch can follow, the wall's tiles)."""
+    """The relaxation's hands where the optimum listed none, as matrices (up to RELIST_LIMIT of them, in C: no Python
+    object per hand): fetch_relaxation's hands where a fetch can follow, else prepare's. (kinds, counts over every
+    kind, scores, wall, room, a fetch can follow, the wall's tiles)."""
     seen, room, wall, fetches = position_counts(rules, request.position, request.turns)
-    if fetches or fetch_could_follow(rules, wall, fetches, request.turns):
-        return (*fetch_relaxation(rules, request, deadline), True, sum(wall))
+    position = request.position
+    if fetches or fetch_could_follow(rules, wall, fetches, request.turns):  # (only the seen tiles out, as there)
+        keys, scores, _ = complete_matrix(rules, position.hand, seen, request.turns + fetches, position.favourite,
+                                          RELIST_LIMIT, deadline)
+        return tuple(range(len(wall))), keys, scores, wall, room, True, sum(wall)
     out_of_wall = tuple(s + r for s, r in zip(seen, room))
-    listed = enumerate_targets(rules, request.position.hand, out_of_wall, request.turns, request.position.favourite,
-                               deadline=deadline)
-    kinds = listed.relevant
-    return kinds, listed.counts, tuple(wall[k] for k in kinds), (0,) * len(kinds), False, sum(wall)
+    keys, scores, kinds = complete_matrix(rules, position.hand, out_of_wall, request.turns, position.favourite,
+                                          RELIST_LIMIT, deadline)
+    return kinds, keys, scores, tuple(wall[k] for k in kinds), (0,) * len(kinds), False, sum(wall)
 
 
 def fetch_relaxation(rules: RuleSet, request: PlanRequest, deadline: float | None):

@@ -1,11 +1,12 @@
 /* The complete hands within a budget of exchanges, in C (targets.py enumerate_targets: the same depth-first search
  * over unit multisets in index order, the same pruning, the same best tsumo points per hand).
  *
- * list_complete(units, held, cap, slots, budget, limit, deadline, bonus, extra) -> (found, stop, kinds)
+ * list_complete(units, held, cap, slots, budget, limit, deadline, bonus, extra[, matrix]) -> (found, stop, kinds)
  *   units: (members, points, holds the favourite, members the hand lacks) in the search's order (largest first);
  *   held, cap: bytes, a count per kind (the hand's concealed tiles; the copies a hand may hold);
  *   bonus: the favourite's, added where a unit placed holds it (0 where a called unit does: the caller adds it);
- *   found: {counts tuple: extra + the best points of its units, with that bonus};
+ *   found: {counts tuple: extra + the best points of its units, with that bonus}; with matrix true instead
+ *     (counts, scores): bytes of a count per kind for each hand, and bytes of its score (native int64) each;
  *   stop: 0 done, 1 past `limit` hands, 2 past `deadline` (time.monotonic(), or a negative number: none);
  *   kinds: the kinds some hand found holds, as a bitmask. */
 #define PY_SSIZE_T_CLEAN
@@ -127,6 +128,32 @@ static PyObject *found_dict(const Lister *L, long long extra, uint64_t *kinds) {
     return out;
 }
 
+/* found as (counts, scores) bytes, a row of kinds bytes and an int64 per hand, *kinds the kinds held; NULL with an
+ * exception set (no Python object per hand: the relaxation reads them as matrices) */
+static PyObject *found_bytes(const Lister *L, long long extra, uint64_t *kinds) {
+    PyObject *counts = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(L->found.n * L->kinds));
+    PyObject *scores = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(L->found.n * sizeof(int64_t)));
+    if (!counts || !scores) {
+        Py_XDECREF(counts);
+        Py_XDECREF(scores);
+        return NULL;
+    }
+    unsigned char *row = (unsigned char *)PyBytes_AS_STRING(counts);
+    int64_t *score = (int64_t *)PyBytes_AS_STRING(scores);
+    *kinds = 0;
+    for (size_t i = 0; i < L->found.cap; i++) {
+        const Slot *s = &L->found.slots[i];
+        if (!s->key.w[2]) continue;
+        for (int k = 0; k < L->kinds; k++) {
+            row[k] = (unsigned char)count_in(s->key, k);
+            if (row[k]) *kinds |= 1ULL << k;
+        }
+        row += L->kinds;
+        *score++ = extra + s->value;
+    }
+    return Py_BuildValue("(NN)", counts, scores);
+}
+
 PyObject *list_complete(PyObject *self, PyObject *args) {
     PyObject *units;
     const char *held, *cap;
@@ -134,8 +161,9 @@ PyObject *list_complete(PyObject *self, PyObject *args) {
     int slots, budget, bonus;
     long long extra;
     double deadline;
-    if (!PyArg_ParseTuple(args, "Oy#y#iindiL", &units, &held, &nh, &cap, &nc, &slots, &budget, &limit, &deadline,
-                          &bonus, &extra))
+    int matrix = 0;
+    if (!PyArg_ParseTuple(args, "Oy#y#iindiL|p", &units, &held, &nh, &cap, &nc, &slots, &budget, &limit, &deadline,
+                          &bonus, &extra, &matrix))
         return NULL;
     if (nh != nc || nh < 1 || nh > NW_MAXK || slots < 0 || slots > NW_MAXK || limit < 0) {
         PyErr_SetString(PyExc_ValueError, "held and cap: a byte per kind (at most 64); slots: 0 to 64");
@@ -173,7 +201,7 @@ PyObject *list_complete(PyObject *self, PyObject *args) {
             PyErr_NoMemory();
         } else {
             uint64_t kinds;
-            PyObject *found = found_dict(L, extra, &kinds);
+            PyObject *found = matrix ? found_bytes(L, extra, &kinds) : found_dict(L, extra, &kinds);
             if (found) out = Py_BuildValue("(NiK)", found, L->stop, (unsigned long long)kinds);
         }
     } else if (!PyErr_Occurred()) {

@@ -59,28 +59,13 @@ def enumerate_targets(rules: RuleSet, hand: Hand, seen: tuple[int, ...], budget:
     by the cost so far plus the slots left that the hand's unused tiles cannot fill. In C where built
     (planc_list.c, the same search; `native` as packer_built's).
     """
-    held = hand.concealed
-    cap = hand.caps(rules, seen)
-    size = rules.concealed_slots(hand.called)
-    base, fav_called = called_points(rules, hand.called, won=True, favourite=favourite)
-    sora = rules.tiles.sora
-    # a unit with more members the hand lacks than the budget, or one whose copies are gone, is never placed
-    units = [(u.members, rules.points(u.size, won=True, has_favourite=favourite in u.members),
-              favourite in u.members, outside, len(u.members))
-             for u in rules.units if sora not in u.members
-             for outside in [sum(1 for k in u.members if held[k] == 0)]
-             if outside <= budget and all(cap[k] > 0 for k in u.members)]
-    units.sort(key=lambda u: -u[4])  # largest first: a node with r slots left starts at the first unit of size <= r
+    if packer_built(rules, native) and max(hand.caps(rules, seen), default=0) <= 7:
+        found, kinds = listed_in_c(rules, hand, seen, budget, favourite, limit, deadline, False)
+        return Targets(budget, found, tuple(k for k in range(len(hand.concealed)) if kinds >> k & 1))
+    held, cap, size, base, fav_called, units = listing(rules, hand, seen, budget, favourite)
     n_units = len(units)
     first = [next((j for j, u in enumerate(units) if u[4] <= r), n_units) for r in range(size + 1)]
     bonus = rules.favourite_bonus
-    if packer_built(rules, native) and max(cap, default=0) <= 7:
-        found, stop, kinds = _planc.list_complete(
-            [u[:4] for u in units], bytes(held), bytes(cap), size, budget, limit, -1.0 if deadline is None else deadline,
-            0 if fav_called else bonus, base + (bonus if fav_called else 0))
-        if stop:
-            stopped(stop == 2, budget, limit, len(found))
-        return Targets(budget, found, tuple(k for k in range(len(held)) if kinds >> k & 1))
     counts = [0] * len(held)
     found: dict[tuple[int, ...], int] = {}
 
@@ -120,6 +105,53 @@ def enumerate_targets(rules: RuleSet, hand: Hand, seen: tuple[int, ...], budget:
     dfs(0, size, 0, sum(held), 0, False)
     relevant = tuple(sorted({k for key in found for k, n in enumerate(key) if n}))
     return Targets(budget, found, relevant)
+
+
+def listing(rules: RuleSet, hand: Hand, seen: tuple[int, ...], budget: int, favourite: int | None):
+    """What the listing's search places: (held, copies a hand may hold, concealed slots, called points, a called unit
+    holds the favourite, units as (members, points, holds the favourite, members the hand lacks, size))."""
+    held = hand.concealed
+    cap = hand.caps(rules, seen)
+    base, fav_called = called_points(rules, hand.called, won=True, favourite=favourite)
+    sora = rules.tiles.sora
+    # a unit with more members the hand lacks than the budget, or one whose copies are gone, is never placed
+    units = [(u.members, rules.points(u.size, won=True, has_favourite=favourite in u.members),
+              favourite in u.members, outside, len(u.members))
+             for u in rules.units if sora not in u.members
+             for outside in [sum(1 for k in u.members if held[k] == 0)]
+             if outside <= budget and all(cap[k] > 0 for k in u.members)]
+    units.sort(key=lambda u: -u[4])  # largest first: a node with r slots left starts at the first unit of size <= r
+    return held, cap, rules.concealed_slots(hand.called), base, fav_called, units
+
+
+def listed_in_c(rules: RuleSet, hand: Hand, seen: tuple[int, ...], budget: int, favourite: int | None, limit: int,
+                deadline: float | None, matrix: bool):
+    """planc_list.c's listing: (found, the kinds held as a bitmask), found a dict or with `matrix` (counts bytes,
+    scores bytes); its stops raised as the pure search raises them."""
+    held, cap, size, base, fav_called, units = listing(rules, hand, seen, budget, favourite)
+    bonus = rules.favourite_bonus
+    found, stop, kinds = _planc.list_complete(
+        [u[:4] for u in units], bytes(held), bytes(cap), size, budget, limit, -1.0 if deadline is None else deadline,
+        0 if fav_called else bonus, base + (bonus if fav_called else 0), matrix)
+    if stop:
+        stopped(stop == 2, budget, limit, len(found) if not matrix else len(found[1]) // 8)
+    return found, kinds
+
+
+def complete_matrix(rules: RuleSet, hand: Hand, seen: tuple[int, ...], budget: int, favourite: int | None = None,
+                    limit: int = TARGET_LIMIT, deadline: float | None = None):
+    """enumerate_targets' hands as (counts, a hand a row over every kind; their tsumo scores; the kinds held), in C
+    with no Python object per hand where built (the relaxation's own listing, bracket.py: up to a million hands)."""
+    import numpy as np
+
+    kinds = len(hand.concealed)
+    if packer_built(rules, None) and max(hand.caps(rules, seen), default=0) <= 7:
+        (counts, scores), held = listed_in_c(rules, hand, seen, budget, favourite, limit, deadline, True)
+        return (np.frombuffer(counts, dtype=np.uint8).reshape(-1, kinds).astype(np.int16),
+                np.frombuffer(scores, dtype=np.int64), tuple(k for k in range(kinds) if held >> k & 1))
+    listed = enumerate_targets(rules, hand, seen, budget, favourite, limit, deadline)
+    return (np.array(list(listed.counts), dtype=np.int16).reshape(-1, kinds),
+            np.array(list(listed.counts.values()), dtype=np.int64), listed.relevant)
 
 
 def stopped(late: bool, budget: int, limit: int, listed: int):
