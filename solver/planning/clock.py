@@ -14,8 +14,7 @@ NEAREST = 0.4  # the bracket's lower plan, the class nearest (exact), of what th
 ESTIMATE = 0.5  # its estimate where nearest passed its limits
 UPPER = 0.3  # each of the two upper bounds (the relaxation counted, then sampled)
 RELIST = 0.6  # ... the counted one where it lists the hands itself (the optimum, not started, left its time),
-RELIST_LEAST = 1.5  # ... if that leaves it this many seconds (at 5 draws: 0.2-1.2 s of listing, hands made into
-# tuples past the listing's own clock, then the count)
+RELIST_LEAST = 1.5  # ... if that leaves it this many seconds (at 5 draws: up to 0.5 s of listing, then the count)
 LOWER = 0.6  # the lower side's improvements (the estimate's policy sampled, the lookahead)
 NO_FETCH = 4.5  # seconds of the optimum's time its search with every fetch leaves to the no-fetch optimum that answers
 # where it stops (2019-12 at 4 draws: 3-4.5 s, a bracket 0.05 wide) ...
