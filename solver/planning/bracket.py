@@ -16,9 +16,9 @@ import numpy as np
 from solver.core.rules import RuleSet
 from solver.planning import clock as share
 from solver.planning.clock import Clock
-from solver.planning.prepare import Prepared, fetch_could_follow, position_counts, reach_with_room
+from solver.planning.prepare import Prepared, fetch_could_follow, position_counts
 from solver.planning.request import PlanRequest
-from solver.planning.targets import OutOfTime, TooLarge, complete_matrix
+from solver.planning.targets import TARGET_LIMIT, OutOfTime, TooLarge, complete_matrix
 
 Plan = Any  # plan.Plan (imported there; plan.py imports this module)
 RELIST_LIMIT = 1_000_000  # hands the relaxation lists for itself (as matrices: 52 MB of counts at most; 5 draws at
@@ -119,14 +119,15 @@ def relaxed_uppers(request: PlanRequest, lower: Plan, stopped: str | None, liste
             relevant, keys, scores, wall_r, room_r, fetch, W = fresh_listing(rules, request, deadline)
         else:
             if listed.fetch_unsearched and rules is not None:  # the hands a fetch can complete listed too
-                (relevant, scored, wall_r, room_r), fetch, W = fetch_relaxation(rules, request, deadline), True, listed.W0
+                relevant, keys, scores, wall_r, room_r = fetch_relaxation(rules, request, deadline)
+                fetch, W = True, listed.W0
             elif listed.fetch_unsearched:
                 raise TooLarge("a そら could fetch a waiting-room copy that the listed hands leave out")
             else:
                 relevant, wall_r, room_r, W = listed.targets.relevant, listed.wall_r, listed.room_r, listed.W0
                 scored = listed.targets.counts  # (over every kind: no target holds a kind outside `relevant`)
+                keys, scores = np.array(list(scored), dtype=np.int16), list(scored.values())
                 fetch = listed.sora is not None
-            keys, scores = np.array(list(scored), dtype=np.int16), list(scored.values())
         targets = keys[:, list(relevant)] if len(keys) else np.zeros((0, len(relevant)), dtype=np.int16)
         # the needs depend on hand + room alone (with a fetch, every discard alike): one count per such sum, at the
         # least no-win cap N of its rows; a row's E[score] bound adds its own N less that (max(N, s) <= max(N0, s)
@@ -170,24 +171,25 @@ def fresh_listing(rules: RuleSet, request: PlanRequest, deadline: float | None):
     kind, scores, wall, room, a fetch can follow, the wall's tiles)."""
     seen, room, wall, fetches = position_counts(rules, request.position, request.turns)
     position = request.position
-    if fetches or fetch_could_follow(rules, wall, fetches, request.turns):  # (only the seen tiles out, as there)
-        keys, scores, _ = complete_matrix(rules, position.hand, seen, request.turns + fetches, position.favourite,
-                                          RELIST_LIMIT, deadline)
-        return tuple(range(len(wall))), keys, scores, wall, room, True, sum(wall)
+    if fetches or fetch_could_follow(rules, wall, fetches, request.turns):
+        return (*fetch_relaxation(rules, request, deadline, RELIST_LIMIT), True, sum(wall))
     out_of_wall = tuple(s + r for s, r in zip(seen, room))
     keys, scores, kinds = complete_matrix(rules, position.hand, out_of_wall, request.turns, position.favourite,
                                           RELIST_LIMIT, deadline)
     return kinds, keys, scores, tuple(wall[k] for k in kinds), (0,) * len(kinds), False, sum(wall)
 
 
-def fetch_relaxation(rules: RuleSet, request: PlanRequest, deadline: float | None):
+def fetch_relaxation(rules: RuleSet, request: PlanRequest, deadline: float | None, limit: int = TARGET_LIMIT):
     """Where a fetch could follow: every complete hand within the draws plus the そら held, with the waiting room's
-    copies available (only the seen tiles out), over all kinds: (kinds, targets, wall, room). A win's hand holds the
-    start's tiles, drawn ones and fetched room tiles (a fetch replaces a そら held or drawn), so it is listed, and
-    its tiles beyond the hand and the room lie among the draws: the relaxation stays an upper bound."""
-    _, room, wall, _ = position_counts(rules, request.position, request.turns)
-    listed = reach_with_room(rules, request.position, request.turns, deadline)
-    return list(range(len(wall))), listed.counts, wall, room
+    copies available (only the seen tiles out: reach_with_room's list, as matrices), over all kinds: (kinds, counts,
+    scores, wall, room). A win's hand holds the start's tiles, drawn ones and fetched room tiles (a fetch replaces a
+    そら held or drawn), so it is listed, and its tiles beyond the hand and the room lie among the draws: the
+    relaxation stays an upper bound."""
+    seen, room, wall, fetches = position_counts(rules, request.position, request.turns)
+    position = request.position
+    keys, scores, _ = complete_matrix(rules, position.hand, seen, request.turns + fetches, position.favourite, limit,
+                                      deadline)
+    return tuple(range(len(wall))), keys, scores, wall, room
 
 
 def within(row):

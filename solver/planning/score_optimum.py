@@ -194,20 +194,7 @@ class ScoreOptimum:
             walled, moves = bytes(wall), []
             if room is None or not hand[self.sora]:  # (no fetch before the draw: every discard's bound at once)
                 kept = room is not None and self.room_matters(hand, wall, 2)
-                asked, moves = 0, []
-                for x, n in enumerate(hand):
-                    if n:
-                        move = (add(hand, x, -1), wall, add(room, x, 1) if kept else None)
-                        known = self.twos.get(move)
-                        if known is None:
-                            asked |= 1 << x
-                        else:
-                            moves.append((known[0], x, move, known[1]))
-                if asked:
-                    for x, bound in self.tail.bounds(bytes(hand), walled, bytes(room) if kept else None, asked).items():
-                        move = (add(hand, x, -1), wall, add(room, x, 1) if kept else None)
-                        self.twos[move] = (bound, False)
-                        moves.append((bound, x, move, False))
+                self.discards_bounded(hand, wall, room if kept else None, walled, moves)
             else:
                 moves = self.sora_moves(hand, wall, room, walled)
             for bound, _, move, exact in sorted(moves, reverse=True):
@@ -220,6 +207,26 @@ class ScoreOptimum:
             self.memo[key] = got
             self.counted()
         return got
+
+    def discards_bounded(self, hand, wall, room, walled, moves: list) -> None:
+        """Appends to `moves` (bound, order, (12 tiles, wall, room with the discard), exact) of each discard of a
+        13-tile hand holding no そら with two draws left (`room` None: no fetch can follow): the ones known from
+        `twos`, the others from one Tail.bounds call."""
+        pending = {}
+        for x, n in enumerate(hand):
+            if n:
+                move = (add(hand, x, -1), wall, None if room is None else add(room, x, 1))
+                known = self.twos.get(move)
+                if known is None:
+                    pending[x] = move
+                else:
+                    moves.append((known[0], len(moves), move, known[1]))
+        if pending:
+            asked = sum(1 << x for x in pending)
+            found = self.tail.bounds(bytes(hand), walled, None if room is None else bytes(room), asked)
+            for x, bound in found.items():
+                self.twos[pending[x]] = (bound, False)
+                moves.append((bound, len(moves), pending[x], False))
 
     def sora_moves(self, hand, wall, room, walled) -> list[tuple]:
         """(bound, order, (12 tiles, wall, room), exact) of each move of a 13-tile hand holding a そら with two draws
@@ -250,11 +257,7 @@ class ScoreOptimum:
         bounded((lost, wall, given))  # (a discard fetched back)
         for y, n in enumerate(room):
             if n and y != s:
-                after, rr = add(lost, y, 1), add(given, y, -1)
-                for x, bound in self.tail.bounds(bytes(after), walled, bytes(rr)).items():
-                    move = (add(after, x, -1), wall, add(rr, x, 1))
-                    known = self.twos.setdefault(move, (bound, False))
-                    moves.append((known[0], len(moves), move, known[1]))
+                self.discards_bounded(add(lost, y, 1), wall, add(given, y, -1), walled, moves)
         return moves
 
     def first_move(self, hand, wall, room, t) -> tuple[Fraction, Fraction, int | None]:

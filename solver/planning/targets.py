@@ -59,9 +59,8 @@ def enumerate_targets(rules: RuleSet, hand: Hand, seen: tuple[int, ...], budget:
     by the cost so far plus the slots left that the hand's unused tiles cannot fill. In C where built
     (planc_list.c, the same search; `native` as packer_built's).
     """
-    if packer_built(rules, native) and max(hand.caps(rules, seen), default=0) <= 7:
-        found, kinds = listed_in_c(rules, hand, seen, budget, favourite, limit, deadline, False)
-        return Targets(budget, found, tuple(k for k in range(len(hand.concealed)) if kinds >> k & 1))
+    if lists_in_c(rules, hand, seen, native):
+        return Targets(budget, *listed_in_c(rules, hand, seen, budget, favourite, limit, deadline, False))
     held, cap, size, base, fav_called, units = listing(rules, hand, seen, budget, favourite)
     n_units = len(units)
     first = [next((j for j, u in enumerate(units) if u[4] <= r), n_units) for r in range(size + 1)]
@@ -124,10 +123,15 @@ def listing(rules: RuleSet, hand: Hand, seen: tuple[int, ...], budget: int, favo
     return held, cap, rules.concealed_slots(hand.called), base, fav_called, units
 
 
+def lists_in_c(rules: RuleSet, hand: Hand, seen: tuple[int, ...], native: bool | None) -> bool:
+    """Whether planc_list.c lists these hands: built, asked for, and at most 7 copies a kind (its keys' 3 bits)."""
+    return packer_built(rules, native) and max(hand.caps(rules, seen), default=0) <= 7
+
+
 def listed_in_c(rules: RuleSet, hand: Hand, seen: tuple[int, ...], budget: int, favourite: int | None, limit: int,
                 deadline: float | None, matrix: bool):
-    """planc_list.c's listing: (found, the kinds held as a bitmask), found a dict or with `matrix` (counts bytes,
-    scores bytes); its stops raised as the pure search raises them."""
+    """planc_list.c's listing: (found, the kinds held), found a dict or with `matrix` (counts bytes, scores bytes);
+    its stops raised as the pure search raises them."""
     held, cap, size, base, fav_called, units = listing(rules, hand, seen, budget, favourite)
     bonus = rules.favourite_bonus
     found, stop, kinds = _planc.list_complete(
@@ -135,7 +139,7 @@ def listed_in_c(rules: RuleSet, hand: Hand, seen: tuple[int, ...], budget: int, 
         0 if fav_called else bonus, base + (bonus if fav_called else 0), matrix)
     if stop:
         stopped(stop == 2, budget, limit, len(found) if not matrix else len(found[1]) // 8)
-    return found, kinds
+    return found, tuple(k for k in range(len(held)) if kinds >> k & 1)
 
 
 def complete_matrix(rules: RuleSet, hand: Hand, seen: tuple[int, ...], budget: int, favourite: int | None = None,
@@ -145,10 +149,10 @@ def complete_matrix(rules: RuleSet, hand: Hand, seen: tuple[int, ...], budget: i
     import numpy as np
 
     kinds = len(hand.concealed)
-    if packer_built(rules, None) and max(hand.caps(rules, seen), default=0) <= 7:
+    if lists_in_c(rules, hand, seen, None):
         (counts, scores), held = listed_in_c(rules, hand, seen, budget, favourite, limit, deadline, True)
         return (np.frombuffer(counts, dtype=np.uint8).reshape(-1, kinds).astype(np.int16),
-                np.frombuffer(scores, dtype=np.int64), tuple(k for k in range(kinds) if held >> k & 1))
+                np.frombuffer(scores, dtype=np.int64), held)
     listed = enumerate_targets(rules, hand, seen, budget, favourite, limit, deadline)
     return (np.array(list(listed.counts), dtype=np.int16).reshape(-1, kinds),
             np.array(list(listed.counts.values()), dtype=np.int64), listed.relevant)
@@ -157,7 +161,8 @@ def complete_matrix(rules: RuleSet, hand: Hand, seen: tuple[int, ...], budget: i
 def stopped(late: bool, budget: int, limit: int, listed: int):
     """The listing's stop: past its time budget (OutOfTime) or its limit of hands (TooLarge)."""
     if late:
-        raise OutOfTime(f"listing the complete hands within {budget} exchanges passed the time budget ({listed} listed)")
+        raise OutOfTime(f"listing the complete hands within {budget} exchanges passed the time budget "
+                        f"({listed} listed)")
     raise TooLarge(f"more than {limit} complete hands within {budget} exchanges; lower --detour or --turns")
 
 
