@@ -139,3 +139,68 @@ def alive_not_zombie(pid: int) -> bool:
             return handle.read().split(")")[-1].split()[0] != "Z"
     except FileNotFoundError:
         return False
+
+
+def score_moves(ev, turns=3):
+    from solver.planning.score_optimum import score_optimum
+
+    position = ev.plan_request_of(EXAMPLE, turns, "score", [], [], None).position
+    held = [k for k, n in enumerate(position.hand.concealed) if n]
+    return score_optimum(ev.rules, position, turns, [None] + held[:2], state_limit=10 ** 7)[0]
+
+
+@needs_fork
+def test_e_score_first_draws_on_two_processes_give_the_same_values(monkeypatch):
+    """score_optimum.split_by_kind: the kinds of the first draw shared between this process and a child, the sums
+    added; the same values as every kind here, and the child did take kinds (its sums are not all zero)."""
+    from solver.planning import score_optimum as module
+
+    ev = Evaluator()
+    monkeypatch.setattr(side, "can_split", lambda: False)
+    alone = score_moves(ev)
+    forks, parts = [], []
+    monkeypatch.setattr(side, "can_split", lambda: True)
+    monkeypatch.setattr(side.Side, "__init__", record(side.Side.__init__, forks))
+    original = side.Side.result
+
+    def result(self):
+        got = original(self)
+        parts.append(got[0])
+        return got
+    monkeypatch.setattr(side.Side, "result", result)
+    assert score_moves(ev) == alone
+    assert len(forks) == 1 and any(parts[0])
+    assert module.split_by_kind  # (the path under test)
+
+
+@needs_fork
+def test_e_score_kinds_a_lost_child_took_are_valued_here(monkeypatch):
+    ev = Evaluator()
+    monkeypatch.setattr(side, "can_split", lambda: False)
+    alone = score_moves(ev)
+    monkeypatch.setattr(side, "can_split", lambda: True)
+    original = side.Side.result
+
+    def lost(self):
+        original(self)  # (the child took its kinds and answered: its answer is thrown away)
+        raise side.SideLost("killed")
+    monkeypatch.setattr(side.Side, "result", lost)
+    assert score_moves(ev) == alone
+
+
+@needs_fork
+def test_e_score_childs_stop_is_raised_here(monkeypatch):
+    from solver.planning import score_optimum as module
+
+    ev = Evaluator()
+    monkeypatch.setattr(side, "can_split", lambda: True)
+    original = module.ScoreOptimum.by_kind
+
+    def by_kind(self, *args):
+        if os.getpid() != parent:
+            raise TooLarge("the child passed its states")
+        return original(self, *args)
+    parent = os.getpid()
+    monkeypatch.setattr(module.ScoreOptimum, "by_kind", by_kind)
+    with pytest.raises(TooLarge, match="the child passed its states"):
+        score_moves(ev)

@@ -23,7 +23,7 @@ OTHER_OPTIMUM = 0.6  # the other objective over all play (the rest: the class ne
 BRACKET = 0.7  # with both objectives, the first one's bracket (the rest is the other's: a column never left empty)
 LEAST_GAMES = 100  # walls an estimate plays whatever the clock says: every input gets an answer
 PACE_SHARE = 0.5  # a paced search's later roots taken at this share of the earlier ones' mean (shared memo)
-SCORE_PACE = 0.45  # ... E[score]'s over all play (2019-12 and hitori-jong-2.1 at 3 draws: 0.33-0.44 past two roots)
+SCORE_PACE = 0.45  # ... E[score]'s over all play, paced on its first draw's kinds (later ones reuse the C tables)
 
 
 class Clock:

@@ -15,11 +15,14 @@ Exact reductions (proved in docs/formulation.md):
   draws left), and values depend on the wall only through the live counts;
 - with one or two draws left, each move's upper bound first (a drawn tile adds at most the best unit it
   completes), then exact values in the order of the bounds while a bound passes the best (a branch and bound
-  over the discards; the C tail, planc_tail.c, where built).
+  over the discards; the C tail, planc_tail.c, where built);
+- from three draws, the kinds of the first draw are valued apart (no state below one serves another), shared
+  with a forked child on a second core (split_by_kind).
 """
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable
 from fractions import Fraction
@@ -260,19 +263,53 @@ class ScoreOptimum:
                 self.discards_bounded(add(lost, y, 1), wall, add(given, y, -1), walled, moves)
         return moves
 
-    def first_move(self, hand, wall, room, t) -> tuple[Fraction, Fraction, int | None]:
-        """(value, value of drawing at once, the kind a そら fetches first or None) of a 12-tile root."""
-        scale = falling(sum(wall), t)
+    def root_moves(self, hand, wall, room, t) -> list[tuple]:
+        """(kind fetched or None, 12 tiles, room) of a 12-tile root's first moves: drawing at once, then each
+        fetch before the first draw."""
         if room is not None and not self.room_matters(hand, wall, t):
             room = None
-        wait = self.draw(hand, wall, room, t)
-        best, take = wait, None
-        for x, h, r in self.fetches(hand, room):
-            value = self.draw(h, wall, r, t)
-            if value > best:
-                best, take = value, x
-        return Fraction(best, scale), Fraction(wait, scale), take
+        return [(None, hand, room)] + self.fetches(hand, room)
 
+    def first_moves(self, roots: list[tuple], wall, t, split: bool = True) -> list[tuple[Fraction, Fraction, int | None]]:
+        """Per 12-tile root (hand, room): (value, value of drawing at once, the kind a そら fetches first or None).
+        From three draws the first draw's kinds are valued apart, on two cores where `split` (split_by_kind)."""
+        moves = [(n, m) for n, (hand, room) in enumerate(roots) for m in self.root_moves(hand, wall, room, t)]
+        flat = [m for _, m in moves]
+        if t >= 3:
+            values = split_by_kind(self, flat, wall, t) if split else self.by_kind(flat, wall, t, kinds_of(wall))
+        else:
+            values = [self.draw(h, wall, r, t) for _, h, r in flat]
+        scale, out = falling(sum(wall), t), []
+        for (n, (take, _, _)), value in zip(moves, values):
+            if take is None:  # (drawing at once comes first: a fetch is taken only where strictly better)
+                out.append([value, value, None])
+            elif value > out[n][0]:
+                out[n][0], out[n][2] = value, take
+        return [(Fraction(best, scale), Fraction(wait, scale), take) for best, wait, take in out]
+
+    def first_move(self, hand, wall, room, t) -> tuple[Fraction, Fraction, int | None]:
+        """first_moves of one root, in this process."""
+        return self.first_moves([(hand, room)], wall, t, split=False)[0]
+
+    def by_kind(self, moves: list[tuple], wall, t, kinds, left: Callable[[], int] | None = None) -> list[int]:
+        """Per move its scaled value's part from the first draw of each kind `kinds` yields (all kinds: the
+        value). Every state below a first draw of k has k's copy out of its wall, so no memo entry is shared
+        between kinds at 3 draws: kinds can be valued apart (in two processes), each one's memo freed after it.
+        OutOfTime as soon as the kinds done show that the others (a list's rest, or `left()`) would pass the
+        deadline."""
+        sums, start, done = [0] * len(moves), time.monotonic(), 0
+        for k in kinds:
+            n, less = wall[k], add(wall, k, -1)
+            for i, (_, h, r) in enumerate(moves):
+                sums[i] += n * self.v13(add(h, k, 1), less, r, t - 1)
+            if t == 3:
+                self.memo.clear()
+                self.twos.clear()
+            done += 1
+            if behind(start, done, left() if left else len(kinds) - done, self.deadline, SCORE_PACE):  # (its time goes to the bracket)
+                raise OutOfTime(f"the exact search with every fetch would pass its time budget ({done} first draws "
+                                f"valued, {self.states:,} states)")
+        return sums
 
 def native_tail(rules: RuleSet, native: bool | None) -> bool:
     """Whether the last draw's levels run in C (planc_tail.c): built, asked for, and a rule set it takes."""
@@ -300,12 +337,59 @@ def score_optimum(rules: RuleSet, position, turns: int, discards: list[int | Non
     targets = listed if listed is not None else reach_with_room(rules, position, turns, deadline)
     search = ScoreOptimum(rules, hand.called, position.favourite, targets.counts, state_limit=state_limit,
                           deadline=deadline, tick=tick, native=native)
-    out, start = [], time.monotonic()
-    for d in discards:
-        held = hand.concealed if d is None else add(hand.concealed, d, -1)
-        r = room if d is None else add(room, d, 1)
-        out.append(search.first_move(held, wall, r, turns))
-        if behind(start, len(out), len(discards) - len(out), deadline, SCORE_PACE):  # (its time goes to the bracket)
-            raise OutOfTime(f"the exact search with every fetch would pass its time budget ({len(out)} of "
-                            f"{len(discards)} discards valued, {search.states:,} states)")
-    return out, search.states
+    roots = [(hand.concealed if d is None else add(hand.concealed, d, -1), room if d is None else add(room, d, 1))
+             for d in discards]
+    return search.first_moves(roots, wall, turns), search.states
+
+
+def split_by_kind(search: ScoreOptimum, moves: list[tuple], wall, turns: int) -> list[int]:
+    """ScoreOptimum.by_kind over every kind, on two cores where a child can be forked (side.py): both processes
+    take the next kind not yet taken until none is left, and the child's sums are added to this one's. The
+    values are the same either way, and so is the state count (no state is shared between kinds)."""
+    import multiprocessing
+
+    from solver.planning.side import Side, SideLost, can_split, orphan_check
+
+    kinds = kinds_of(wall)
+    if not can_split():
+        return search.by_kind(moves, wall, turns, kinds)
+    taken = multiprocessing.get_context("fork").Value("i", 0)  # (shared: the next kind's index)
+    mine: list[int] = []  # the kinds this process took
+
+    def claimed():
+        while True:
+            with taken.get_lock():
+                i = taken.value
+                taken.value += 1
+            if i >= len(kinds):
+                return
+            mine.append(kinds[i])
+            yield kinds[i]
+
+    def left() -> int:
+        return max(0, len(kinds) - taken.value) // 2
+
+    def run_child():
+        search.tick, search.states = orphan_check(parent), 0
+        return search.by_kind(moves, wall, turns, claimed(), left), search.states
+
+    parent = os.getpid()
+    try:
+        side = Side(run_child)
+    except OSError:  # no process to be had: every kind here
+        return search.by_kind(moves, wall, turns, kinds)
+    try:
+        sums = search.by_kind(moves, wall, turns, claimed(), left)
+        try:
+            theirs, states = side.result()
+            search.counted(states)
+        except SideLost:  # the child died: the kinds it took are valued here
+            rest = [k for k in kinds if k not in mine]
+            theirs = search.by_kind(moves, wall, turns, rest)
+    finally:
+        side.close()
+    return [a + b for a, b in zip(sums, theirs)]
+
+
+def kinds_of(wall) -> list[int]:
+    return [k for k, n in enumerate(wall) if n]
