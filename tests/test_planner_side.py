@@ -204,3 +204,17 @@ def test_e_score_childs_stop_is_raised_here(monkeypatch):
     monkeypatch.setattr(module.ScoreOptimum, "by_kind", by_kind)
     with pytest.raises(TooLarge, match="the child passed its states"):
         score_moves(ev)
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="threads are counted on Linux")
+def test_a_process_that_imported_the_planner_and_numpy_can_fork():
+    """numpy's OpenBLAS starts a thread at import unless told not to (solver/__init__.py), and a process with two
+    threads never forks: the second core would be silently left idle."""
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if not k.endswith("_NUM_THREADS")}
+    code = ("import solver.planning.plan, numpy; numpy.ones(3) @ numpy.ones(3); "
+            "from solver.batch.forked import can_fork; print(can_fork())")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+    assert out.stdout.strip() == "True"
