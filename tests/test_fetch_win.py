@@ -49,6 +49,29 @@ def test_equals_explicit_copies_with_every_fetch(case):
         assert wait <= value and (take is None) == (wait == value)
 
 
+@pytest.mark.parametrize("split", [True, False])
+@settings(BASE_SETTINGS, max_examples=40)
+@given(room_positions(max_kinds=6, max_units=7, max_room=3, max_turns=5))
+def test_the_first_draws_parts_valued_apart_sum_to_the_value(split, case):
+    """From SPLIT_TURNS draws the first draw's parts (each relevant kind, a そら, the rest) are valued apart, in a forked
+    child and here (split) or all here: each way equals the explicit copies' brute force."""
+    from solver.planning import fetch_win as module
+    from solver.planning import side
+
+    game, deal, seen, room, favourite, turns = case
+    if game.sora is None or turns < module.SPLIT_TURNS:
+        return
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(side, "can_split", lambda: split)
+        try:
+            got, _ = search_values(game, deal.concealed, deal.called, seen, room, turns, favourite)
+        except MjError:
+            return
+    want = fetch_value(list(game.units), list(deal.concealed), seen=seen, room=room, turns=turns, objective="win",
+                       rules=game.oracle_rules("2019-12"), sora=game.sora, favourite=favourite, called=deal.called)
+    assert got == want
+
+
 @pytest.mark.parametrize("units, sora, concealed, seen, room, turns", [
     (((0,), (0, 1, 3), (0, 3), (1, 4)), 2, (0, 1, 2, 0, 0), (1, 0, 1, 1, 1), (1, 0, 0, 0, 0), 3),
     (((1, 2), (0, 1, 2), (0, 2), (2,)), 3, (0, 2, 0, 0), (0, 0, 0, 0), (1, 1, 0, 0), 2),

@@ -37,6 +37,9 @@ from solver.planning.targets import NoWinScore, OutOfTime, Targets, TooLarge
 
 
 SHORT = 48  # targets within reach below which a list is kept as tuples, not numpy rows (FetchWin.reach)
+SORA_DRAW, REST = -1, -2  # the first draw's parts besides the relevant kinds: a そら, and the rest (a tile of a kind
+# no target holds; and a root no fetch can follow, valued whole by the no-fetch search)
+SPLIT_TURNS = 4  # draws from which the first draw's parts are valued apart, on two cores (3 draws: 0.1-0.2 s)
 
 
 class FetchWin(FetchClosed):
@@ -50,6 +53,7 @@ class FetchWin(FetchClosed):
         self.memo: dict[tuple, int] = {}
         self.state_limit, self.deadline, self.tick = state_limit, deadline, tick
         self.states = 0
+        self.part: tuple[int, int] | None = None  # (t, part): at t draws, only that part of the first draw (by_part)
         search.deadline = deadline
         self.matrix = search.target_matrix().astype(np.int16)  # one row per target, over the relevant kinds
         self.native = native_two_draws()  # the two draws after a draw in C, with the swap of a drawn そら
@@ -148,12 +152,15 @@ class FetchWin(FetchClosed):
         if t == 0:
             return 0
         held = hand[self.sp]
+        top = self.part is not None and t == self.part[0]  # (a root's partial value: not kept in the memo)
         if not held and (t == 1 or not live_sora):  # no fetch can follow: the no-fetch search is all play
+            if top and self.part[1] != REST:
+                return 0
             return self.search.v12(hand, wall, (), W, t, self.plain(hand, wall, t, alive))
         if t == 1 and held > 1:
             return 0  # one fetch a turn: a そら is still held at the last draw, so no hand is complete
         key = (hand, wall, live_sora, W, t, 12)
-        got = self.memo.get(key)
+        got = None if top else self.memo.get(key)
         if got is not None:
             return got
         if not exact:
@@ -161,7 +168,7 @@ class FetchWin(FetchClosed):
         most = self.most(alive)
         hand, wall = self.merged(hand, wall, most)
         key2 = (hand, wall, live_sora, W, t, 12)
-        got = self.memo.get(key2)
+        got = None if top else self.memo.get(key2)
         if got is None:
             room = self.room(hand, wall)
             if not len(alive):
@@ -173,12 +180,14 @@ class FetchWin(FetchClosed):
                 swap = self.swap_last(hand, wall, room, self.within_two(hand, alive))  # (it reads those within 2)
                 extra = swap - self.search.last_draw(hand, wall)
                 got = self.search.v12(hand, wall, (), W, 2, near) + live_sora * extra
-            else:
+            else:  # (at a part's own t, only roots holding no そら come here: no max over fetches of parts)
                 got = self.waiting(hand, wall, live_sora, W, t, alive, exact=True)
                 for r in range(self.nr if held else 0):
                     if room[r] and most[r] > hand[r]:
                         got = max(got, self.fetched(add(add(hand, self.sp, -1), r, 1), wall, live_sora, W, t,
                                                     alive))
+            if top:
+                return got
             self.memo[key2] = got
             self.counted()
         self.memo[key] = got
@@ -201,8 +210,9 @@ class FetchWin(FetchClosed):
         return got + (W - live) * self.fetch_last(hand, wall, room, self.within_two(hand, near))
 
     def draw(self, hand, wall, live_sora, W, t, alive) -> int:
+        part = self.part[1] if self.part is not None and t == self.part[0] else None  # (None: every part)
         native = None
-        if t == 3 and live_sora and not hand[self.sp] and self.native:
+        if t == 3 and live_sora and not hand[self.sp] and self.native and part is None:
             native = self.drawn_natively(hand, wall, live_sora, W, alive)
         if native is not None:
             total, live = native
@@ -212,12 +222,14 @@ class FetchWin(FetchClosed):
                 n = wall[i]
                 if n:
                     live += n
-                    total += n * self.v13(add(hand, i, 1), add(wall, i, -1), live_sora, W - 1, t - 1, alive)
+                    if part is None or part == i:
+                        total += n * self.v13(add(hand, i, 1), add(wall, i, -1), live_sora, W - 1, t - 1, alive)
         if live_sora:
             live += live_sora
-            total += live_sora * self.v13(add(hand, self.sp, 1), wall, live_sora - 1, W - 1, t - 1, alive)
-        if W > live:  # a tile of a kind no target holds: discarded at once (junk first)
-            total += (W - live) * self.v12(hand, wall, live_sora, W - 1, t - 1, alive)
+            if part is None or part == SORA_DRAW:
+                total += live_sora * self.v13(add(hand, self.sp, 1), wall, live_sora - 1, W - 1, t - 1, alive)
+        if W > live and (part is None or part == REST):  # a tile of a kind no target holds: discarded at once
+            total += (W - live) * self.v12(hand, wall, live_sora, W - 1, t - 1, alive)  # (junk first)
         return total
 
     def drawn_natively(self, hand, wall, live_sora, W, alive) -> tuple[int, int] | None:
@@ -294,21 +306,63 @@ class FetchWin(FetchClosed):
             self.cost_rows, self.cost_hand, self.cost_value = rows, hand, need.sum(1)
         return self.cost_value
 
-    def first_move(self, hand, wall, live_sora, W, t) -> tuple[Fraction, Fraction, int | None]:
-        """(value, value of drawing at once, the position a そら fetches first or None) of a 12-tile root."""
-        scale = falling(W, t)
-        alive = self.all_rows
-        held = hand[self.sp]
-        wait = self.waiting(hand, wall, live_sora, W, t, alive) if held else self.v12(hand, wall, live_sora, W, t, alive)
-        best, take = wait, None
-        if held:
-            room = self.room(hand, wall)
-            for r in range(self.nr):
-                if room[r]:
-                    value = self.fetched(add(add(hand, self.sp, -1), r, 1), wall, live_sora, W, t, alive)
-                    if value > best:
-                        best, take = value, r
-        return Fraction(best, scale), Fraction(wait, scale), take
+    def first_moves(self, roots: list, wall, live_sora, W, t) -> list[tuple[Fraction, Fraction, int | None]]:
+        """Per 12-tile root (value, value of drawing at once, the position a そら fetches first or None). From
+        SPLIT_TURNS draws the first draw's parts are valued apart, on two cores (by_part, side.split_sums)."""
+        from solver.planning.side import split_sums
+
+        moves = [(n, take) for n, hand in enumerate(roots) for take in self.takes(hand, wall)]
+        if t >= SPLIT_TURNS:
+            # (a drawn そら first: its part is the heaviest, 10-15 % of the whole; taken last it would leave a core idle)
+            parts = ([SORA_DRAW] if live_sora else []) + [i for i in range(self.nr) if wall[i]] + [REST]
+
+            def in_child(tick) -> None:
+                self.tick = tick
+            values = split_sums(parts, lambda kinds, left: self.by_part(roots, moves, wall, live_sora, W, t, kinds),
+                                self.total_states, self.counted_more, in_child)
+        else:
+            values = [self.move_value(roots[n], wall, live_sora, W, t, take) for n, take in moves]
+        scale, out = falling(W, t), []
+        for (n, take), value in zip(moves, values):
+            if take is None:  # (drawing at once first: a fetch is taken only where strictly better)
+                out.append([value, value, None])
+            elif value > out[n][0]:
+                out[n][0], out[n][2] = value, take
+        return [(Fraction(best, scale), Fraction(wait, scale), take) for best, wait, take in out]
+
+    def takes(self, hand, wall) -> list[int | None]:
+        """A 12-tile root's first moves: drawing at once (None), and with a そら held each room tile fetched first."""
+        if not hand[self.sp]:
+            return [None]
+        room = self.room(hand, wall)
+        return [None] + [r for r in range(self.nr) if room[r]]
+
+    def move_value(self, hand, wall, live_sora, W, t, take) -> int:
+        if take is not None:
+            return self.fetched(add(add(hand, self.sp, -1), take, 1), wall, live_sora, W, t, self.all_rows)
+        if hand[self.sp]:
+            return self.waiting(hand, wall, live_sora, W, t, self.all_rows)
+        return self.v12(hand, wall, live_sora, W, t, self.all_rows)
+
+    def by_part(self, roots, moves, wall, live_sora, W, t, parts) -> list[int]:
+        """Per move its scaled value's part from each part of the first draw `parts` yields: a relevant kind, a
+        そら, or REST. Summed over every part, the move's value (a root the no-fetch search values is REST's)."""
+        assert t >= 3, "below 3 draws a part's v12 is a closed form of the whole"
+        sums = [0] * len(moves)
+        try:
+            for part in parts:
+                self.part = (t, part)
+                for i, (n, take) in enumerate(moves):
+                    sums[i] += self.move_value(roots[n], wall, live_sora, W, t, take)
+        finally:
+            self.part = None
+        return sums
+
+    def total_states(self) -> int:
+        return self.states + self.search.visited
+
+    def counted_more(self, states: int) -> None:
+        self.states += states
 
 
 def fetch_win(rules: RuleSet, position, turns: int, discards: list[int | None], *, state_limit: int,
@@ -340,9 +394,7 @@ def fetch_win(rules: RuleSet, position, turns: int, discards: list[int | None], 
     wall_r = tuple(wall[k] for k in relevant)
     base = tuple(start[i] + wall_r[i] + room[k] for i, k in enumerate(relevant))
     engine = FetchWin(search, base, len(positions) - 1, state_limit=state_limit, deadline=deadline, tick=tick)
-    out = []
-    for d in discards:
-        held = start if d is None else add(start, positions.index(d), -1)
-        value, wait, take = engine.first_move(held, wall_r, wall[sora], sum(wall), turns)
-        out.append((value, wait, None if take is None else positions[take]))
-    return out, engine.states + search.visited
+    roots = [start if d is None else add(start, positions.index(d), -1) for d in discards]
+    out = [(value, wait, None if take is None else positions[take])
+           for value, wait, take in engine.first_moves(roots, wall_r, wall[sora], sum(wall), turns)]
+    return out, engine.total_states()

@@ -22,7 +22,6 @@ Exact reductions (proved in docs/formulation.md):
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Callable
 from fractions import Fraction
@@ -343,52 +342,15 @@ def score_optimum(rules: RuleSet, position, turns: int, discards: list[int | Non
 
 
 def split_by_kind(search: ScoreOptimum, moves: list[tuple], wall, turns: int) -> list[int]:
-    """ScoreOptimum.by_kind over every kind, on two cores where a child can be forked (side.py): both processes
-    take the next kind not yet taken until none is left, and the child's sums are added to this one's. The
-    values are the same either way, and so is the state count (no state is shared between kinds)."""
-    import multiprocessing
+    """ScoreOptimum.by_kind over every kind, on two cores where a child can be forked (side.split_sums). The values
+    are the same either way."""
+    from solver.planning.side import split_sums
 
-    from solver.planning.side import Side, SideLost, can_split, orphan_check
+    def child(tick) -> None:
+        search.tick = tick
 
-    kinds = kinds_of(wall)
-    if not can_split():
-        return search.by_kind(moves, wall, turns, kinds)
-    taken = multiprocessing.get_context("fork").Value("i", 0)  # (shared: the next kind's index)
-    mine: list[int] = []  # the kinds this process took
-
-    def claimed():
-        while True:
-            with taken.get_lock():
-                i = taken.value
-                taken.value += 1
-            if i >= len(kinds):
-                return
-            mine.append(kinds[i])
-            yield kinds[i]
-
-    def left() -> int:
-        return max(0, len(kinds) - taken.value) // 2
-
-    def run_child():
-        search.tick, search.states = orphan_check(parent), 0
-        return search.by_kind(moves, wall, turns, claimed(), left), search.states
-
-    parent = os.getpid()
-    try:
-        side = Side(run_child)
-    except OSError:  # no process to be had: every kind here
-        return search.by_kind(moves, wall, turns, kinds)
-    try:
-        sums = search.by_kind(moves, wall, turns, claimed(), left)
-        try:
-            theirs, states = side.result()
-            search.counted(states)
-        except SideLost:  # the child died: the kinds it took are valued here
-            rest = [k for k in kinds if k not in mine]
-            theirs = search.by_kind(moves, wall, turns, rest)
-    finally:
-        side.close()
-    return [a + b for a, b in zip(sums, theirs)]
+    return split_sums(kinds_of(wall), lambda kinds, left: search.by_kind(moves, wall, turns, kinds, left),
+                      lambda: search.states, search.counted, child)
 
 
 def kinds_of(wall) -> list[int]:

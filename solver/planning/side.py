@@ -8,6 +8,9 @@ or dies before it answers, the search runs here as before: the answers are the s
 (tests/test_planner_side.py).
 The child inherits the prepared searches, runs its roots, and sends back plain data: the first moves
 (Fractions), its state count, or the message of the TooLarge it raised.
+
+`split_sums` shares one search's work instead: a sum over the kinds of the first draw, each kind valued apart
+(score_optimum.py, fetch_win.py), the next kind taken by whichever process is free.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from __future__ import annotations
 import os
 import pickle
 import signal
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from solver.planning.targets import TooLarge
@@ -67,6 +70,58 @@ class Side:
             os.waitpid(self.pid, 0)
             self.pid = 0
             self.stream.close()
+
+
+Sums = Callable[[Iterable[int], Callable[[], int] | None], list[int]]
+
+
+def split_sums(kinds: list[int], run: Sums, states: Callable[[], int], count: Callable[[int], None],
+               in_child: Callable[[Callable[[int], None]], None]) -> list[int]:
+    """`run(kinds, left)` (a list of sums per move, over the kinds it is given; `left()`: how many kinds are left
+    for it, to pace itself) over every kind, on two cores where a child can be forked: both processes take the next
+    kind not yet taken until none is left, and the child's sums are added to this one's, its states (the
+    difference of `states()`) given to `count`. `in_child(tick)` installs the child's orphan check in the search.
+    Where the child cannot start or dies, what it took is valued here: the same sums either way."""
+    import multiprocessing
+
+    if not can_split():
+        return run(kinds, None)
+    taken = multiprocessing.get_context("fork").Value("i", 0)  # (shared: the next kind's index)
+    mine: list[int] = []  # the kinds this process took
+
+    def claimed():
+        while True:
+            with taken.get_lock():
+                i = taken.value
+                taken.value += 1
+            if i >= len(kinds):
+                return
+            mine.append(kinds[i])
+            yield kinds[i]
+
+    def left() -> int:
+        return max(0, len(kinds) - taken.value) // 2
+
+    def in_the_child():
+        in_child(orphan_check(parent))
+        before = states()
+        return run(claimed(), left), states() - before
+
+    parent = os.getpid()
+    try:
+        side = Side(in_the_child)
+    except OSError:  # no process to be had: every kind here
+        return run(kinds, None)
+    try:
+        sums = run(claimed(), left)
+        try:
+            theirs, spent = side.result()
+            count(spent)
+        except SideLost:  # the child died: the kinds it took are valued here
+            theirs = run([k for k in kinds if k not in mine], None)
+    finally:
+        side.close()
+    return [a + b for a, b in zip(sums, theirs)]
 
 
 def orphan_check(parent: int) -> Callable[[int], None]:
