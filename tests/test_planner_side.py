@@ -218,3 +218,12 @@ def test_a_process_that_imported_the_planner_and_numpy_can_fork():
             "from solver.batch.forked import can_fork; print(can_fork())")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
     assert out.stdout.strip() == "True"
+
+
+@needs_fork
+def test_a_child_forks_no_further():
+    """A search in a Side child (the second objective, or a share of the first draw's kinds) never splits again:
+    two cores are this process and one child."""
+    if not side.can_split():
+        pytest.skip("this process does not split either (one core, or another thread)")
+    assert Side(side.can_split).result() is False

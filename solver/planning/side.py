@@ -24,10 +24,13 @@ from typing import Any
 from solver.planning.targets import TooLarge
 
 
+_FORKED = False  # this process is a child of Side: it forks no further (one child per search is one more core)
+
+
 def can_split() -> bool:
     from solver.batch.forked import can_fork
 
-    return (os.cpu_count() or 1) > 1 and can_fork()
+    return not _FORKED and (os.cpu_count() or 1) > 1 and can_fork()
 
 
 class SideLost(RuntimeError):
@@ -134,6 +137,8 @@ def orphan_check(parent: int) -> Callable[[int], None]:
 
 
 def _child(run: Callable[[], Any], writer: int) -> None:
+    global _FORKED
+    _FORKED = True
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's: it kills this process
     try:
         try:
