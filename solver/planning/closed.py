@@ -4,6 +4,7 @@ attributes (nr, completing, win, nowin_score, wait_sets) it reads."""
 
 from __future__ import annotations
 
+from fractions import Fraction
 from functools import lru_cache
 
 from solver.core.search.native import forced_pure
@@ -25,6 +26,19 @@ def falling(n: int, t: int) -> int:
 def add(counts: tuple[int, ...], k: int, n: int) -> tuple[int, ...]:
     """counts with n more of position k (a draw, a discard, a fetch)."""
     return counts[:k] + (counts[k] + n,) + counts[k + 1:]
+
+
+def best_moves(moves: list[tuple], values: list[int], scale: int) -> list[tuple[Fraction, Fraction, int | None]]:
+    """Per root, from its first moves (root index, what a そら fetches first or None) in order, drawing at once
+    first, and their scaled values: (the best value, the value of drawing at once, the best move's fetch or None; a
+    fetch only where strictly better)."""
+    out: list[list] = []
+    for (n, take), value in zip(moves, values):
+        if take is None:
+            out.append([value, value, None])
+        elif value > out[n][0]:
+            out[n][0], out[n][2] = value, take
+    return [(Fraction(best, scale), Fraction(wait, scale), take) for best, wait, take in out]
 
 
 class ClosedForms:

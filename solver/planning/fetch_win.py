@@ -29,7 +29,7 @@ import numpy as np
 
 from solver.core.errors import MjError
 from solver.core.rules import RuleSet
-from solver.planning.closed import _planc, add, falling, native_two_draws
+from solver.planning.closed import _planc, add, best_moves, falling, native_two_draws
 from solver.planning.fetch_closed import FetchClosed
 from solver.planning.prepare import about, position_counts, reach_with_room, rough_states
 from solver.planning.recursion import Search
@@ -322,13 +322,7 @@ class FetchWin(FetchClosed):
                                 self.total_states, self.counted_more, in_child)
         else:
             values = [self.move_value(roots[n], wall, live_sora, W, t, take) for n, take in moves]
-        scale, out = falling(W, t), []
-        for (n, take), value in zip(moves, values):
-            if take is None:  # (drawing at once first: a fetch is taken only where strictly better)
-                out.append([value, value, None])
-            elif value > out[n][0]:
-                out[n][0], out[n][2] = value, take
-        return [(Fraction(best, scale), Fraction(wait, scale), take) for best, wait, take in out]
+        return best_moves(moves, values, falling(W, t))
 
     def takes(self, hand, wall) -> list[int | None]:
         """A 12-tile root's first moves: drawing at once (None), and with a そら held each room tile fetched first."""

@@ -28,7 +28,7 @@ from fractions import Fraction
 
 from solver.core.rules import RuleSet
 from solver.planning.clock import SCORE_PACE, behind
-from solver.planning.closed import add, falling
+from solver.planning.closed import add, best_moves, falling
 from solver.planning.prepare import about, position_counts, reach_with_room
 from solver.planning.targets import NoWinScore, OutOfTime, Targets, TooLarge, _planc, packer_built
 
@@ -269,22 +269,17 @@ class ScoreOptimum:
             room = None
         return [(None, hand, room)] + self.fetches(hand, room)
 
-    def first_moves(self, roots: list[tuple], wall, t, split: bool = True) -> list[tuple[Fraction, Fraction, int | None]]:
-        """Per 12-tile root (hand, room): (value, value of drawing at once, the kind a そら fetches first or None).
-        From three draws the first draw's kinds are valued apart, on two cores where `split` (split_by_kind)."""
+    def first_moves(self, roots: list[tuple], wall, t, split: bool = True) -> list[tuple]:
+        """Per 12-tile root (hand, room): (value, value of drawing at once, the kind a そら fetches first or None) as
+        Fractions. From three draws the first draw's kinds are valued apart, on two cores where `split`
+        (split_by_kind)."""
         moves = [(n, m) for n, (hand, room) in enumerate(roots) for m in self.root_moves(hand, wall, room, t)]
         flat = [m for _, m in moves]
         if t >= 3:
             values = split_by_kind(self, flat, wall, t) if split else self.by_kind(flat, wall, t, kinds_of(wall))
         else:
             values = [self.draw(h, wall, r, t) for _, h, r in flat]
-        scale, out = falling(sum(wall), t), []
-        for (n, (take, _, _)), value in zip(moves, values):
-            if take is None:  # (drawing at once comes first: a fetch is taken only where strictly better)
-                out.append([value, value, None])
-            elif value > out[n][0]:
-                out[n][0], out[n][2] = value, take
-        return [(Fraction(best, scale), Fraction(wait, scale), take) for best, wait, take in out]
+        return best_moves([(n, take) for n, (take, _, _) in moves], values, falling(sum(wall), t))
 
     def first_move(self, hand, wall, room, t) -> tuple[Fraction, Fraction, int | None]:
         """first_moves of one root, in this process."""
@@ -305,10 +300,11 @@ class ScoreOptimum:
                 self.memo.clear()
                 self.twos.clear()
             done += 1
-            if behind(start, done, left() if left else len(kinds) - done, self.deadline, SCORE_PACE):  # (its time goes to the bracket)
+            if behind(start, done, left() if left else len(kinds) - done, self.deadline, SCORE_PACE):
                 raise OutOfTime(f"the exact search with every fetch would pass its time budget ({done} first draws "
                                 f"valued, {self.states:,} states)")
         return sums
+
 
 def native_tail(rules: RuleSet, native: bool | None) -> bool:
     """Whether the last draw's levels run in C (planc_tail.c): built, asked for, and a rule set it takes."""
