@@ -14,27 +14,18 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from fractions import Fraction
 
 from solver.core.errors import MjError
 from solver.planning.closed import ClosedForms, _planc, falling, native_two_draws
+from solver.planning.first_draw import REST, FirstDraw, FirstMove  # noqa: F401 (FirstMove: API)
 from solver.planning.reach import Costed, Reach
 from solver.planning.targets import NoWinScore, OutOfTime, TooLarge
 
 STATE_LIMIT = 500_000  # memoised states before the search stops (TooLarge), never a silent cut
 
 
-@dataclass(frozen=True)
-class FirstMove:
-    """The best first action of a 12-tile state: draw at once, or first fetch `take` with a そら."""
-
-    value: Fraction
-    wait_value: Fraction  # value of drawing without using そら first
-    take: int | None  # position taken from the waiting room, None: do not use そら now
-
-
-class Search(Reach, ClosedForms):
+class Search(Reach, ClosedForms, FirstDraw):
     """One memo for every root of one hand: discards, and every number of draws left."""
 
     def __init__(self, *, positions: list[int], n_relevant: int, targets: dict[tuple[int, ...], int],
@@ -68,6 +59,8 @@ class Search(Reach, ClosedForms):
         self.nearest = nearest
         self.matrix, self.row_of = None, {}  # Reach.target_matrix, made when a long list first needs it
         self.native = native_two_draws()  # the two-draw closed form after a draw in C (_planc), where built
+        self.part: tuple[int, int] | None = None  # (t, part): at t draws only that part of the draw (by_part)
+        self.roots_reached: dict[tuple, tuple] = {}  # root_reach's, for one by_part
 
     @property
     def completing(self) -> dict[tuple[int, ...], list[tuple]]:
@@ -115,6 +108,8 @@ class Search(Reach, ClosedForms):
             room = ()  # no そら to fetch with: the waiting room no longer matters
         if t == 1 and self.win and not room and not self.nearest:
             return self.last_draw(hand, wall)  # ("nearest" counts only the waits in play: ready_value)
+        if self.part is not None and t == self.part[0]:  # (a root's part of its value: never kept)
+            return self.v12_filtered(hand, wall, room, W, t, alive, top=True)
         raw = (hand, wall, room, t, W, self.in_play(alive))
         got = self.seen12.get(raw)
         if got is not None:
@@ -125,15 +120,13 @@ class Search(Reach, ClosedForms):
         self.seen12[raw] = value
         return value
 
-    def v12_filtered(self, hand, wall, room, W, t, alive) -> int:
-        alive = self.reachable(hand, wall, room, t, alive)
-        keyed = None
-        if self.win and not room:
-            (hand, wall), keyed = self.canonical(hand, wall, alive)
-        elif self.nearest and not room:  # E[score]: the hand stays whole (its score), the wall loses the unneeded
-            wall = tuple(self.needed_wall(hand, wall, self.group_of(alive)[3]))
-        key = (keyed or (hand, wall), room, t, W, self.in_play(alive))
-        got = self.memo.get(key)
+    def v12_filtered(self, hand, wall, room, W, t, alive, top: bool = False) -> int:
+        """`top`: a root's part of its value (by_part), neither looked up nor kept; its reach is (root_reach)."""
+        if top:
+            alive, hand, wall, key = self.root_reach(hand, wall, room, W, t, alive)
+        else:
+            alive, hand, wall, key = self.filtered(hand, wall, room, W, t, alive)
+        got = None if top else self.memo.get(key)
         if got is not None:
             return got
         if not alive:  # no complete hand within reach: P(win) = 0; the score class keeps the hand
@@ -142,9 +135,11 @@ class Search(Reach, ClosedForms):
             value = self.two_draws(hand, wall, W, alive)
         else:
             value = self.draw(hand, wall, room, W, t, alive)
-            for pos in self.fetches(hand, room):
+            for pos in self.fetches(hand, room):  # (none at a root's part: its fetches are moves of their own)
                 h, r = self.fetched(hand, room, pos)
                 value = max(value, self.draw(h, wall, r, W, t, alive))
+        if top:
+            return value
         self.memo[key] = value
         self.visited += 1
         if self.visited > self.state_limit:
@@ -159,6 +154,16 @@ class Search(Reach, ClosedForms):
             if self.tick:
                 self.tick(self.visited)
         return value
+
+    def filtered(self, hand, wall, room, W, t, alive) -> tuple:
+        """(targets within reach, the hand and wall searched on, the memo key) of a 12-tile state."""
+        alive = self.reachable(hand, wall, room, t, alive)
+        keyed = None
+        if self.win and not room:
+            (hand, wall), keyed = self.canonical(hand, wall, alive)
+        elif self.nearest and not room:  # E[score]: the hand stays whole (its score), the wall loses the unneeded
+            wall = tuple(self.needed_wall(hand, wall, self.group_of(alive)[3]))
+        return alive, hand, wall, (keyed or (hand, wall), room, t, W, self.in_play(alive))
 
     def fetches(self, hand, room) -> list[int]:
         if not room or self.sora is None or not hand[self.sora]:
@@ -175,6 +180,7 @@ class Search(Reach, ClosedForms):
         return tuple(h), tuple(r)
 
     def draw(self, hand, wall, room, W, t, alive) -> int:
+        part = self.part[1] if self.part is not None and t == self.part[0] else None  # (None: every part)
         total = 0
         live = 0
         # under "nearest" a draw no target in play needs is discarded at once: one outcome with the junk
@@ -187,6 +193,8 @@ class Search(Reach, ClosedForms):
             n = wall[i]
             if n and (most is None or most[i] > hand[i]):
                 live += n
+                if part is not None and part != i:
+                    continue
                 h = list(hand)
                 h[i] += 1
                 w = list(wall)
@@ -204,7 +212,7 @@ class Search(Reach, ClosedForms):
                 else:
                     child = alive
                 total += n * self.v13(tuple(h), tuple(w), room, W - 1, t - 1, child)
-        if W > live:  # a tile of no relevant kind: discarded at once
+        if W > live and part in (None, REST):  # a tile of no relevant kind: discarded at once
             total += (W - live) * self.v12(hand, wall, room, W - 1, t - 1, alive)
         return total
 
@@ -352,30 +360,6 @@ class Search(Reach, ClosedForms):
             r[pos] += 1
             room = tuple(r)
         return tuple(h), room
-
-    # --- roots --------------------------------------------------------------------------------------
-    def first_move(self, hand, wall, room, W, t) -> FirstMove:
-        """The value of a 12-tile root and whether its first move uses そら (ties: keep it)."""
-        scale = falling(W, t)
-        if t == 0:
-            value = Fraction(self.nowin_score(hand))
-            return FirstMove(value, value, None)
-        targets = self.sparse
-        if self.sora is None or not hand[self.sora]:
-            room = ()
-        wait = self.v12(hand, wall, room, W, t, targets) if not self.fetches(hand, room) else None
-        if wait is None:
-            alive = self.reachable(hand, wall, room, t, targets)
-            wait = self.draw(hand, wall, room, W, t, alive) if alive else self.nowin_score(hand) * scale
-        best, take = wait, None
-        for pos in self.fetches(hand, room):
-            h, r = self.fetched(hand, room, pos)
-            alive = self.reachable(h, wall, r, t, targets)
-            value = self.draw(h, wall, r, W, t, alive) if alive else self.nowin_score(h) * scale
-            if value > best:
-                best, take = value, pos
-        return FirstMove(Fraction(best, scale), Fraction(wait, scale), take)
-
 
 def check_probability(value: Fraction) -> Fraction:
     if not 0 <= value <= 1:

@@ -25,12 +25,13 @@ from solver.planning.targets import TooLarge
 
 
 _FORKED = False  # this process is a child of Side: it forks no further (one child per search is one more core)
+_RUNNING = [0]  # Side children of this process not yet closed: while one runs, the second core is taken
 
 
 def can_split() -> bool:
     from solver.batch.forked import can_fork
 
-    return not _FORKED and (os.cpu_count() or 1) > 1 and can_fork()
+    return not _FORKED and not _RUNNING[0] and (os.cpu_count() or 1) > 1 and can_fork()
 
 
 class SideLost(RuntimeError):
@@ -50,6 +51,7 @@ class Side:
             _child(run, writer)
         os.close(writer)
         self.stream = os.fdopen(reader, "rb")
+        _RUNNING[0] += 1
 
     def result(self) -> Any:
         try:
@@ -73,6 +75,7 @@ class Side:
             os.waitpid(self.pid, 0)
             self.pid = 0
             self.stream.close()
+            _RUNNING[0] -= 1
 
 
 Sums = Callable[[Iterable[int], Callable[[], int] | None], list[int]]
