@@ -227,3 +227,21 @@ def test_a_child_forks_no_further():
     if not side.can_split():
         pytest.skip("this process does not split either (one core, or another thread)")
     assert Side(side.can_split).result() is False
+
+
+@needs_fork
+def test_the_state_cap_holds_for_both_processes_together(monkeypatch):
+    """P(win) at 4 draws, its first draw in parts (first_draw.py): with three quarters of the states one process
+    visits as the cap, neither process alone passes it, but the two together do: the optimum stops (the bracket
+    answers), as it does in one process."""
+    ev = Evaluator("hitori-jong-2.1")
+    hand, seen = "美希 貴音 あずさ あずさ 響 星梨花 星梨花 ロコ 紗代子 紗代子 奈緒 美也 のり子", "伊織 翼 朋花"
+    monkeypatch.setattr(side, "can_split", lambda: False)
+    whole = ev.plan(hand, turns=4, seen=seen, both=False, seconds=None, max_states=10 ** 7)
+    assert whole.method == "optimal"
+    cap = whole.states * 3 // 4
+    assert ev.plan(hand, turns=4, seen=seen, both=False, seconds=None, max_states=cap).method != "optimal"
+    monkeypatch.setattr(side, "can_split", lambda: True)
+    split = ev.plan(hand, turns=4, seen=seen, both=False, seconds=None, max_states=10 ** 7)
+    assert [r.win_probability for r in split.discards] == [r.win_probability for r in whole.discards]
+    assert ev.plan(hand, turns=4, seen=seen, both=False, seconds=None, max_states=cap).method != "optimal"

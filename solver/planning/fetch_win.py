@@ -356,7 +356,9 @@ class FetchWin(FetchClosed):
         return self.states + self.search.visited
 
     def counted_more(self, states: int) -> None:
-        self.states += states
+        """The child's states (side.split_sums): the cap holds for both processes together."""
+        self.states += states - 1
+        self.counted()
 
 
 def fetch_win(rules: RuleSet, position, turns: int, discards: list[int | None], *, state_limit: int,

@@ -12,7 +12,7 @@ from fractions import Fraction
 
 from solver.planning.clock import behind
 from solver.planning.closed import best_moves, falling
-from solver.planning.targets import OutOfTime
+from solver.planning.targets import OutOfTime, TooLarge
 
 REST = -1  # the first draw's part besides the relevant kinds: a tile discarded at once (by_part)
 SPLIT_TURNS = 4  # draws from which P(win)'s first draw is valued in parts, on two cores (3 draws: 0.01-0.2 s)
@@ -91,7 +91,9 @@ class FirstDraw:
                 for i, (n, take) in enumerate(moves):
                     sums[i] += self.move_value(*roots[n], wall, W, t, take)
                 done += 1
-                if behind(start, done, left() if left else len(parts) - done, pace):
+                if done == 1:  # (the first part warms the memo below for every other: paced on the rest)
+                    start = time.monotonic()
+                elif behind(start, done - 1, left() if left else len(parts) - done, pace):
                     raise OutOfTime(f"the exact plan would pass its time budget ({done} parts of the first draw "
                                     f"valued, {self.visited:,} states)")
         finally:
@@ -100,7 +102,10 @@ class FirstDraw:
         return sums
 
     def counted_more(self, states: int) -> None:
+        """The child's states (side.split_sums): the cap holds for both processes together."""
         self.visited += states
+        if self.visited > self.state_limit:
+            raise TooLarge(f"the exact plan passed {self.state_limit} states")
 
     def root_reach(self, hand, wall, room, W, t, alive) -> tuple:
         """filtered() of a root's state, or the targets within reach of a root's move (W None), kept for the other
