@@ -10,7 +10,7 @@ The child inherits the prepared searches, runs its roots, and sends back plain d
 (Fractions), its state count, or the message of the TooLarge it raised.
 
 `split_sums` shares one search's work instead: a sum over the kinds of the first draw, each kind valued apart
-(score_optimum.py, fetch_win.py), the next kind taken by whichever process is free.
+(score_optimum.py, fetch_win.py, first_draw.py), the next kind taken by whichever process is free.
 """
 
 from __future__ import annotations
@@ -92,7 +92,10 @@ def split_sums(kinds: list[int], run: Sums, states: Callable[[], int], count: Ca
 
     if not can_split():
         return run(kinds, None)
-    taken = multiprocessing.get_context("fork").Value("i", 0)  # (shared: the next kind's index)
+    try:
+        taken = multiprocessing.get_context("fork").Value("i", 0)  # (shared: the next kind's index)
+    except OSError:  # no shared memory to be had (a container without /dev/shm): every kind here
+        return run(kinds, None)
     mine: list[int] = []  # the kinds this process took
 
     def claimed():
