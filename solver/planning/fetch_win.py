@@ -315,11 +315,8 @@ class FetchWin(FetchClosed):
         if t >= SPLIT_TURNS:
             # (a drawn そら first: its part is the heaviest, 10-15 % of the whole; taken last it would leave a core idle)
             parts = ([SORA_DRAW] if live_sora else []) + [i for i in range(self.nr) if wall[i]] + [REST]
-
-            def in_child(tick) -> None:
-                self.tick = tick
             values = split_sums(parts, lambda kinds, left: self.by_part(roots, moves, wall, live_sora, W, t, kinds),
-                                self.total_states, self.counted_more, in_child)
+                                self)
         else:
             values = [self.move_value(roots[n], wall, live_sora, W, t, take) for n, take in moves]
         return best_moves(moves, values, falling(W, t))
@@ -352,10 +349,10 @@ class FetchWin(FetchClosed):
             self.part = None
         return sums
 
-    def total_states(self) -> int:
+    def split_states(self) -> int:  # (side.Splittable)
         return self.states + self.search.visited
 
-    def counted_more(self, states: int) -> None:
+    def add_split_states(self, states: int) -> None:
         """The child's states (side.split_sums): the cap holds for both processes together."""
         self.states += states - 1
         self.counted()
@@ -393,4 +390,4 @@ def fetch_win(rules: RuleSet, position, turns: int, discards: list[int | None], 
     roots = [start if d is None else add(start, positions.index(d), -1) for d in discards]
     out = [(value, wait, None if take is None else positions[take])
            for value, wait, take in engine.first_moves(roots, wall_r, wall[sora], sum(wall), turns)]
-    return out, engine.total_states()
+    return out, engine.split_states()

@@ -47,12 +47,8 @@ class FirstDraw:
             parts = [i for i in range(self.nr) if wall[i]] + [REST]
             if split:
                 from solver.planning.side import split_sums
-
-                def in_child(tick) -> None:
-                    self.tick = tick
                 values = split_sums(parts, lambda kinds, left: self.by_part(roots, moves, wall, W, t, kinds, left,
-                                                                             pace), lambda: self.visited,
-                                    self.counted_more, in_child)
+                                                                             pace), self)
             else:
                 values = self.by_part(roots, moves, wall, W, t, parts, None, pace)
         else:
@@ -101,7 +97,10 @@ class FirstDraw:
             self.roots_reached.clear()
         return sums
 
-    def counted_more(self, states: int) -> None:
+    def split_states(self) -> int:  # (side.Splittable)
+        return self.visited
+
+    def add_split_states(self, states: int) -> None:
         """The child's states (side.split_sums): the cap holds for both processes together."""
         self.visited += states
         if self.visited > self.state_limit:

@@ -281,6 +281,12 @@ class ScoreOptimum:
             values = [self.draw(h, wall, r, t) for _, h, r in flat]
         return best_moves([(n, take) for n, (take, _, _) in moves], values, falling(sum(wall), t))
 
+    def split_states(self) -> int:  # (side.Splittable)
+        return self.states
+
+    def add_split_states(self, states: int) -> None:
+        self.counted(states)
+
     def first_move(self, hand, wall, room, t) -> tuple[Fraction, Fraction, int | None]:
         """first_moves of one root, in this process."""
         return self.first_moves([(hand, room)], wall, t, split=False)[0]
@@ -344,11 +350,7 @@ def split_by_kind(search: ScoreOptimum, moves: list[tuple], wall, turns: int) ->
     are the same either way."""
     from solver.planning.side import split_sums
 
-    def child(tick) -> None:
-        search.tick = tick
-
-    return split_sums(kinds_of(wall), lambda kinds, left: search.by_kind(moves, wall, turns, kinds, left),
-                      lambda: search.states, search.counted, child)
+    return split_sums(kinds_of(wall), lambda kinds, left: search.by_kind(moves, wall, turns, kinds, left), search)
 
 
 def kinds_of(wall) -> list[int]:

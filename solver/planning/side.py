@@ -19,7 +19,7 @@ import os
 import pickle
 import signal
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import Any, Protocol
 
 from solver.planning.targets import TooLarge
 
@@ -81,12 +81,18 @@ class Side:
 Sums = Callable[[Iterable[int], Callable[[], int] | None], list[int]]
 
 
-def split_sums(kinds: list[int], run: Sums, states: Callable[[], int], count: Callable[[int], None],
-               in_child: Callable[[Callable[[int], None]], None]) -> list[int]:
+class Splittable(Protocol):
+    tick: Callable[[int], None] | None  # called every few thousand states (the child's: its orphan check)
+
+    def split_states(self) -> int: ...  # the states visited so far
+
+    def add_split_states(self, states: int) -> None: ...  # the child's, counted here (TooLarge past the cap)
+
+
+def split_sums(kinds: list[int], run: Sums, search: Splittable) -> list[int]:
     """`run(kinds, left)` (a list of sums per move, over the kinds it is given; `left()`: how many kinds are left
     for it, to pace itself) over every kind, on two cores where a child can be forked: both processes take the next
-    kind not yet taken until none is left, and the child's sums are added to this one's, its states (the
-    difference of `states()`) given to `count`. `in_child(tick)` installs the child's orphan check in the search.
+    kind not yet taken until none is left, and the child's sums are added to this one's, its states to `search`'s.
     Where the child cannot start or dies, what it took is valued here: the same sums either way."""
     import multiprocessing
 
@@ -112,9 +118,9 @@ def split_sums(kinds: list[int], run: Sums, states: Callable[[], int], count: Ca
         return max(0, len(kinds) - taken.value) // 2
 
     def in_the_child():
-        in_child(orphan_check(parent))
-        before = states()
-        return run(claimed(), left), states() - before
+        search.tick = orphan_check(parent)
+        before = search.split_states()
+        return run(claimed(), left), search.split_states() - before
 
     parent = os.getpid()
     try:
@@ -125,7 +131,7 @@ def split_sums(kinds: list[int], run: Sums, states: Callable[[], int], count: Ca
         sums = run(claimed(), left)
         try:
             theirs, spent = side.result()
-            count(spent)
+            search.add_split_states(spent)
         except SideLost:  # the child died: the kinds it took are valued here
             theirs = run([k for k in kinds if k not in mine], None)
     finally:
