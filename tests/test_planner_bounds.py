@@ -329,6 +329,9 @@ def test_a_paced_plan_gives_up_once_its_first_discards_show_it_cannot_finish(mon
             clock[0] += 0.5
             return "move"
 
+        def splits(self, turns):  # (the search's first draw never in parts here: the roots are paced)
+            return False
+
     class Prep:
         wall_r, W0 = (), 0
     roots = [((), ())] * 4

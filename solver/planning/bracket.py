@@ -139,15 +139,14 @@ def relaxed_uppers(request: PlanRequest, lower: Plan, stopped: str | None, liste
             room = list(room_r) if fetch else [0] * len(relevant)
             if fetch and row.tile is not None and row.tile in relevant:
                 room[relevant.index(row.tile)] += 1  # the discard lies in the waiting room
-            floor = None if rules is None else caps(rules, position, request.turns, row.tile)[1]  # no end without a
-            asked.append((row.tile, hand, tuple(room), floor))  # win scores more than N
+            # (no end without a win scores more than N)
+            floor = None if rules is None else caps(rules, position, request.turns, row.tile)[1]
+            asked.append((row.tile, hand, tuple(room), floor, tuple(h + r for h, r in zip(hand, room))))
         least: dict[tuple, int | None] = {}
-        for _, hand, room, floor in asked:
-            key = tuple(h + r for h, r in zip(hand, room))
+        for _, _, _, floor, key in asked:
             least[key] = floor if key not in least or floor is None else min(least[key], floor)
         counted: dict[tuple, object] = {}
-        for tile, hand, room, floor in asked:
-            key = tuple(h + r for h, r in zip(hand, room))
+        for tile, hand, room, floor, key in asked:
             if key not in counted:
                 counted[key] = win_upper(targets, hand, wall_r, room, W, request.turns, deadline=deadline,
                                          **({} if rules is None else {"scores": scores, "floor": least[key]}))

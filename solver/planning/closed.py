@@ -7,7 +7,7 @@ from __future__ import annotations
 from fractions import Fraction
 from functools import lru_cache
 
-from solver.core.search.native import forced_pure
+from solver.planning.targets import planc_built
 
 try:
     from solver.planning import _planc  # the two-draw closed form in C (setup.py), where it was built
@@ -227,4 +227,4 @@ def two_draw_value(wall, W, wins, by_draw) -> int:
 
 def native_two_draws() -> bool:
     """Whether the recursion uses _planc.drawn_best (built, and MJ_PURE=1 not set: tests compare the two)."""
-    return _planc is not None and not forced_pure()
+    return planc_built(None)

@@ -17,7 +17,6 @@ from solver.core.rules import RuleSet
 from solver.planning.prepare import (NEAREST, Prepared, about, acceptance, acceptances, class_labels,  # noqa: F401 (API)
                                      distance, fetch_could_follow, position_counts, prepare, root_states, rough_states,
                                      wall_counts)
-from solver.planning.first_draw import SPLIT_TURNS
 from solver.planning.recursion import STATE_LIMIT, check_probability
 from solver.planning.request import DEFAULT_GAMES, MAX_GAMES, OBJECTIVES, Limits, PlanRequest, Position  # noqa: F401 (API)
 from solver.planning.bracket import bracket, label_of, sora_slack
@@ -368,7 +367,7 @@ def exact_rows(prep: Prepared, objective: str, choices, roots, turns: int, progr
 def first_moves(prep: Prepared, search, roots, turns: int, tick, pace: float | None = None) -> list:
     """Each root's first move; with `pace` (a deadline), OutOfTime as soon as the roots so far show the rest would
     pass it (clock.behind)."""
-    if turns >= SPLIT_TURNS and search.splits(turns):
+    if search.splits(turns):
         out = search.first_moves(roots, prep.wall_r, prep.W0, turns, pace=pace)  # (its first draw in parts)
         for _ in out:
             tick()
