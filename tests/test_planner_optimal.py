@@ -12,7 +12,6 @@ from oracle_optimal import explicit_value, real_win_value
 from synthetic import BASE_SETTINGS, deals, games, seen_counts
 
 from solver import Evaluator, MjError
-from solver.planning import plan as plan_module
 
 BUG_HAND = "ジュリア 翼 静香 詩花 可奈 詩花 ジュリア 星梨花 環 星梨花 美也 静香 茜"
 
@@ -152,13 +151,13 @@ def test_reductions_change_no_value(data):
 def test_the_first_draw_in_parts_changes_no_value(split, data):
     """From SPLIT_TURNS draws P(win)'s first draw is valued in parts (each relevant kind, the rest), in a forked
     child and here (split) or all here: the same Fractions as the roots valued whole, and as explicit copies."""
-    from solver.planning import first_draw as recursion, side
+    from solver.planning import first_draw, side
 
     game = data.draw(games(min_kinds=4, max_kinds=5, max_units=6, max_unit_size=3, hand_sizes=(3, 4), sora=False))
     deal = data.draw(deals(game, size=game.hand_size, max_called=0))
     seen = data.draw(st.one_of(st.just((0,) * game.K), seen_counts(game, deal)))
     param = data.draw(st.sampled_from(["2019-12", "hitori-jong-2.1"]))
-    turns = data.draw(st.integers(recursion.SPLIT_TURNS, recursion.SPLIT_TURNS + 1))
+    turns = data.draw(st.integers(first_draw.SPLIT_TURNS, first_draw.SPLIT_TURNS + 1))
     ev = game.evaluator(param)
     names = [f"k{k}" for k, n in enumerate(seen) for _ in range(n)]
     values = []
@@ -166,13 +165,12 @@ def test_the_first_draw_in_parts_changes_no_value(split, data):
         with pytest.MonkeyPatch.context() as patch:
             patch.setattr(side, "can_split", lambda: split)
             if not parts:
-                patch.setattr(recursion, "SPLIT_TURNS", 99)
-                patch.setattr(plan_module, "SPLIT_TURNS", 99)
+                patch.setattr(first_draw, "SPLIT_TURNS", 99)
             try:
                 p = ev.plan(deal.hand, turns=turns, seen=names, both=False, seconds=None)
             except MjError:
                 return
         values.append({r.tile: r.win_probability for r in p.discards})
     assert values[0] == values[1]
-    if turns == recursion.SPLIT_TURNS and p.policy_class["win_probability"] == "all play":
+    if turns == first_draw.SPLIT_TURNS and p.policy_class["win_probability"] == "all play":
         assert values[0] == explicit(game, deal, param, turns=turns, objective="win", seen=seen)
