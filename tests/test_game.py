@@ -265,6 +265,33 @@ def test_planner_plays_the_plans_recommendation(ev):
     assert [(d.tile, d.win_probability) for d in got.discards] == [(d.tile, d.win_probability) for d in want.discards]
 
 
+def test_planner_past_its_states_plays_the_estimate(ev):
+    """Far from the end, past the class nearest's states, the discard is the best of what `mj plan --nearest
+    --estimate ESTIMATE_GAMES` answers (seeded walls: the same answer every time), not the greedy fallback."""
+    from game.players.planner import ESTIMATE_GAMES, PlannerPlayer
+    from game.view import observe
+
+    player = PlannerPlayer(0.4)
+    player.states = 20  # (nearest passes it at once: every decision far from the end is the estimate's)
+    record = Game(ev, Setup(2, 3), [player, make_player("greedy"), make_player("random")], fallback_player).play()
+    table = Table(ev.rules)
+    states = replay(record.events, table)
+    mine = [(i, e) for i, e in enumerate(record.events) if e.get("actor") == 0 and e["type"] == "dahai"]
+    assert mine and not any("label" in e for _, e in mine)
+    i, event = mine[0]
+    obs = observe(states[i - 1], 0, table)
+    elsewhere = list(obs.seen)
+    for k in obs.room_tiles:
+        elsewhere[k] -= 1
+    names = ev.tiles.name
+    want = ev.plan(obs.hand, turns=obs.turns_left, seen=[names(k) for k, n in enumerate(elsewhere) for _ in range(n)],
+                   waiting_room=[names(k) for k in obs.room_tiles], favourite=names(obs.favourite), both=False,
+                   nearest=True, estimate=ESTIMATE_GAMES, max_states=20, seconds=None)
+    assert want.method == "estimate"
+    top = max(d.win_probability for d in want.discards)
+    assert table.kind(event["pai"]) in {d.tile for d in want.discards if d.win_probability == top}
+
+
 def test_planner_clock_plays_mj_plans_default_answer(ev):
     """`planner-clock` asks, at every discard, what `mj plan --seconds BUDGET` answers by default (the optimum,
     past it the bracket or the estimate) and plays its recommendation; the game stays legal."""

@@ -2,10 +2,12 @@
 not modelled) for discards and そら. Calls follow greedy (a call when it lowers h).
 
 `planner`, reproducible: with OPTIMUM_TURNS draws or fewer left it asks what `mj plan` answers by default, the
-optimum over all play (every そら use included; past its states, the bracket, as `mj plan` answers); with more, the
-class nearest within a time budget per decision. Both requests are capped by states, not by the clock (the same
-position, the same answer, so logs are reproducible), with the clock as a safety net at three budgets. Past it the
-greedy COM decides and the logged event carries the label "greedy fallback" (docs/game.md).
+optimum over all play (every そら use included; past its states, the bracket, as `mj plan` answers); with more, what
+`mj plan --nearest --estimate ESTIMATE_GAMES` answers: the class nearest within a time budget per decision, past it
+the estimate's policy played in ESTIMATE_GAMES seeded walls per discard. Every request is capped by states and
+games, not by the clock (the same position, the same answer, so logs are reproducible), with the clock as a safety
+net at three budgets. Past it the greedy COM decides and the logged event carries the label "greedy fallback"
+(docs/game.md).
 
 `planner-clock`: `mj plan`'s default answer at every decision, on the whole plan's clock (ClockedPlannerPlayer).
 """
@@ -20,7 +22,8 @@ from game.view import Observation, plan_position
 from solver.core.errors import MjError
 
 BUDGET = 0.5  # seconds a decision (the issue's target: median <= 0.5 s a decision)
-STATES_PER_SECOND = 5000  # the plan's search on this machine visits about 6,000 states a second (bench_game.py)
+STATES_PER_SECOND = 2000  # nearest's search visits 2,000-6,000 states a second here at 20-28 draws (bench_game.py)
+ESTIMATE_GAMES = 300  # walls per discard past nearest's states (common to every discard: their order is sharper)
 SAFETY = 3  # the clock stops a plan only at this many budgets: the state cap decides, so logs are reproducible
 OPTIMUM_TURNS = 3  # draws left at which the default answer, the optimum, is asked (about 0.2 s median at 3)
 OPTIMUM_STATES = 500_000  # its state cap (mj plan's default)
@@ -62,14 +65,16 @@ class PlannerPlayer(GreedyPlayer):
         return f"{self.states} states, {self.budget:g} s"
 
     def request(self, obs: Observation):
-        """The plan request of a position: stopped by its state cap alone (no clock), so the same position gets the
-        same answer; the default (the optimum) near the end, the class nearest before."""
+        """The plan request of a position: stopped by its state cap and games alone (no clock), so the same position
+        gets the same answer; the default (the optimum) near the end, the class nearest (past its states, its
+        estimate) before."""
         from solver.planning.request import Limits, PlanRequest
 
         position, turns = plan_position(obs.hand, obs.seen, obs.room_tiles, obs.favourite), max(0, obs.turns_left)
         if turns <= OPTIMUM_TURNS:
             return PlanRequest(position, turns, both=False, limits=Limits(OPTIMUM_STATES, None))
-        return PlanRequest(position, turns, play="nearest", both=False, limits=Limits(self.states, None))
+        return PlanRequest(position, turns, play="nearest", both=False,
+                           limits=Limits(self.states, None, ESTIMATE_GAMES))
 
     def act(self, observation: Observation, possible_actions: list[dict]) -> dict:
         obs = observation
