@@ -11,9 +11,10 @@ from typing import Annotated, Any, Optional
 import typer
 
 from console.common import RulesOpt, errors
+from solver.batch.job import MAX_WORKERS
 from solver.core.rules import DEFAULT_RULES
 
-WorkersOpt = Annotated[int, typer.Option("--workers", "-j", min=1, help="Worker processes (default: every core).")]
+WorkersOpt = Annotated[int, typer.Option("--workers", "-j", min=1, max=MAX_WORKERS, help="Worker processes (default: every core).")]
 ClusterOpt = Annotated[Optional[str], typer.Option(
     "--cluster", help="Run on a Dask cluster: the scheduler's address, e.g. tcp://10.0.0.5:8786 "
                       "(pip install \".[cluster]\"; README).")]

@@ -8,13 +8,14 @@ from typing import Annotated, Optional
 import typer
 
 from console.common import CatalogueOpt, JsonOpt, emit_json, errors
+from solver.batch.job import MAX_WORKERS
 
 
 def review(log: Annotated[str, typer.Argument(help="A game log written by mj play --log.")],
            seat: Annotated[int, typer.Option("--seat", help="The seat whose decisions are graded.")] = 0,
            seconds: Annotated[float, typer.Option("--seconds", help="The planner's time budget a decision; past "
                                                                     "it, bounds or h and acceptance grade it.")] = 1.0,
-           workers: Annotated[int, typer.Option("--workers", "-j", min=1,
+           workers: Annotated[int, typer.Option("--workers", "-j", min=1, max=MAX_WORKERS,
                                                             help="Worker processes grading decisions.")] = 2,
            estimate: Annotated[Optional[int], typer.Option("--estimate", help="Past the exact frontier, this many "
                                                                               "sampled walls per action (P(win) "

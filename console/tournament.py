@@ -10,6 +10,7 @@ import typer
 
 from console.batch import ALL_CORES, ClusterOpt, ForceOpt, OutputOpt, ResumeOpt, TimeBudgetOpt, run_batch
 from console.common import JsonOpt, PlannerBudgetOpt, RulesOpt
+from solver.batch.job import MAX_WORKERS
 from solver.core.rules import DEFAULT_RULES
 
 
@@ -20,7 +21,7 @@ def tournament(
     games: Annotated[int, typer.Option("--games", "-n", help="Games in all, rounded up to whole deals: each deal "
                                                              "is played once per seat rotation (P games).")] = 100,
     seed: Annotated[int, typer.Option("--seed", help="Seeds the deals (same seed, same games, same file).")] = 0,
-    jobs: Annotated[int, typer.Option("--jobs", "--workers", "-j", min=1,
+    jobs: Annotated[int, typer.Option("--jobs", "--workers", "-j", min=1, max=MAX_WORKERS,
                                       help="Worker processes (default: every core).")] = ALL_CORES,
     cluster: ClusterOpt = None, output: OutputOpt = None, resume: ResumeOpt = False, force: ForceOpt = False,
     rules: RulesOpt = DEFAULT_RULES,

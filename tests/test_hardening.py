@@ -20,10 +20,10 @@ import cli
 from solver.api import open_catalogue
 from solver.checking import worker
 from solver.checking.batch import Stats, Summary, check_lines, lost_claim, run_ordered, tasks_of
-from solver.batch.executors import InProcess, LocalProcesses, WorkerLost
+from solver.batch.executors import InProcess, LocalProcesses, WorkerLost, make_executor
 from solver.checking.worker import check_job
 from solver.checking.intake import MAX_DEPTH, MAX_LINE_BYTES, depth, numbered_lines
-from solver.core.errors import safe_text, shown
+from solver.core.errors import MjError, safe_text, shown
 from solver.serialize import dumps
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -97,6 +97,16 @@ def test_hostile_lines_are_invalid_and_the_run_goes_on(tmp_path, workers):
     written = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]  # valid JSON, each line
     assert [r["line"] for r in written[:-1]] == list(range(1, len(lines) + 1))
     assert written[-1]["summary"]["verdicts"] == {"correct": 2, "wrong": 0, "invalid": len(names), "error": 0}
+
+
+@pytest.mark.parametrize("args", [["check", "-"], ["generate", "waits", "-n", "1"],
+                                  ["tournament", "-p", "greedy", "-p", "greedy", "--games", "4"]])
+def test_a_million_workers_is_one_error_line_before_any_process(args):
+    """A typo of --workers (a million) is refused at once: starting them had stalled the machine."""
+    code, out, err = run_mj(*args, "--workers", "1000000")
+    assert code == 2 and not out and len(err.strip().splitlines()) == 1 and "1 to 256" in err
+    with pytest.raises(MjError, match="at most 256"):
+        make_executor(257, check_job("2019-12"))
 
 
 def test_deep_nesting_is_refused_before_parsing():

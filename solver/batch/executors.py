@@ -20,7 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from solver.batch.forked import Forked, can_fork
-from solver.batch.job import Job, WorkerLost, completed  # noqa: F401 (WorkerLost, completed: part of this room's entry)
+from solver.core.errors import MjError
+from solver.batch.job import MAX_WORKERS, Job, WorkerLost, completed  # noqa: F401 (WorkerLost, completed: part of this room's entry)
 
 
 class InProcess:
@@ -139,6 +140,8 @@ class LocalProcesses:
 
 def make_executor(workers: int, job: Job, cluster: str | None = None) -> Any:
     """--cluster ADDRESS: a Dask cluster; else --workers: this process (1) or local worker processes."""
+    if not cluster and workers > MAX_WORKERS:
+        raise MjError(f"--workers must be at most {MAX_WORKERS} local processes, not {workers}")
     if cluster:
         from solver.batch.cluster import DaskCluster
 

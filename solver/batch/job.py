@@ -8,6 +8,8 @@ from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Any
 
+MAX_WORKERS = 256  # local worker processes: past it a typo (a million) starts processes until the machine stalls
+
 
 @dataclass(frozen=True)
 class Job:
