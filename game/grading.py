@@ -241,7 +241,8 @@ def _claim(ev, task: dict, budget: Budget) -> Decision:
     tile = ev.tile(task["options"][0]["pai"])
     h_pass, accept = acceptance(dm, hand, seen)
     best_h: dict[str, int | None] = {}
-    for option in call_options(dm, hand, tile, seen):  # sorted by h: the first per unit is its best discard
+    taken = tuple(n - (k == tile) for k, n in enumerate(seen))  # (a call takes the discard out of the room)
+    for option in call_options(dm, hand, tile, taken):  # sorted by h: the first per unit is its best discard
         best_h.setdefault(ev.rules.units[option.unit].name, option.h)
     options, methods, why = [], set(), ""
     for action in task["options"]:

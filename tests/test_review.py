@@ -21,6 +21,7 @@ from game.players.simple import GreedyPlayer
 from game.review import decision_tasks, review_game
 from game.state import Table
 from solver.api import Evaluator
+from solver.core.hand import Hand
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -197,6 +198,29 @@ def test_calls_are_graded_by_the_p_win_after_them(ev):
         assert option.win_probability is not None and 0 <= option.win_probability <= (option.win_upper or 1.0) <= 1
         if option.action["type"] == "chi":
             assert option.h is not None and option.live is None
+
+
+def test_every_claim_is_graded_with_the_discard_counted_once(ev):
+    """The discard a claim is about lies in the discarder's waiting room (seen); a call takes it out again. Counted
+    twice, `mj review` refused ordinary logs ("1 春香 in hand and 3 seen: there are only 3", seed 7 seat 1)."""
+    from solver.analysis.turn import call_options
+
+    events = game_log(ev, 7, [make_player(s) for s in ("greedy", "seed000", "random")])
+    table = Table(ev.rules)
+    claims = [t for seat in range(3) for t in decision_tasks(events, table, seat)[0] if t["type"] == "claim"]
+    calls = [t for t in claims if any(a["type"] == "chi" for a in t["options"])]
+    assert calls, "seed 7 has no call to grade"
+    for task in claims:  # (no draw left: graded by h alone, quickly)
+        decision = grade(ev, {**task, "turns": 0, "call_turns": dict.fromkeys(task["call_turns"], 0)}, Budget(1, 10))
+        tile = ev.tile(task["options"][0]["pai"])
+        seen = list(task["seen"])
+        seen[tile] -= 1
+        hand = Hand(tuple(task["concealed"]), tuple(sorted(task["called"])))
+        best = {}
+        for option in call_options(ev.distance_model, hand, tile, tuple(seen)):
+            best.setdefault(ev.rules.units[option.unit].name, option.h)
+        assert {o.action["unit"]: o.h for o in decision.options if o.action["type"] == "chi"} == \
+            {a["unit"]: best[a["unit"]] for a in task["options"] if a["type"] == "chi"}
 
 
 def test_past_the_exact_frontier_an_estimate_is_labelled_with_its_interval(ev):
