@@ -98,3 +98,42 @@ def test_chunks_of_light_tasks_grow_to_the_largest_size():
     executor = Recording(Job(slow, (0.0,)))
     assert list(run_ordered(iter(range(2000)), executor)) == list(range(2000))
     assert executor.sizes[:5] == list(CHUNK_SIZES[:5]) and max(executor.sizes) == max(CHUNK_SIZES)
+
+
+class Unpicklable(Exception):
+    def __init__(self, text: str, extra: int):  # (unpickles as cls(text): a TypeError in the parent)
+        super().__init__(text)
+        self.extra = extra
+
+
+def refuse(chunk: list[int]) -> list[int]:
+    """A job whose error depends on the task: 13 is bad input, 14 an error that would not unpickle."""
+    from solver.core.errors import MjError
+
+    if 13 in chunk:
+        raise MjError("13 is refused", "ERR_THIRTEEN")
+    if 14 in chunk:
+        raise Unpicklable("14 is refused", 1)
+    return [2 * n for n in chunk]
+
+
+def test_a_jobs_error_in_a_worker_is_raised_here_and_the_worker_goes_on():
+    """A job that raises in a worker process: the parent raises the same error (its code kept) as one process
+    would, never WorkerLost (a traceback of `mj review -j 2` had said a worker died), and the worker takes the next
+    chunk. An error that would not unpickle comes as a RuntimeError with its text."""
+    import pytest
+
+    from solver.batch.executors import LocalProcesses
+    from solver.core.errors import MjError
+
+    executor = LocalProcesses(1, Job(refuse))
+    try:
+        with pytest.raises(MjError, match="13 is refused") as caught:
+            executor.submit([12, 13]).result(timeout=60)
+        assert caught.value.code == "ERR_THIRTEEN"
+        with pytest.raises(RuntimeError, match="Unpicklable: 14 is refused"):
+            executor.submit([14]).result(timeout=60)
+        worker = executor._procs[0]
+        assert executor.submit([1, 2]).result(timeout=60) == [2, 4] and executor._procs[0] is worker
+    finally:
+        executor.close()

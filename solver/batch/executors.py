@@ -21,7 +21,7 @@ from typing import Any
 
 from solver.batch.forked import Forked, can_fork
 from solver.core.errors import MjError
-from solver.batch.job import MAX_WORKERS, Job, WorkerLost, completed  # noqa: F401 (WorkerLost, completed: part of this room's entry)
+from solver.batch.job import MAX_WORKERS, Job, JobFailed, WorkerLost, completed  # noqa: F401 (WorkerLost, completed: part of this room's entry)
 
 
 class InProcess:
@@ -91,7 +91,10 @@ class LocalProcesses:
                 self._stop(n, kill=True)
                 future.set_exception(WorkerLost(f"worker {n} died"))
                 continue
-            future.set_result(results)
+            if isinstance(results, JobFailed):
+                future.set_exception(results.error)
+            else:
+                future.set_result(results)
 
     def _stop(self, n: int, kill: bool) -> None:
         proc, self._procs[n] = self._procs[n], None

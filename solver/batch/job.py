@@ -3,6 +3,7 @@ to, the error for a lost worker, and a future already done. Apart so that no exe
 
 from __future__ import annotations
 
+import pickle
 from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass
@@ -25,6 +26,26 @@ class Job:
 
 class WorkerLost(RuntimeError):
     """The process running a chunk died before answering (killed, out of memory)."""
+
+
+@dataclass(frozen=True)
+class JobFailed:
+    """What a worker process sends back instead of a chunk's results when the job raised: the parent raises the
+    error as one process would (a job's error is its answer, not a lost worker: running it again gives it again)."""
+
+    error: BaseException
+
+    @staticmethod
+    def message_of(exc: Exception) -> bytes:
+        """The pickled JobFailed of an exception (a RuntimeError with its text where it does not pickle, or would
+        not unpickle in the parent: an __init__ of other arguments)."""
+        try:
+            message = pickle.dumps(JobFailed(exc), protocol=pickle.HIGHEST_PROTOCOL)
+            pickle.loads(message)
+            return message
+        except Exception:  # noqa: BLE001 (any error of pickling an arbitrary exception's fields)
+            return pickle.dumps(JobFailed(RuntimeError(f"{type(exc).__name__}: {exc}")),
+                                protocol=pickle.HIGHEST_PROTOCOL)
 
 
 def completed(results: list[dict[str, Any]]) -> Future:

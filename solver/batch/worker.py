@@ -1,9 +1,9 @@
 """A local worker process (``python -m solver.batch.worker``, started by executors.LocalProcesses).
 
 It reads a pickled ``Job`` on stdin (a forked worker, forked.py, has it already), then pickled chunks,
-and writes one pickled result list per chunk on stdout, until its stdin closes. It exits quietly when
-its parent is gone (end of stdin, or a broken pipe on writing): a killed run never leaves workers
-printing tracebacks.
+and writes one pickled result list per chunk on stdout (a JobFailed where the job raised), until its stdin
+closes. It exits quietly when its parent is gone (end of stdin, or a broken pipe on writing): a killed run never
+leaves workers printing tracebacks.
 """
 
 from __future__ import annotations
@@ -13,6 +13,8 @@ import pickle
 import signal
 import sys
 from typing import IO
+
+from solver.batch.job import JobFailed
 
 
 def main() -> None:
@@ -33,7 +35,11 @@ def serve(source: IO[bytes], channel: IO[bytes], job: bytes | None = None) -> No
                 chunk = pickle.load(source)
             except EOFError:
                 break
-            pickle.dump(job(chunk), channel, protocol=pickle.HIGHEST_PROTOCOL)
+            try:
+                message = pickle.dumps(job(chunk), protocol=pickle.HIGHEST_PROTOCOL)
+            except Exception as exc:  # the job's own error: raised in the parent, this worker goes on
+                message = JobFailed.message_of(exc)
+            channel.write(message)
             channel.flush()
     except (BrokenPipeError, EOFError, KeyboardInterrupt, OSError):
         pass
