@@ -8,6 +8,7 @@ game goes on waiting. Sessions live in memory, a few at most; an idle one is aba
 
 from __future__ import annotations
 
+import json
 import queue
 import secrets
 import threading
@@ -147,7 +148,8 @@ class Session:
                 raise NotLegal("not your decision now: wait for your turn", "ERR_STATE")
             chosen = legal.pick(answer, self.legal)
             if chosen is None:
-                raise NotLegal(f"not one of your legal actions: {shown(dumps(answer) if isinstance(answer, dict) else answer)[:120]}")
+                said = json.dumps(answer, ensure_ascii=False) if isinstance(answer, dict) else answer  # (1e999 too)
+                raise NotLegal(f"not one of your legal actions: {shown(said)[:120]}")
             self.legal = None
         self.answers.put(chosen)
         return chosen

@@ -11,13 +11,27 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from server.pool import JobError, JobTimeout, WorkerDied, WorkerPool
-from solver.core.errors import error_line
+from solver.core.errors import MjError, error_line
 
 CLIENT_GONE = 499  # nobody reads it: the client closed the connection and its work was stopped
 
 
 def error(status: int, line: str, code: str = "ERR_INPUT") -> JSONResponse:
     return JSONResponse({"error": line, "code": code}, status_code=status)
+
+
+async def bounded_body(request: Request, limit: int, too_long: str) -> bytes:
+    """The request's body, read no further than `limit` bytes (a chunked body has no length to check first):
+    MjError(too_long) past it."""
+    if int(request.headers.get("content-length") or 0) > limit:
+        raise MjError(too_long)
+    parts, size = [], 0
+    async for part in request.stream():
+        size += len(part)
+        if size > limit:
+            raise MjError(too_long)
+        parts.append(part)
+    return b"".join(parts)
 
 
 async def _disconnected(request: Request) -> None:

@@ -18,7 +18,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from server.pool import WorkerPool
-from server.respond import error, in_worker
+from server.respond import bounded_body, error, in_worker
 from solver.core.errors import MjError, error_line
 from solver.core.numbers import decimal, whole
 
@@ -64,11 +64,7 @@ def review_log(text: str, seat: int, seconds: float, reviewer: str) -> dict[str,
 # --- the routes (the event loop's thread) --------------------------------------------------------------
 
 async def _log_text(request: Request) -> str:
-    if int(request.headers.get("content-length") or 0) > MAX_LOG:
-        raise MjError(f"a game log is at most {MAX_LOG >> 20} MB")
-    body = await request.body()
-    if len(body) > MAX_LOG:
-        raise MjError(f"a game log is at most {MAX_LOG >> 20} MB")
+    body = await bounded_body(request, MAX_LOG, f"a game log is at most {MAX_LOG >> 20} MB")
     try:
         text = body.decode("utf-8")
     except UnicodeDecodeError:

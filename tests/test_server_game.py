@@ -114,6 +114,16 @@ def test_an_illegal_action_is_refused_and_the_game_goes_on(client):
         assert response.status_code == 400 and response.json()["error"].startswith("error: not one of your legal")
     response = client.post(f"/api/game/{gid}/act", content=b"{not json")
     assert response.status_code == 400
+    for odd in (b'{"type":NaN}', b'{"type":"dahai","pai":Infinity}', b'{"type":"dahai","actor":1e999,"pai":"x"}'):
+        response = client.post(f"/api/game/{gid}/act", content=odd)  # (had been 500s)
+        assert response.status_code == 400 and response.json()["error"].startswith("error: "), odd
+
+    def chunked(size):  # no Content-Length to check first: the body is read up to the limit, no further
+        for _ in range(size // 65536):
+            yield b"x" * 65536
+    for route in (f"/api/game/{gid}/act", "/api/replay"):
+        response = client.post(route, content=chunked(40 << 20))
+        assert response.status_code == 400 and "at most" in response.json()["error"], route
     again = client.get(f"/api/game/{gid}", params={"since": state["total"]}).json()
     assert again["legal"] == legal and not again["over"]  # still waiting for the same decision
     assert client.post(f"/api/game/{gid}/act", json=legal[-1]).status_code == 200
