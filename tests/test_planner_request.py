@@ -55,3 +55,19 @@ def test_keyword_form_before_the_request_is_the_class_nearest(ev):
     new = ev.plan(EXAMPLE, 3, both=False, nearest=True, seconds=None)
     assert old.method == new.method == "class" and rows(old) == rows(new)
     assert old.policy_class["win_probability"].startswith("nearest")
+
+
+@pytest.mark.parametrize("turns", [0, 150, 3000, 10**6])
+@pytest.mark.parametrize("nearest", [False, True])
+def test_turns_past_the_unseen_tiles_are_one_error_at_any_size(ev, turns, nearest):
+    """Checked before the rough count of states (past 2,000 turns that count's digits had raised a ValueError)."""
+    with pytest.raises(MjError, match=f"between 1 and the 149 unseen tiles, not {turns}"):
+        ev.plan(EXAMPLE, turns, nearest=nearest, both=False)
+
+
+def test_a_rough_count_reads_at_any_size():
+    from solver.planning.prepare import about
+
+    assert [about(n) for n in (999, 10**9, 123456789012, 10**9 - 1)] == \
+        ["999", "1.0 x 10^9", "1.2 x 10^11", "999,999,999"]
+    assert about(7 * 10**12345) == "7.0 x 10^12345" and about(10**12345 - 1) == "9.9 x 10^12344"

@@ -27,11 +27,10 @@ from fractions import Fraction
 
 import numpy as np
 
-from solver.core.errors import MjError
 from solver.core.rules import RuleSet
 from solver.planning.closed import _planc, add, best_moves, falling, native_two_draws
 from solver.planning.fetch_closed import FetchClosed
-from solver.planning.prepare import about, position_counts, reach_with_room, rough_states
+from solver.planning.prepare import about, check_turns, position_counts, reach_with_room, rough_states
 from solver.planning.recursion import Search
 from solver.planning.targets import NoWinScore, OutOfTime, Targets, TooLarge
 
@@ -367,8 +366,7 @@ def fetch_win(rules: RuleSet, position, turns: int, discards: list[int | None], 
     caller has them (prepare's own list is the same where no waiting room is given)."""
     hand = position.hand
     _, room, wall, _ = position_counts(rules, position, turns)
-    if not 1 <= turns <= sum(wall):
-        raise MjError(f"--turns must be between 1 and the {sum(wall)} unseen tiles, not {turns}")
+    check_turns(turns, sum(wall))
     guess = rough_states(rules, position, turns, turns - 1)  # (turns 4 of a real hand passes the default)
     if guess > state_limit:
         raise TooLarge(f"the exact search with every fetch would visit about {about(guess)} states, past {state_limit:,}")

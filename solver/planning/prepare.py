@@ -89,8 +89,18 @@ def about(count: int) -> str:
     """A rough count as a person reads it: digits grouped, or past a billion its order of magnitude."""
     if count < 10 ** 9:
         return f"{count:,}"
-    digits = str(count)  # (not through float: a count past 10^308 overflows it)
-    return f"{digits[0]}.{digits[1]} x 10^{len(digits) - 1}"
+    exponent = len(str(count)) if count.bit_length() < 10_000 else int(count.bit_length() * 0.30103)
+    while count >= 10 ** exponent:  # (not through float, nor str past Python's 4,300 digits: e.g. --turns 3000)
+        exponent += 1
+    while count < 10 ** (exponent - 1):
+        exponent -= 1
+    leading = count // 10 ** (exponent - 2)
+    return f"{leading // 10}.{leading % 10} x 10^{exponent - 1}"
+
+
+def check_turns(turns: int, unseen: int) -> None:
+    if not 1 <= turns <= unseen:
+        raise MjError(f"--turns must be between 1 and the {unseen} unseen tiles, not {turns}")
 
 
 def rough_states(rules: RuleSet, position: Position, turns: int, depth: int) -> int:
@@ -98,6 +108,7 @@ def rough_states(rules: RuleSet, position: Position, turns: int, depth: int) -> 
     pass --max-states is not started (its budget then goes to the bracket): it decides whether to search, never a
     value. The searches measured (bench/README.md) stay within a few times it at their depth."""
     _, _, wall, _ = position_counts(rules, position, turns)
+    check_turns(turns, sum(wall))
     hand = position.hand
     roots = sum(1 for n in hand.concealed if n) if hand.size(rules) == rules.hand_size else 1
     return roots * sum(1 for n in wall if n) ** max(0, depth)
@@ -127,8 +138,7 @@ def prepare(rules: RuleSet, position: Position, *, turns: int, objectives: tuple
         raise MjError(f"a hand holds {rules.hand_size - 1} or {rules.hand_size} tiles", HAND_SIZE)
     wall = list(wall)
     W0 = sum(wall)
-    if not 1 <= turns <= W0:
-        raise MjError(f"--turns must be between 1 and the {W0} unseen tiles, not {turns}")
+    check_turns(turns, W0)
 
     sora = rules.tiles.sora
     fetch = fetch_extra > 0
