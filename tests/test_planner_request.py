@@ -71,3 +71,13 @@ def test_a_rough_count_reads_at_any_size():
     assert [about(n) for n in (999, 10**9, 123456789012, 10**9 - 1)] == \
         ["999", "1.0 x 10^9", "1.2 x 10^11", "999,999,999"]
     assert about(7 * 10**12345) == "7.0 x 10^12345" and about(10**12345 - 1) == "9.9 x 10^12344"
+
+
+def test_every_rows_h_and_live_are_the_analysis_ones_in_any_class(ev):
+    """The class nearest lists only the targets at h: a discard that raises h had shown "unreachable" (with a
+    P(win) above 0). Its h and live acceptance come from the exact search then, as `mj analyze` gives them."""
+    table = {d.tile: (d.h, d.live) for d in ev.analyze(EXAMPLE).discards}
+    for nearest in (True, False):
+        p = ev.plan(EXAMPLE, 12 if nearest else 2, nearest=nearest, both=False, seconds=None)
+        assert {r.tile: (r.h, r.live) for r in p.discards} == table
+    assert {h for h, _ in table.values()} == {1, 2}

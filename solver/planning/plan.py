@@ -16,6 +16,7 @@ from solver.core.hand import Hand
 from solver.core.rules import RuleSet
 from solver.planning.prepare import (NEAREST, Prepared, about, acceptance, acceptances, class_labels,  # noqa: F401 (API)
                                      distance, fetch_could_follow, position_counts, prepare, root_states, rough_states,
+                                     searched_acceptance,
                                      wall_counts)
 from solver.planning.recursion import STATE_LIMIT, check_probability
 from solver.planning.request import DEFAULT_GAMES, MAX_GAMES, OBJECTIVES, Limits, PlanRequest, Position  # noqa: F401 (API)
@@ -295,6 +296,8 @@ def finish(prep: Prepared, rules: RuleSet, request: PlanRequest, choices, rows, 
     hand, nr, start = request.position.hand, prep.nr, prep.start
     kept = [hand if choice is None else hand.remove(prep.positions[choice]) for choice in choices]
     for i, (row, (h_after, live)) in enumerate(zip(rows, acceptances(prep.targets, kept, prep.wall, prep.budget))):
+        if h_after is None:  # (past the class's listed targets: not unreachable, only farther)
+            h_after, live = searched_acceptance(rules, kept[i], request.position, request.turns, prep.wall)
         rows[i] = replace(row, h=h_after, live=live)
     first, second = ("win_probability", "expected_score") if request.objective == "win" else \
         ("expected_score", "win_probability")

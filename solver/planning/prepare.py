@@ -176,6 +176,9 @@ def prepare(rules: RuleSet, position: Position, *, turns: int, objectives: tuple
 
 
 
+ACCEPT_WORK = 200_000  # nodes of the exact search per row's acceptance (a few ms; past it the row shows none)
+
+
 def distance(rules: RuleSet, hand: Hand, out_of_wall: tuple[int, ...]) -> int | None:
     """h with every tile out of the wall treated as seen (the exact search of solver/core/search/tile_search.py)."""
     return search_for(rules).h(hand, out_of_wall)
@@ -222,6 +225,18 @@ def acceptances(targets: Targets, hands: list[Hand], wall: list[int], budget: in
         lowering = (matrix[costs == h] > held).any(0)
         out.append((h, int(live[lowering].sum())))
     return out
+
+
+def searched_acceptance(rules: RuleSet, hand: Hand, position: Position, turns: int,
+                        wall: list[int]) -> tuple[int | None, int | None]:
+    """(h, live acceptance) of a 12-tile hand that the listed targets do not reach (a class lists only those near
+    the start: a discard that raises h leaves them), from the exact search (tile_search.py); None past its work."""
+    seen, room, _, _ = position_counts(rules, position, turns)
+    got = search_for(rules).accepted(hand, tuple(s + r for s, r in zip(seen, room)), limit=ACCEPT_WORK,
+                                     witnesses=False)
+    if got is None or got[0] is None:
+        return None, None
+    return got[0], sum(wall[k] for k in got[1])
 
 
 def root_states(prep: Prepared, rules: RuleSet, position: Position) -> tuple[list, list]:
