@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace
 
 import pytest
 from typer.testing import CliRunner
@@ -186,6 +187,29 @@ def test_analyze_cli_with_discard_and_waiting_room():
     data = json.loads(result.stdout)
     assert data["call_tile"] == "shizuka" and data["sora"]["use_now"] is True
     assert data["sora"]["options"][0]["take"] == "shizuka"
+
+
+ROOM_HAND = "真 雪歩 あずさ 可奈 歩 未来 まつり 美也 紗代子 海美 奈緒 美奈子 そら"
+
+
+@pytest.mark.parametrize("room", ["のり子 のり子 のり子", "のり子 やよい", "紬"])
+def test_the_waiting_rooms_copies_are_not_live(room):
+    """They are out of the wall (D9), as the planner takes them: every live count leaves them out. In fetch mode h
+    still reaches them (a そら fetches them); in the other modes they are seen like any visible tile."""
+    ev = Evaluator("2019-12")
+    plain, roomed = ev.analyze(ROOM_HAND), ev.analyze(ROOM_HAND, waiting_room=room)
+    copies = ev.seen(room)
+
+    def lives(a):
+        return ({(r.tile, x.tile): x.live for r in a.discards for x in r.accept},
+                {(r.tile, w.tile): w.live for r in a.discards for w in r.waits}, {w.tile: w.live for w in a.waits})
+    assert [(r.tile, r.h) for r in sorted(roomed.discards, key=lambda r: r.tile)] == \
+        [(r.tile, r.h) for r in sorted(plain.discards, key=lambda r: r.tile)]
+    for before, after in zip(lives(plain), lives(roomed)):
+        assert after == {key: max(0, n - copies[key[-1] if isinstance(key, tuple) else key]) for key, n in before.items()}
+    assert ("のり子" in room) == (lives(roomed) != lives(plain))  # (のり子 completes the hand; 紬 lowers no h)
+    dead = Evaluator("hitori-jong-2.1")
+    assert replace(dead.analyze(ROOM_HAND, waiting_room=room), sora=None) == dead.analyze(ROOM_HAND, seen=room)
 
 
 @pytest.mark.parametrize("rules", ["2019-12", "hitori-jong-2.1", "2019-10"])

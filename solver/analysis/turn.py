@@ -7,7 +7,7 @@ the waiting room), so it is never its own acceptance (D9 in docs/formulation.md)
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from solver.core.search import fast
 from solver.core.distance import exchange_distance
@@ -269,8 +269,13 @@ def exchanges_from_table(dm: DistanceModel, hand: Hand, rows: tuple[DiscardRow, 
 def analyze(dm: DistanceModel, hand: Hand, *, seen: tuple[int, ...] = (), favourite: int | None = None,
             call_tile: int | None = None, waiting_room: list[int] | None = None,
             exchange_limit: int = 20) -> Analysis:
-    """Everything a player asks at their turn, exactly."""
+    """Everything a player asks at their turn, exactly. The waiting room's tiles are out of the wall (D9): no live
+    count includes them (list them once, not also in `seen`); outside fetch mode they are seen like any visible
+    tile, while in fetch mode h still reaches them (a そら fetches them), so only the live counts leave them out."""
     rules = dm.rules
+    if waiting_room and rules.sora_mode != "fetch":
+        for kind in waiting_room:
+            seen = seen_plus(seen, kind, len(hand.concealed))
     check_hand(hand, rules, seen=seen)
     size = hand.size(rules)
     notes = []
@@ -306,8 +311,23 @@ def analyze(dm: DistanceModel, hand: Hand, *, seen: tuple[int, ...] = (), favour
             calls = call_options(dm, hand, call_tile, seen)
             ron_wait = next((w for w in top_waits if w.tile == call_tile), None)
     sora = sora_advice(dm, hand, waiting_room, seen) if waiting_room is not None else None
+    if waiting_room and rules.sora_mode == "fetch":
+        discards, top_waits, ron_wait = _room_out(waiting_room, discards, top_waits, ron_wait)
     return Analysis(size, units_present(hand, rules), complete, h, score, tuple(exchanges), all_listed, discards,
                     top_waits, calls, call_tile, ron_wait, sora, tuple(notes))
+
+
+def _room_out(room: list[int], discards: tuple[DiscardRow, ...], top_waits: tuple[Wait, ...], ron_wait: Wait | None):
+    """The live counts less the waiting room's copies, every table re-sorted as it was built."""
+    def less(item):
+        return replace(item, live=max(0, item.live - room.count(item.tile)))
+
+    def waits_of(found):
+        return tuple(sorted(map(less, found), key=lambda w: (-w.live, -(w.tsumo or 0), w.tile)))
+    rows = [replace(r, accept=tuple(sorted(map(less, r.accept), key=lambda a: (-a.live, a.tile))),
+                    waits=waits_of(r.waits)) for r in discards]
+    rows.sort(key=lambda r: (r.h if r.h is not None else 99, -r.live, r.tile) if r.tile >= 0 else 0)
+    return tuple(rows), waits_of(top_waits), None if ron_wait is None else less(ron_wait)
 
 
 def _stand_ins_held(dm: DistanceModel, hand: Hand) -> bool:
