@@ -397,3 +397,12 @@ def test_round_trip_h_and_waits(rng):
         off = [dict(w) for w in claim["waits"]]
         off[0]["score"] += 1000
         assert [r["code"] for r in check_claim({**claim, "waits": off})["fields"]["waits"]["reasons"]] == ["wait_score"]
+
+
+def test_a_key_given_twice_or_an_h_below_0_is_invalid_not_judged():
+    """`{"h": 1, "h": 2}` had been judged on its last value, and `"h": -1` judged wrong: neither is an answer."""
+    hand = '"真 雪歩 あずさ 可奈 歩 未来 まつり 美也 紗代子 海美 奈緒 美奈子 星梨花"'
+    lines = [f'{{"hand": {hand}, "h": 1, "h": 2}}', f'{{"hand": {hand}, "h": -1}}',
+             f'{{"hand": {hand}, "discard": {{"tile": "海美", "h": -2}}}}', f'{{"hand": {hand}, "h": 1}}']
+    verdicts = [r["verdict"] for r in check_lines(lines, workers=1)]
+    assert verdicts == ["invalid", "invalid", "invalid", "correct"]

@@ -34,11 +34,13 @@ def _field(verdict_reasons: list[dict[str, str]], **extra: Any) -> dict[str, Any
             **({"reasons": verdict_reasons} if verdict_reasons else {})}
 
 
-def _int(value: Any, what: str, none_ok: bool = False) -> int | None:
+def _int(value: Any, what: str, none_ok: bool = False, least: int | None = None) -> int | None:
     if value is None and none_ok:
         return None
     if isinstance(value, bool) or not isinstance(value, int):
         raise InvalidValue(f"{what} must be an integer{' or null' if none_ok else ''}, not {as_json(value)}")
+    if least is not None and value < least:  # (no hand has such a value: not a wrong answer, not an answer)
+        raise InvalidValue(f"{what} must be {least} or more, not {value}")
     return value
 
 
@@ -57,7 +59,7 @@ def check_complete(ctx: Context, claimed: Any) -> dict[str, Any]:
 
 
 def check_h(ctx: Context, claimed: Any) -> dict[str, Any]:
-    claimed = _int(claimed, "h", none_ok=True)
+    claimed = _int(claimed, "h", none_ok=True, least=0)
     exact = ctx.h().h
     reasons = [] if claimed == exact else [explain_h(ctx, claimed, exact) if claimed is not None
                                            else make_reason("h_value", f"h is {exact}: a complete hand is reachable")]
@@ -336,7 +338,7 @@ def check_discard(ctx: Context, claimed: Any) -> dict[str, Any]:
                            f"{as_json(item)}")
         accept_items.append((ev.tiles.resolve(item["tile"]), _int(item.get("live"), "live", none_ok=True),
                              "live" in item))
-    claimed_h = _int(claimed.get("h"), "the discard's h", none_ok=True) if "h" in claimed else None
+    claimed_h = _int(claimed.get("h"), "the discard's h", none_ok=True, least=0) if "h" in claimed else None
 
     def after(kind: int) -> tuple[Hand, tuple[int, ...]]:
         return hand.remove(kind), seen_plus(ctx.seen, kind, len(ev.tiles))

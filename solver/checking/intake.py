@@ -88,7 +88,17 @@ def _float(text: str) -> float:
     return value
 
 
-_DECODER = json.JSONDecoder(parse_constant=_constant, parse_int=_int, parse_float=_float)
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object whose keys are each given once: a repeated key is not judged on whichever value came last."""
+    found = dict(pairs)
+    if len(found) < len(pairs):
+        seen: set[str] = set()
+        twice = next(key for key, _ in pairs if key in seen or seen.add(key))
+        raise Rejected("bad_json", f"key {shown(twice)} is given twice")
+    return found
+
+
+_DECODER = json.JSONDecoder(parse_constant=_constant, parse_int=_int, parse_float=_float, object_pairs_hook=_object)
 
 
 def depth(text: str) -> int:
