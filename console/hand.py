@@ -106,6 +106,11 @@ def analyze(hand: HandArg, seen: SeenOpt = "",
     """
 
     with errors():
+        planning = {"--detour": detour is not None, "--nearest": nearest, "--estimate": estimate is not None,
+                    "--max-states": max_states != MAX_STATES, "--seconds": seconds != SECONDS}
+        if turns is None and any(planning.values()):  # (they shape the plan's columns, which --turns asks for)
+            given = ", ".join(name for name, on in planning.items() if on)
+            raise MjError(f"{given} go with --turns (the plan's columns); add --turns N or leave them out")
         ev = evaluator(rules, catalogue, as_of)
         parsed = ev.hand(hand)
         result = ev.analyze(parsed, seen, favorite, discard, waiting_room, max_exchanges)

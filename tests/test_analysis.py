@@ -286,3 +286,10 @@ def test_analyze_of_twelve_tiles_prints_the_call_table():
                                                       "--json"]).stdout)
     ron = {r["tile"] for r in payload["callable"] if r["ron"] and r["ron"]["ron"] is not None}
     assert ron == {w["tile"] for w in payload["waits"] if w["live"] and w["ron"] is not None}
+
+
+@pytest.mark.parametrize("options", [["--nearest"], ["--estimate", "50", "--max-states", "3"], ["--detour", "1"],
+                                     ["--seconds", "2"]])
+def test_plan_options_without_turns_are_refused_not_ignored(options):
+    result = CliRunner().invoke(cli.app, ["analyze", ROOM_HAND, *options])
+    assert result.exit_code == 2 and "go with --turns" in result.stderr and len(result.stderr.splitlines()) == 1
