@@ -6,7 +6,8 @@ the estimate's policy, which re-chooses the lowest-h discard after every draw. A
 estimates a lower bound of the optimum (issue 22, item 3), so a row whose sampled value is higher reports that value
 with its 95 % interval (the row's `win_interval` / `score_interval` say it is sampled), labelled.
 Two stages, so picking the rows that sampled high does not bias what is reported: SELECT games choose the rows to
-raise, then GAMES fresh walls value them. Fixed numbers of games (the same walls for every discard, seeded) keep
+raise, then GAMES fresh walls value them, and a row is raised only where the whole 95 % interval of that value lies
+above its exact value (a proved number is never swapped for one that is higher only within its noise). Fixed numbers of games (the same walls for every discard, seeded) keep
 answers reproducible; the clock (none where the request has none) only stops early (then nothing is raised).
 """
 
@@ -61,9 +62,12 @@ def raise_rows(rules: RuleSet, request: PlanRequest, rows: tuple,
     def value(s: Sampled):
         return s.win_probability if win else s.expected_score
 
-    def beats(tile, s: Sampled) -> bool:
+    def beats(tile, s: Sampled, sure: bool = False) -> bool:
+        """Higher than the row's exact value; `sure`: the whole 95 % interval is (a proved value is not swapped
+        for a sample that is higher only within its noise)."""
         row = exact[tile]
-        return value(s) > getattr(row, field) and (not win or row.upper is None or value(s) <= row.upper)
+        above = (s.win_interval() if win else s.score_interval())[0] if sure else value(s)
+        return above > getattr(row, field) and (not win or row.upper is None or value(s) <= row.upper)
     seed = request.limits.seed
     first = sample_rows(rules, request, lambda tile: tile in exact, seed, SELECT, deadline) or {}
     chosen = {tile for tile, s in first.items() if beats(tile, s)}
@@ -71,7 +75,7 @@ def raise_rows(rules: RuleSet, request: PlanRequest, rows: tuple,
     raised, out = 0, []
     for row in rows:
         s = (second or {}).get(row.tile)
-        if s is not None and beats(row.tile, s):
+        if s is not None and beats(row.tile, s, sure=True):
             row = replace(row, **{field: value(s), interval: s.win_interval() if win else s.score_interval()})
             raised += 1
         out.append(row)
