@@ -79,27 +79,62 @@ def play(player: PlayerOpt = None,
             from console.game_view import Narrator
 
             on_event = Narrator(ev, specs)
-        record = Game(ev, setup, players, fallback_player, on_event).play()
-        if log:
-            _write_log(log, record.events)
+        sink = LogFile(log) if log else None  # before the deal: a bad path must not cost a human's whole game
+        try:
+            record = Game(ev, setup, players, fallback_player, on_event).play()
+            if sink:
+                sink.write(record.events)
+        finally:
+            if sink:
+                sink.close()
 
 
-def _write_log(path: str, events: list[dict]) -> None:
-    import os
+class LogFile:
+    """`--log PATH`, opened (created) before the game. A regular file is written whole or not at all (a
+    temporary file renamed over it at the end); anything else (a device, a pipe) is written in place:
+    renaming over /dev/full would replace the device."""
 
-    from game.log import write
+    def __init__(self, path: str):
+        import os
 
-    # a regular file is written whole or not at all (a temporary file renamed over it); anything else (a
-    # device, a pipe) is written in place: renaming over /dev/full would replace the device
-    regular = not os.path.exists(path) or os.path.isfile(path)
-    temporary = f"{path}.partial" if regular else path
-    try:
-        with open(temporary, "w", encoding="utf-8", newline="\n") as stream:
-            write(events, stream)
-        if regular:
-            os.replace(temporary, path)
-    except OSError as exc:
-        raise MjError(f"cannot write the log {shown(path)}: {exc.strerror or exc}") from None
+        self.path = path
+        self.regular = not os.path.exists(path) or os.path.isfile(path)
+        self.temporary = f"{path}.partial" if self.regular else path
+        self.done = False
+        try:
+            self.stream = open(self.temporary, "w", encoding="utf-8", newline="\n")
+        except OSError as exc:
+            raise self._error(exc) from None
+
+    def _error(self, exc: OSError) -> MjError:
+        return MjError(f"cannot write the log {shown(self.path)}: {exc.strerror or exc}")
+
+    def write(self, events: list[dict]) -> None:
+        import os
+
+        from game.log import write
+
+        try:
+            with self.stream:
+                write(events, self.stream)
+            if self.regular:
+                os.replace(self.temporary, self.path)
+            self.done = True
+        except OSError as exc:
+            raise self._error(exc) from None
+
+    def close(self) -> None:
+        """After a game that did not finish or a write that failed, no temporary file is left behind."""
+        import os
+
+        if self.done:
+            return
+        try:
+            self.stream.close()
+        except OSError:
+            pass
+        if self.regular and os.path.exists(self.temporary):
+            os.remove(self.temporary)
 
 
 def replay(log: Annotated[str, typer.Argument(help="A game log written by mj play --log.")],
@@ -115,12 +150,16 @@ def replay(log: Annotated[str, typer.Argument(help="A game log written by mj pla
     Example: mj replay game.jsonl --at 40 --analyze
     """
     with errors():
+        from game.log import UNFINISHED, finished
         from game.log import replay as rebuild
         from game.state import Table
 
         events, ev = read_log(log, catalogue)
         table = Table(ev.rules)
         states = rebuild(events, table)
+        ended = finished(events)
+        if not ended:
+            typer.echo(f"note: {UNFINISHED}", err=True)
         n = len(events) if at is None else at
         if not 2 <= n <= len(events):
             raise MjError(f"--at must be from 2 (the deal) to {len(events)} (the end), not {n}")
@@ -134,7 +173,8 @@ def replay(log: Annotated[str, typer.Argument(help="A game log written by mj pla
             from console.common import emit_json
             from game.serialize import replay_step
 
-            return emit_json(replay_step(n, events[n - 1], state, table))
+            step = replay_step(n, events[n - 1], state, table)
+            return emit_json(step if ended else {**step, "unfinished": True})
         if not json_:
             show_position(state, ev, n, events[n - 1], events[0].get("names"))
         if analyze:
@@ -154,5 +194,4 @@ def read_log(path: str, catalogue: Optional[list[str]]):
         raise MjError(f"the log {shown(path)} holds more than {MAX_LOG:,} characters: not one game")
     events = read(text)
     start, _ = header(events)
-    as_of = start.get("as_of")
-    return events, evaluator(str(start.get("rules") or DEFAULT_RULES), catalogue, as_of if isinstance(as_of, str) else None)
+    return events, evaluator(start["rules"], catalogue, start.get("as_of"))  # header checked both

@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from game import legal
+from game import legal, scoring
 from game.players.base import BotFault, Player
-from game.state import GameState, Options, Table, apply, deal, initial, start_turn, winning_hand
+from game.state import GameState, Options, Table, apply, deal, initial, start_turn
 from game.view import observe, seat_event
 from solver.api import Evaluator
 from solver.core.errors import MjError, shown
@@ -34,23 +34,11 @@ class Record:
     names: list[str]
 
 
-def final_hand(state: GameState, seat: int):
-    """(hand, how, winning tile or None) the seat is scored with at the end: its win (tsumo or ron, the tile
-    in the hand) or its 12 tiles as a hand that did not win (how = "none")."""
-    for win in state.wins:
-        if win.seat == seat:
-            return winning_hand(state, win), "tsumo" if win.tsumo else "ron", None if win.tsumo else win.tile
-    return state.seats[seat].hand(), "none", None
-
-
 def seat_result(ev: Evaluator, state: GameState, seat: int):
     """The seat's ScoreResult at the end (its units, bonus, total), or None where the rule set defines no score
     for a hand that did not win (e.g. 2019-10)."""
-    hand, how, tile = final_hand(state, seat)
-    if how == "none" and not ev.rules.scores_no_win:
-        return None
-    result = ev.score(hand, how, tile, state.favourites[seat])
-    if how != "none" and not result.won:
+    result = scoring.seat_result(ev.rules, state, seat)
+    if result is not None and scoring.final_hand(state, seat)[1] != "none" and not result.won:
         raise AssertionError(f"seat {seat}'s win does not score as a win: {result.reason}")  # a bug
     return result
 

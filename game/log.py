@@ -10,11 +10,23 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 
+from game.scoring import seat_result
 from game.state import CALLS, GameState, IllegalEvent, Options, Table, apply, initial, start_turn
 from solver.core.errors import MjError, shown
 
 MAX_LINE = 1 << 20  # bytes: a start_kyoku line is about 2 KB; anything near this is not a game log
 MAX_EVENTS = 100_000
+UNFINISHED = "the log ends before the game did (no end_game)"
+
+# the fields of each event after the deal and what they hold (docs/game-log.schema.json); "label" (a COM's
+# note) and an error's "crashed" are optional
+FIELDS = {"sora": {"actor": "seat", "target": "seat", "pai": "tile"}, "tsumo": {"actor": "seat", "pai": "tile"},
+          "dahai": {"actor": "seat", "pai": "tile"},
+          "chi": {"actor": "seat", "target": "seat", "pai": "tile", "consumed": "tiles", "unit": "text"},
+          "hora": {"actor": "seat", "target": "seat", "pai": "tile", "score": "score"}, "ryukyoku": {},
+          "end_game": {"scores": "scores"}, "error": {"actor": "seat", "reason": "text"}}
+MEANS = {"seat": "a seat number", "tile": "a tile name", "tiles": "a list of tile names", "text": "a string",
+         "score": "a whole number or null", "scores": "a list of one score (a whole number or null) per seat"}
 
 
 def _no_constant(name: str):
@@ -45,46 +57,84 @@ def parse_line(line: str, number: int = 0) -> dict:
 
 
 def read(text: str) -> list[dict]:
+    text = text.removeprefix("\ufeff")  # a byte order mark (some editors add one) is not part of line 1
     events = [parse_line(line, n) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
     if len(events) > MAX_EVENTS:
         raise MjError(f"more than {MAX_EVENTS} events: not one game")
     return events
 
 
+def _is(value, what: str, seats: int) -> bool:
+    whole = type(value) is int  # not a bool: true is no seat and no score
+    if what in ("tiles", "scores"):
+        item = "tile" if what == "tiles" else "score"
+        return isinstance(value, list) and all(_is(v, item, seats) for v in value) \
+            and (what == "tiles" or len(value) == seats)
+    return {"seat": whole and 0 <= value < seats, "tile": isinstance(value, str), "text": isinstance(value, str),
+            "score": value is None or whole}[what]
+
+
 def header(events: list[dict]) -> tuple[dict, dict]:
-    """(start_game, start_kyoku): the first two events of every log."""
+    """(start_game, start_kyoku): the first two events of every log, the rule set's fields checked."""
     if len(events) < 2 or events[0].get("type") != "start_game" or events[1].get("type") != "start_kyoku":
         raise MjError("a game log starts with start_game and start_kyoku")
-    return events[0], events[1]
+    game = events[0]
+    if not isinstance(game.get("rules"), str) or not isinstance(game.get("as_of"), (str, type(None))):
+        raise MjError("line 1: start_game needs rules (a rule set's name) and as_of (a date or null)")
+    return game, events[1]
 
 
 def _tiles(value, table: Table, what: str) -> list[int]:
     if not isinstance(value, list):
-        raise MjError(f"start_kyoku: {what} must be a list of tile names")
+        raise MjError(f"{what} must be a list of tile names")
     return [table.kind(name) for name in value]
 
 
-def first_state(events: list[dict], table: Table) -> GameState:
-    """The state right after start_kyoku."""
-    game, kyoku = header(events)
+def _settings(game: dict, table: Table) -> tuple[list[int], Options]:
+    """start_game's favourites and house options (the engine refuses そら as a favourite)."""
+    names, seed = game.get("names"), game.get("seed")
+    if not isinstance(names, list) or not 2 <= len(names) <= 4 or not all(isinstance(n, str) for n in names):
+        raise MjError("start_game: names must list 2 to 4 players")
+    if type(seed) is not int:
+        raise MjError("start_game: seed must be a whole number")
+    favourites = _tiles(game.get("favourites"), table, "start_game: favourites")
+    if len(favourites) != len(names) or table.sora in favourites:
+        raise MjError("start_game: one favourite per seat, any kind but そら")
+    calls, multiple = game.get("calls", "any"), game.get("multiple_ron", False)
+    if calls not in CALLS or not isinstance(multiple, bool):
+        raise MjError("start_game: calls must be any or previous, multiple_ron true or false")
+    return favourites, Options(calls, multiple)
+
+
+def _deal(kyoku: dict, table: Table, seats: int) -> tuple[list[list[int]], list[int], int]:
     tehais = kyoku.get("tehais")
-    if not isinstance(tehais, list) or not 2 <= len(tehais) <= 4:
-        raise MjError("start_kyoku: tehais must hold 2 to 4 hands")
-    hands = [_tiles(hand, table, "each hand") for hand in tehais]
-    wall = _tiles(kyoku.get("wall"), table, "wall")
-    favourites = _tiles(game.get("favourites"), table, "favourites")
+    if not isinstance(tehais, list) or len(tehais) != seats:
+        raise MjError(f"start_kyoku: tehais must hold one hand per player of start_game ({seats})")
+    hands = [_tiles(hand, table, "start_kyoku: each hand") for hand in tehais]
+    wall = _tiles(kyoku.get("wall"), table, "start_kyoku: wall")
     dealer = kyoku.get("oya")
-    if len(favourites) != len(hands) or not isinstance(dealer, int) or not 0 <= dealer < len(hands):
-        raise MjError("start_game/start_kyoku: one favourite per seat and a dealer among the seats")
+    if type(dealer) is not int or not 0 <= dealer < seats:
+        raise MjError("start_kyoku: oya must be a seat")
     counts = [0] * len(table.names)
     for k in [k for hand in hands for k in hand] + wall:
         counts[k] += 1
     if any(n != 3 for n in counts) or any(len(hand) != 12 for hand in hands):
         raise MjError("start_kyoku: the hands and the wall must hold every tile exactly 3 times, 12 per hand")
-    calls, multiple = game.get("calls", "any"), game.get("multiple_ron", False)
-    if calls not in CALLS or not isinstance(multiple, bool):
-        raise MjError("start_game: calls must be any or previous, multiple_ron true or false")
-    state = initial(hands, wall, dealer, favourites, len(table.names), Options(calls, multiple))
+    return hands, wall, dealer
+
+
+def first_state(events: list[dict], table: Table) -> GameState:
+    """The state right after start_kyoku."""
+    game, kyoku = header(events)
+    try:
+        favourites, options = _settings(game, table)
+    except MjError as exc:
+        raise MjError(f"line 1: {exc}") from None
+    try:
+        hands, wall, dealer = _deal(kyoku, table, len(favourites))
+    except MjError as exc:
+        raise MjError(f"line 2: {exc}") from None
+    state = initial(hands, wall, dealer, favourites, len(table.names), options)
     return apply(state, kyoku, table)
 
 
@@ -109,24 +159,69 @@ def legal_here(state: GameState, event: dict, table: Table) -> bool:
     elif state.phase == "claim":
         offered = legal.claim_actions(state, table, actor, state.options)
     elif state.phase == "end" and kind == "hora":  # a further winner of the same discard (--multiple-ron)
-        before = state.wins[0]
-        return legal.can_ron(state, table, actor, before.tile) if actor != before.seat else False
+        if not state.wins or state.wins[0].tsumo or actor == state.wins[0].seat:
+            return False  # after an exhaustive draw or a tsumo nobody wins
+        return legal.can_ron(state, table, actor, state.wins[0].tile)
     else:
         offered = []
     return legal.pick(event, offered) is not None
 
 
+def check_fields(event: dict, seats: int) -> None:
+    """An event after the deal holds the fields of its type, of the right types (a corrupt or edited log)."""
+    kind = event["type"]
+    if kind in ("start_game", "start_kyoku"):
+        raise IllegalEvent(f"{kind} only as line {1 if kind == 'start_game' else 2}")
+    fields = FIELDS.get(kind)
+    if fields is None:
+        raise IllegalEvent(f"unknown event type {shown(kind)}")
+    optional = {"label": "text"} if kind in ("sora", "dahai", "chi", "hora") else {}
+    for name, what in {**fields, **{k: v for k, v in optional.items() if k in event}}.items():
+        if not _is(event.get(name), what, seats):
+            raise IllegalEvent(f"{kind}: {name} must be {MEANS[what]}")
+    if kind == "error" and event.get("crashed", True) is not True:
+        raise IllegalEvent("error: crashed is true or absent")
+
+
+def _check_scores(state: GameState, event: dict, table: Table) -> None:
+    """A win's score and end_game's scores are the engine's own (game/scoring.py), recomputed."""
+    if event["type"] == "hora":
+        win = state.wins[-1]
+        result = seat_result(table.rules, state, win.seat)
+        if result is None or not result.won or result.total != win.score:
+            raise IllegalEvent(f"hora: score {shown(win.score)}, but the hand scores "
+                               f"{result.total if result is not None and result.won else 'no win'}")
+    elif event["type"] == "end_game":
+        won = {win.seat: win.score for win in state.wins}  # checked at their hora
+        expected = [won[s] if s in won else getattr(seat_result(table.rules, state, s), "total", None)
+                    for s in range(len(state.seats))]
+        if list(state.scores) != expected:
+            raise IllegalEvent(f"end_game: scores {shown(list(state.scores))}, but the hands score {expected}")
+
+
 def replay(events: list[dict], table: Table, strict: bool = True) -> list[GameState | None]:
-    """The state after each event (None after start_game), rebuilt from the log alone; `strict` also checks
-    that every decision was a legal action there (wins complete, calls into units the seat held)."""
+    """The state after each event (None after start_game), rebuilt from the log alone; every event's fields
+    are checked; `strict` also checks that every decision was a legal action there (wins complete, calls into
+    units the seat held) and that every score is the one the engine computes."""
     states: list[GameState | None] = [None, first_state(events, table)]
     state = states[1]
     for n, event in enumerate(events[2:], 3):
         try:
+            check_fields(event, len(state.seats))
+            if state.scores is not None and event["type"] != "error":
+                raise IllegalEvent(f"{event['type']} after end_game")
             if strict and not legal_here(state, event, table):
                 raise IllegalEvent(f"{event.get('type')} is not a legal action there")
             state = apply(state, event, table)
-        except IllegalEvent as exc:
+            if strict:
+                _check_scores(state, event, table)
+        except MjError as exc:  # IllegalEvent, an unknown tile or unit
             raise MjError(f"line {n}: {exc}") from None
         states.append(state)
     return states
+
+
+def finished(events: list[dict]) -> bool:
+    """Whether a replayed log holds the game's end (replay refuses an end_game anywhere else): a log cut at a
+    line boundary does not."""
+    return any(event.get("type") == "end_game" for event in events)

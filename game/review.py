@@ -144,6 +144,7 @@ def review_game(ev, events: list[dict], seat: int, *, seconds: float = SECONDS, 
     start, _ = header(events)
     tasks, skipped = decision_tasks(events, Table(ev.rules), seat)
     if indexes is not None:
+        _check_indexes(indexes, [t["index"] for t in tasks], seat)
         tasks = [t for t in tasks if t["index"] in indexes]
     names = start.get("names") if isinstance(start.get("names"), list) else []
     name = str(names[seat]) if seat < len(names) else f"seat {seat}"
@@ -155,6 +156,18 @@ def review_game(ev, events: list[dict], seat: int, *, seconds: float = SECONDS, 
         if progress is not None:
             progress(done, len(tasks))
     return Review(seat, name, tuple(graded), skipped)
+
+
+def _check_indexes(indexes: set[int], decided: list[int], seat: int) -> None:
+    """Every index asked for (`mj review --at`) is one of the seat's decisions: else say which are."""
+    missing = sorted(indexes - set(decided))
+    if not missing:
+        return
+    if not decided:
+        raise MjError(f"--at {missing[0]}: seat {seat} has no decision of its own in this log")
+    listed = ", ".join(map(str, decided)) if len(decided) <= 20 else \
+        f"{len(decided)} events from {decided[0]} to {decided[-1]} (mj review without --at lists them)"
+    raise MjError(f"--at {missing[0]} is no decision of seat {seat}; its decisions are at {listed}")
 
 
 def _graded(ev, tasks: list[dict], budget: Budget, workers: int, cluster: str | None) -> Iterator[dict]:

@@ -21,7 +21,9 @@ from game.view import Observation
 from solver.core.errors import MjError, shown
 
 _EOF = object()
+_TOO_LONG = object()  # stands for a line past MAX_ANSWER, whose text is dropped as it is read
 MAX_ANSWER = 1 << 16  # characters: an answer is one small object
+PENDING = 16  # lines read ahead at most: a bot that writes without pause waits for the game (its pipe fills)
 
 
 def _no_constant(name: str):
@@ -39,7 +41,8 @@ class ExternalPlayer(Player):
         self.name = f"cmd:{command}"
         self.timeout = timeout
         self.process: subprocess.Popen | None = None
-        self.lines: queue.Queue = queue.Queue()
+        self.lines: queue.Queue = queue.Queue(PENDING)
+        self.stopping = threading.Event()  # close(): the reader stops waiting for room in `lines`
         self.outbox: queue.Queue = queue.Queue()  # a writer thread: a bot that stops reading never blocks the game
         self.broken = threading.Event()  # the bot's stdin is closed (it exited or closed it)
         self.dead = False
@@ -72,12 +75,30 @@ class ExternalPlayer(Player):
             pass
 
     def _read(self, stream) -> None:
+        """Lines in pieces of at most MAX_ANSWER + 1 characters, so a bot's output is never held whole: a longer
+        line is queued as _TOO_LONG as soon as it passes the limit, and the rest of it is read and dropped."""
         try:
-            for line in stream:
-                self.lines.put(line)
+            while not self.stopping.is_set():
+                line = stream.readline(MAX_ANSWER + 1)
+                if not line:
+                    break
+                if len(line) > MAX_ANSWER and not line.endswith("\n"):
+                    self._put(_TOO_LONG)
+                    while line and not line.endswith("\n") and not self.stopping.is_set():
+                        line = stream.readline(MAX_ANSWER + 1)
+                else:
+                    self._put(line)
         except (OSError, ValueError):
             pass
-        self.lines.put(_EOF)
+        self._put(_EOF)
+
+    def _put(self, item) -> None:
+        while not self.stopping.is_set():
+            try:
+                self.lines.put(item, timeout=0.1)
+                return
+            except queue.Full:
+                pass
 
     def _crash(self, why: str) -> BotFault:
         self.dead = True
@@ -110,7 +131,7 @@ class ExternalPlayer(Player):
             if not self.owed:
                 break
             self.owed -= 1  # a late answer to an earlier request
-        if len(line) > MAX_ANSWER:
+        if line is _TOO_LONG:
             raise BotFault(f"an answer of more than {MAX_ANSWER} characters")
         try:
             answer = json.loads(line, parse_constant=_no_constant)
@@ -128,3 +149,4 @@ class ExternalPlayer(Player):
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+        self.stopping.set()  # nobody reads `lines` any more: the reader ends
