@@ -27,6 +27,8 @@ def _favourites(items: list[str], seats: int, ev) -> tuple[tuple[int, str], ...]
         kind = ev.tile(name.strip())
         if kind == ev.rules.tiles.sora:
             raise MjError("the favourite may be any kind but そら")
+        if any(s == int(seat) for s, _ in chosen):
+            raise MjError(f"--favourite gives seat {int(seat)} twice: one favourite a seat")
         chosen.append((int(seat), ev.rules.tiles.name(kind)))
     return tuple(chosen)
 
@@ -150,6 +152,8 @@ def replay(log: Annotated[str, typer.Argument(help="A game log written by mj pla
     Example: mj replay game.jsonl --at 40 --analyze
     """
     with errors():
+        if seat is not None and not analyze:
+            raise MjError("--seat names the seat --analyze hands to mj analyze: add --analyze or leave it out")
         from game.log import UNFINISHED, finished
         from game.log import replay as rebuild
         from game.state import Table

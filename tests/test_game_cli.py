@@ -93,6 +93,8 @@ def test_a_human_seat_plays_from_numbered_choices():
     (["play", "--bot-timeout", "0"], "must be positive"),
     (["play", "-p", "cmd:/nonexistent/bot", "-p", "greedy"], "cannot start bot"),
     (["replay", "/nonexistent.jsonl"], "cannot read the log"),
+    (["play", "--favourite", "0=春香", "--favourite", "0=千早"], "seat 0 twice"),  # (the last had won)
+    (["replay", "/nonexistent.jsonl", "--seat", "1"], "add --analyze"),  # (it had been ignored)
 ])
 def test_bad_input_is_one_line(args, message):
     result = mj(*args)
