@@ -4,6 +4,7 @@ the library, render) and is registered here by one line."""
 from __future__ import annotations
 
 import errno
+import functools
 import sys
 from typing import Optional
 
@@ -25,6 +26,30 @@ for command in (hand.units, hand.score, hand.h, hand.analyze, plan.plan, hand.ex
     app.command()(command)
 app.add_typer(catalogue_app, name="catalogue")
 app.add_typer(research_app, name="research")
+
+
+def said_on_interrupt(callback):
+    """typer turns a KeyboardInterrupt inside a command into a silent exit 130: catch it first and say so in
+    one line (a command that says how far it got catches it itself, and exits without raising it)."""
+    @functools.wraps(callback)
+    def run(*args, **kwargs):
+        try:
+            return callback(*args, **kwargs)
+        except KeyboardInterrupt as exc:  # batch stops (Stopped) carry their own code: 143 for SIGTERM
+            typer.echo("interrupted", err=True)
+            raise typer.Exit(getattr(exc, "exit_code", 130)) from None
+    return run
+
+
+def _guard(group: typer.Typer) -> None:
+    for info in group.registered_commands:
+        if not hasattr(info.callback, "__wrapped__"):
+            info.callback = said_on_interrupt(info.callback)
+    for sub in group.registered_groups:
+        _guard(sub.typer_instance)
+
+
+_guard(app)
 
 
 def main(argv: Optional[list[str]] = None) -> None:  # console script entry point (argv: for tests)

@@ -95,6 +95,7 @@ _RULE_FIELDS = {"description": str, "source": str, "unit_lists": list, "min_poin
                 "favourite": str, "favourite_bonus": int, "sora": str, "ron_on_shika": bool,
                 "hand_size": int, "as_of": dt.date, "units": list}
 _RULE_OPTIONAL = ("as_of", "units", "description", "source")
+_RULE_POINTS = ("min_points", "member_points", "favourite_bonus")
 _RULE_CHOICES = {"called": ("minus_member", "half"), "no_win": ("minus_member", "same", "none"),
                  "favourite": ("bonus", "double"), "sora": SORA_MODES}
 
@@ -163,7 +164,7 @@ def _read_toml(path: Path) -> dict[str, Any]:
             data = handle.read(MAX_FILE_BYTES + 1)
         if len(data) > MAX_FILE_BYTES:
             raise CatalogueError([f"{path}: larger than {MAX_FILE_BYTES // 1024} KB; not a catalogue file"])
-        text = data.decode("utf-8")
+        text = data.decode("utf-8").removeprefix("\ufeff")  # a BOM, as some editors write: not TOML, but harmless
         if _nesting(text) > MAX_NESTING:
             raise CatalogueError([f"{path}: nested more than {MAX_NESTING} levels deep; not a catalogue file"])
         return tomllib.loads(text)
@@ -220,6 +221,10 @@ def _parse_rules(raw: Any, where: str, problems: list[str]) -> dict[str, RuleSpe
             problems.append(f"{here}: {key} must be one of {', '.join(_RULE_CHOICES[key])}, got {entry[key]!r}")
         if not 1 <= entry["hand_size"] <= 13 * 3:
             problems.append(f"{here}: hand_size {entry['hand_size']} is out of range")
+        # the best score maximises over decompositions whose points and bonus only add: a negative one breaks it
+        for key in _RULE_POINTS:
+            if entry[key] < 0:
+                problems.append(f"{here}: {key} must be 0 or more, got {entry[key]}")
         if bad:
             continue
         rules[name] = RuleSpec(name=name, description=entry.get("description", ""), source=entry.get("source", ""),

@@ -12,6 +12,7 @@ from typing import Annotated, Optional
 import typer
 
 from console.common import AsOfOpt, CatalogueOpt, JsonOpt, RulesOpt, errors, evaluator
+from solver.core.errors import shown
 from solver.core.rules import DEFAULT_RULES
 
 research_app = typer.Typer(no_args_is_help=True, add_completion=False, rich_markup_mode=None,
@@ -20,7 +21,8 @@ research_app = typer.Typer(no_args_is_help=True, add_completion=False, rich_mark
 
 BudgetOpt = Annotated[Optional[float], typer.Option(
     "--time-budget", min=1.0, help="Stop after this many seconds (default: an hour) and say how far the proof got.")]
-OutOpt = Annotated[Optional[str], typer.Option("--out", "-o", help="Write the certificate (JSON) to this file.")]
+OutOpt = Annotated[Optional[str], typer.Option(
+    "--out", "-o", help="Write the certificate (JSON) to this file, whole at the end: Ctrl-C leaves an earlier one as it was.")]
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress lines on stderr.")]
 
 
@@ -80,13 +82,62 @@ def _fail(path: str, exc: OSError) -> None:
     raise typer.Exit(2) from None
 
 
-def _open_out(path: Optional[str]):
-    if path is None:
-        return None
-    try:
-        return open(path, "w", encoding="utf-8")
-    except OSError as exc:
-        _fail(path, exc)
+class _Out:
+    """The certificate file, written whole or not at all: into a file beside it, renamed over it at the end,
+    so a stopped run (Ctrl-C, a crash) leaves an earlier certificate as it was. Opened before the search:
+    a bad path costs no compute."""
+
+    def __init__(self, path: str):
+        import os
+        import tempfile
+
+        from solver.batch.output import check_output
+
+        check_output(path, "--out")
+        self.path = path
+        try:
+            fd, self.aside = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp",
+                                              dir=os.path.dirname(path) or ".")
+            mask = os.umask(0)
+            os.umask(mask)
+            os.chmod(fd, 0o666 & ~mask)  # mkstemp's 0600 would outlive the rename
+            self.handle = os.fdopen(fd, "w", encoding="utf-8")
+        except OSError as exc:
+            _fail(path, exc)
+
+    def write(self, text: str) -> None:
+        import os
+
+        try:
+            with self.handle:
+                self.handle.write(text + "\n")
+            os.replace(self.aside, self.path)
+        except OSError as exc:
+            self.drop()
+            _fail(self.path, exc)
+        self.aside = None
+
+    def drop(self) -> None:
+        """The file beside it removed (nothing written over the old certificate)."""
+        import os
+
+        if self.aside is not None:
+            self.handle.close()
+            try:
+                os.unlink(self.aside)
+            except OSError:
+                pass
+            self.aside = None
+
+
+def _interrupted(ev, result, out: Optional[str], code: int) -> None:
+    """Ctrl-C: one line with what the search reached (the certificate file, if any, left as it was)."""
+    names = " ".join(ev.tiles.name(k) for k, n in enumerate(result.witness) for _ in range(n))
+    state = "proved" if result.proved else f"not proved ({result.stopped.removeprefix('interrupted: ')})"
+    kept = f"; {shown(out)} left as it was" if out else ""
+    typer.echo(f"interrupted after {result.seconds:.1f} s: {ev.rules.name}: largest h found = {result.max_h}, "
+               f"{state}; witness: {names}{kept}", err=True)
+    raise typer.Exit(code)
 
 
 @research_app.command("max-h")
@@ -97,25 +148,34 @@ def max_h_command(rules: RulesOpt = DEFAULT_RULES, json_: JsonOpt = False, time_
 
     Example: mj research max-h --rules hitori-jong-2.1 --out max-h.json
     """
-    from solver.research.max_h import max_h
+    from solver.research.max_h import Interrupted, max_h
     from solver.serialize import dumps
 
     with errors():
         ev = evaluator(rules, catalogue, as_of)
-        handle = _open_out(out)  # before the search: a bad path costs no compute
-        report = _progress(quiet)
-        started = time.monotonic()
-        result = max_h(ev, time_budget=time_budget, progress=report)
-        if report is not None and getattr(report, "tty", False):
-            sys.stderr.write("\n")
-        cert = certificate(ev, result, ev.rules.name)
-        text = dumps(cert)
-        if handle is not None:
+        target = _Out(out) if out is not None else None
+        result = None
+        try:
+            report = _progress(quiet)
+            started = time.monotonic()
             try:
-                with handle:
-                    handle.write(text + "\n")
-            except OSError as exc:
-                _fail(out, exc)
+                result = max_h(ev, time_budget=time_budget, progress=report)
+            finally:
+                if report is not None and getattr(report, "tty", False):
+                    sys.stderr.write("\n")
+            cert = certificate(ev, result, ev.rules.name)
+            text = dumps(cert)
+            if target is not None:
+                target.write(text)
+        except Interrupted as stop:
+            _interrupted(ev, stop.result, out, stop.exit_code)
+        except KeyboardInterrupt as stop:  # while the witness was checked: the search's answer is whole
+            if result is None:
+                raise
+            _interrupted(ev, result, out, getattr(stop, "exit_code", 130))
+        finally:
+            if target is not None:
+                target.drop()
         if json_:
             typer.echo(text)
         else:

@@ -3,6 +3,7 @@
     wilson(wins, n)      the Wilson score interval of a proportion (never outside [0, 1], sound at 0 or n wins)
     t_quantile(p, df)    Student's t quantile, from the regularized incomplete beta function
     mean_interval(xs)    the mean and its Student t interval (independent observations: in a tournament, deals)
+    spread_interval(xs)  the same, with no interval where the values do not vary (what a tournament shows)
 
 Every interval here is an estimate (labelled as such wherever it is shown), not a proven bound.
 """
@@ -96,3 +97,10 @@ def mean_interval(values: Sequence[float]) -> tuple[float | None, tuple[float, f
     variance = math.fsum((v - mean) ** 2 for v in values) / (n - 1)
     half = t_quantile(0.5 + LEVEL / 2, n - 1) * math.sqrt(variance / n)
     return mean, (mean - half, mean + half)
+
+
+def spread_interval(values: Sequence[float]) -> tuple[float | None, tuple[float, float] | None]:
+    """mean_interval, with no interval (None, shown "-") where every value is the same: the t interval has
+    zero width there and would claim a certainty no sample gives (two deals alike, a bot that never scores)."""
+    mean, interval = mean_interval(values)
+    return mean, (interval if interval is not None and min(values) != max(values) else None)

@@ -10,7 +10,8 @@ The summary (game/stats.py for the intervals, all 95 %, all estimates): per play
 Wilson interval (games as independent trials), the mean score with a Student t interval over the deals
 (the player's mean over its P games of each deal is one observation: deals are independent, games of
 one deal are not), and for each pair of players the differences A - B of both, paired by deal (Student t
-over the per-deal differences). Rendering is the console's (console/tournament.py).
+over the per-deal differences). A t interval needs 2 deals and some spread among them: else none is given
+(game/stats.py spread_interval). Rendering is the console's (console/tournament.py).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from game.players import COMS
-from game.stats import mean_interval, wilson
+from game.stats import spread_interval, wilson
 from solver.core.errors import MjError, shown
 
 METHODS = {
@@ -202,7 +203,7 @@ class Tally:
         players = []
         for p in range(self.n):
             scored = not self.unscored[p]
-            mean, interval = mean_interval([d[p] for d in self.deal_scores]) if scored else (None, None)
+            mean, interval = spread_interval([d[p] for d in self.deal_scores]) if scored else (None, None)
             rate = self.wins[p] / self.games[p] if self.games[p] else None
             players.append({"name": names[p], "spec": settings.players[p], "games": self.games[p],
                             "wins": self.wins[p], "win_rate": _round(rate, 4),
@@ -213,9 +214,9 @@ class Tally:
         for a in range(self.n):
             for b in range(a + 1, self.n):
                 both_scored = not (self.unscored[a] or self.unscored[b])
-                score, score_ci = (mean_interval([d[a] - d[b] for d in self.deal_scores]) if both_scored
+                score, score_ci = (spread_interval([d[a] - d[b] for d in self.deal_scores]) if both_scored
                                    else (None, None))
-                rate, rate_ci = mean_interval([d[a] - d[b] for d in self.deal_wins])
+                rate, rate_ci = spread_interval([d[a] - d[b] for d in self.deal_wins])
                 rate_ci = rate_ci and (max(-1.0, rate_ci[0]), min(1.0, rate_ci[1]))  # a difference of rates
                 pairs.append({"a": names[a], "b": names[b], "deals": len(self.deal_scores),
                               "score_diff": _round(score, 2), "score_diff_ci": _round(score_ci, 2),

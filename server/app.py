@@ -13,7 +13,8 @@ Routes (all GET, parameters in the query string, named like the CLI's options):
                            a game log stepped through and its decisions graded (server/review_routes.py)
     /sw.js, /favicon.ico, /manifest.webmanifest
                            the service worker, icon and manifest: offline after a first visit (server/shell.py)
-Bad input: status 400 and {"error": <the CLI's one line>, "code": <MjError code>}.
+Bad input: status 400 and {"error": <the CLI's one line>, "code": <MjError code>}; a parameter given twice is
+bad input on every /api/ route (once_each).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
@@ -51,6 +53,33 @@ SOLVING: dict[str, tuple[Callable[..., Any], tuple[str, ...]]] = {
 }
 
 
+def repeated(request: Request) -> str | None:
+    """The first query parameter given more than once ('favorite' is 'favourite', as in the CLI), or None."""
+    seen: set[str] = set()
+    for key, _ in request.query_params.multi_items():
+        key = "favourite" if key == "favorite" else key
+        if key in seen:  # (a set, not a count per key: ten thousand parameters stay linear)
+            return key
+        seen.add(key)
+    return None
+
+
+class OnceEach:
+    """Refuses a repeated query parameter on every /api/ route, before a route can read only its last value
+    (the analysis, game and review routes alike: one place, not one check a route)."""
+
+    def __init__(self, app: Any):
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http" and scope["path"].startswith("/api/"):
+            twice = repeated(Request(scope))
+            if twice is not None:
+                response = error(400, error_line(f"parameter '{twice[:40]}' given more than once"))
+                return await response(scope, receive, send)
+        await self.app(scope, receive, send)
+
+
 def create_app(workers: int = 2, catalogue_files: tuple[str, ...] = (), timeout: float | None = 300.0,
                on_ready: Callable[[], None] | None = None, reviewer: str = "game.review:review_game") -> Starlette:
     """`reviewer` names the function that grades a log's decisions (module:function, imported in a worker)."""
@@ -70,12 +99,7 @@ def create_app(workers: int = 2, catalogue_files: tuple[str, ...] = (), timeout:
             pool.close()
 
     def params(request: Request, allowed: tuple[str, ...]) -> dict[str, str]:
-        pairs = request.query_params.multi_items()
-        keys = [k for k, _ in pairs]
-        twice = next((k for k in keys if keys.count(k) > 1), None)
-        if twice is not None:
-            raise MjError(f"parameter '{twice[:40]}' given more than once")
-        return jobs.check_params(dict(pairs), allowed)
+        return jobs.check_params(dict(request.query_params), allowed)  # none twice: OnceEach
 
     async def quick(request: Request, func: Callable[..., Any], allowed: tuple[str, ...] | None) -> Response:
         """No solving: answered on the event loop's thread (catalogue look-ups, parsing)."""
@@ -120,4 +144,4 @@ def create_app(workers: int = 2, catalogue_files: tuple[str, ...] = (), timeout:
         Route("/api/{name:path}", solve),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    return Starlette(routes=routes, lifespan=lifespan)
+    return Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(OnceEach)])

@@ -1,7 +1,8 @@
 """HTTP for /review: a game log (the request's body, JSON lines) stepped through and its decisions graded.
 
     POST /api/replay                 the position after each event, every seat's tiles (game/log.py replay;
-                                     each step is game/serialize.py replay_step, as mj replay --json)
+                                     each step is game/serialize.py replay_step, as mj replay --json); no
+                                     parameters: the rule set is the log's
     POST /api/review?seat=I[&seconds=S]
                                      game/review.py's review of seat I's decisions (Review.to_dict()), S seconds
                                      a decision (default 1)
@@ -77,7 +78,7 @@ async def _log_text(request: Request) -> str:
 def review_routes(pool: WorkerPool, reviewer: str, timeout: float | None) -> list[Route]:
     async def replay(request: Request) -> Response:
         try:
-            unknown = next((k for k in request.query_params if k != "rules"), None)
+            unknown = next(iter(request.query_params), None)  # the rules are the log's own
             if unknown is not None:
                 raise MjError(f"unknown parameter '{unknown[:40]}' (this route takes none)")
             text = await _log_text(request)

@@ -59,9 +59,19 @@ def _samefile(a: str, b: str) -> bool:
         return os.path.realpath(a) == os.path.realpath(b)
 
 
+def check_output(path: str, option: str = "--output") -> None:
+    """MjError for a path no output can go to: empty (else taken for no output at all) or a directory
+    (else taken for earlier results); said before anything, the .meta included, is written."""
+    if not path:
+        raise MjError(f"{option} is empty: give a file name")
+    if os.path.isdir(path):
+        raise MjError(f"{option} {shown(path)} is a directory: give a file name")
+
+
 def holds_output(path: str, source: str | None, resume: bool, force: bool) -> bool:
     """Whether ``path`` holds an earlier run's output to continue. MjError for the outputs refused:
-    the input itself (also through a link), or earlier output without ``--resume`` or ``--force``."""
+    a directory, the input itself (also through a link), or earlier output without ``--resume`` or ``--force``."""
+    check_output(path)
     if source not in (None, "-") and _samefile(path, source):
         raise MjError(f"--output {shown(path)} is the input file; write the results elsewhere")
     exists = os.path.exists(path) and os.path.getsize(path) > 0

@@ -85,6 +85,14 @@ class _Stop(Exception):
     pass
 
 
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C during the search: ``result`` is what it reached (not proved, ``stopped`` says where)."""
+
+    def __init__(self, result: MaxH, exit_code: int = 130):
+        super().__init__(result.stopped)
+        self.result, self.exit_code = result, exit_code
+
+
 # --------------------------------------------------------------------------------------------------
 # Complete targets
 # --------------------------------------------------------------------------------------------------
@@ -166,6 +174,14 @@ class _Search:
         self.checks = 0
         self.survivors: dict[int, int] = {}
         self.lower = 0
+        self.at: tuple[int, list[int], list[int]] | None = None  # the goal searched, its branch and counts
+
+    def reached(self) -> str:
+        """How far the search got, for a stop (budget or Ctrl-C)."""
+        if self.at is None:
+            return "before the first goal's search"
+        goal, top, stats = self.at
+        return f"goal {goal}: {top[0]} of {len(self.order)} first-level branches finished, {stats[0]} prefixes measured"
 
     def certified(self, counts: list[int], limit: int) -> bool:
         """True when K(counts) > limit, proved by a complete target this function checks itself."""
@@ -192,13 +208,13 @@ class _Search:
         stats = [0, 0]  # checks, drops
         kept = self.survivors = {}
         top = [0]
+        self.at = (goal, top, stats)
 
         def tick() -> None:
             self.report(Progress(goal, self.lower, stats[0], stats[1], top[0] / max(1, len(order)),
                                  time.monotonic() - self.start))
             if self.deadline is not None and time.monotonic() > self.deadline:
-                raise _Stop(f"goal {goal}: {top[0]} of {len(order)} first-level branches finished, "
-                            f"{stats[0]} prefixes measured")
+                raise _Stop(self.reached())
 
         def rec(pos: int, size: int) -> bool:
             if size == self.real:
@@ -271,23 +287,26 @@ def max_h(ev, *, time_budget: float | None = None, progress: Callable[[Progress]
                     goal_checks, len(run.completions), time.monotonic() - start, stopped=stopped, timeline=timeline,
                     survivors=dict(sorted(run.survivors.items())))
 
-    while lower < game.hand_size:
-        goal = lower + 1
-        try:
-            found, goal_checks, dropped = run.survivor(goal)
-        except _Stop as stop:
-            return answer(False, f"time budget: {stop}")
-        run.checks += goal_checks
-        if found is None:
-            timeline.append((round(time.monotonic() - start, 2), goal, f"no hand ({goal_checks} checks)"))
-            return answer(True)
-        hand = run.hand_of(found)
-        h, units = exact_h(ev, hand)
-        if h < goal:
-            raise AssertionError(f"a survivor of goal {goal} has h = {h} by the ordinary search")
-        lower, witness, target = h, hand, units
-        run.lower = lower
-        timeline.append((round(time.monotonic() - start, 2), goal, f"h = {h} ({goal_checks} checks)"))
+    try:
+        while lower < game.hand_size:
+            goal = lower + 1
+            try:
+                found, goal_checks, dropped = run.survivor(goal)
+            except _Stop as stop:
+                return answer(False, f"time budget: {stop}")
+            run.checks += goal_checks
+            if found is None:
+                timeline.append((round(time.monotonic() - start, 2), goal, f"no hand ({goal_checks} checks)"))
+                return answer(True)
+            hand = run.hand_of(found)
+            h, units = exact_h(ev, hand)
+            if h < goal:
+                raise AssertionError(f"a survivor of goal {goal} has h = {h} by the ordinary search")
+            lower, witness, target = h, hand, units
+            run.lower = lower
+            timeline.append((round(time.monotonic() - start, 2), goal, f"h = {h} ({goal_checks} checks)"))
+    except KeyboardInterrupt as exc:  # the witness so far and where the proof stood, not a bare stop
+        raise Interrupted(answer(False, f"interrupted: {run.reached()}"), getattr(exc, "exit_code", 130)) from None
     return answer(True)  # h = N: nothing can be larger
 
 
