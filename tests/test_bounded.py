@@ -190,3 +190,9 @@ def test_generate_shows_progress_on_a_terminal(tmp_path):
     assert b"waits positions" in seen and b"4/4" in seen, seen[-500:]
     plain = mj("generate", "waits", "-n", "2", "--workers", "1", "-o", str(tmp_path / "v.jsonl"))
     assert plain.stderr == ""  # off a terminal: no bar
+
+
+@pytest.mark.parametrize("difficulty", ["", "  "])
+def test_an_empty_difficulty_is_refused_not_taken_for_any(difficulty):
+    done = mj("generate", "waits", "-n", "1", "--difficulty", difficulty, "--workers", "1", limit=60)
+    assert "--difficulty is empty" in one_line(done) and done.returncode == 2 and done.stdout == ""

@@ -69,6 +69,8 @@ class Difficulty:
 
 
 def parse_difficulty(kind: str, text: str | None) -> Difficulty:
+    if text is not None and not text.strip():  # (an empty --difficulty is a slip, not "any")
+        raise MjError(f"--difficulty is empty: give {', '.join(['any', *LEVELS[kind]])} or bounds like 'waits>=3'")
     text = (text or "any").strip()
     levels = LEVELS[kind]
     if text == "any":
