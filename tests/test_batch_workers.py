@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -101,9 +102,9 @@ def test_chunks_of_light_tasks_grow_to_the_largest_size():
 
 
 class Unpicklable(Exception):
-    def __init__(self, text: str, extra: int):  # (unpickles as cls(text): a TypeError in the parent)
+    def __init__(self, text: str):
         super().__init__(text)
-        self.extra = extra
+        self.lock = threading.Lock()  # (no pickling of it, whatever an imported library adds: tblib, via Dask)
 
 
 def refuse(chunk: list[int]) -> list[int]:
@@ -113,7 +114,7 @@ def refuse(chunk: list[int]) -> list[int]:
     if 13 in chunk:
         raise MjError("13 is refused", "ERR_THIRTEEN")
     if 14 in chunk:
-        raise Unpicklable("14 is refused", 1)
+        raise Unpicklable("14 is refused")
     return [2 * n for n in chunk]
 
 

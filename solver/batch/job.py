@@ -38,7 +38,7 @@ class JobFailed:
     @staticmethod
     def message_of(exc: Exception) -> bytes:
         """The pickled JobFailed of an exception (a RuntimeError with its text where it does not pickle, or would
-        not unpickle in the parent: an __init__ of other arguments)."""
+        not unpickle in the parent: an __init__ of other arguments, unless a library taught pickle otherwise)."""
         try:
             message = pickle.dumps(JobFailed(exc), protocol=pickle.HIGHEST_PROTOCOL)
             pickle.loads(message)
