@@ -6,7 +6,7 @@ from __future__ import annotations
 import errno
 import functools
 import sys
-from typing import Optional
+from typing import Any, Optional
 
 import typer
 
@@ -52,12 +52,33 @@ def _guard(group: typer.Typer) -> None:
 _guard(app)
 
 
+def given_twice(command: Any, argv: list[str]) -> str | None:
+    """The first option of the command named in argv that takes one value and is given more than once (by one
+    name or two: --favorite and --favourite), or None: click keeps the last silently. (typer's click is its own:
+    known by interface, not class.)"""
+    words = [w for w in argv if not w.startswith("-")]
+    while hasattr(command, "commands") and words and words[0] in command.commands:
+        command = command.commands[words.pop(0)]
+    for param in getattr(command, "params", ()):
+        if param.param_type_name == "option" and not param.multiple and not param.is_flag and not param.count:
+            names = param.opts + param.secondary_opts
+            uses = [w for w in argv if w in names or any(w.startswith(f"{n}=") for n in names if n.startswith("--"))]
+            if len(uses) > 1:
+                return " / ".join(dict.fromkeys(u.split("=")[0] for u in uses))
+    return None
+
+
 def main(argv: Optional[list[str]] = None) -> None:  # console script entry point (argv: for tests)
     for stream in (sys.stdout, sys.stderr):  # whatever the locale, output never fails on a character
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="backslashreplace")
+    command = typer.main.get_command(app)  # (built once: for the check below and the run)
+    twice = given_twice(command, sys.argv[1:] if argv is None else argv)
+    if twice is not None:
+        typer.echo(f"error: {twice} given more than once: give it once (see mj --help)", err=True)
+        sys.exit(2)
     try:
-        code = app(args=argv, standalone_mode=False)
+        code = command(args=argv, standalone_mode=False)
     except KeyboardInterrupt as exc:
         typer.echo("interrupted", err=True)
         sys.exit(getattr(exc, "exit_code", 130))

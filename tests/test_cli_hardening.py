@@ -211,3 +211,19 @@ def test_a_repeated_parameter_is_refused_everywhere(client, method, url):
 def test_replay_takes_no_rules(client):
     response = client.post("/api/replay?rules=nope", content=b'{"type": "start_game"}\n')
     assert response.status_code == 400 and "unknown parameter 'rules'" in response.json()["error"]
+
+
+@pytest.mark.parametrize("args, named", [
+    (["score", SCORED, "--tsumo", "--favorite", "可奈", "--favourite", "春香"], "--favorite / --favourite"),
+    (["plan", SEED_HAND, "--turns", "2", "--turns=3"], "--turns"),
+    (["catalogue", "units", "--rules", "2019-12", "--rules", "2019-10"], "--rules"),
+])
+def test_an_option_of_one_value_given_twice_is_refused(args, named):
+    """click keeps the last value silently (the first favourite had been dropped without a word)."""
+    code, out, err = run_mj(*args)
+    assert code == 2 and not out and err.strip() == f"error: {named} given more than once: give it once (see mj --help)"
+
+
+def test_options_of_many_values_may_repeat():
+    code, _, err = run_mj("play", "-p", "greedy", "-p", "greedy", "--favourite", "0=春香", "--favourite", "1=千早")
+    assert code == 0, err
