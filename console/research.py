@@ -148,10 +148,11 @@ def max_h_command(rules: RulesOpt = DEFAULT_RULES, json_: JsonOpt = False, time_
 
     Example: mj research max-h --rules hitori-jong-2.1 --out max-h.json
     """
+    from solver.batch.signals import stop_signals
     from solver.research.max_h import Interrupted, max_h
     from solver.serialize import dumps
 
-    with errors():
+    with errors(), stop_signals():  # (SIGTERM as Ctrl-C: the file beside the certificate removed, exit 143)
         ev = evaluator(rules, catalogue, as_of)
         target = _Out(out) if out is not None else None
         result = None

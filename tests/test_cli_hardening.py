@@ -48,9 +48,9 @@ def start_mj(*args: str) -> subprocess.Popen:
                             stderr=subprocess.PIPE, text=True)
 
 
-def interrupt(proc: subprocess.Popen) -> tuple[str, str, float]:
-    """SIGINT, then (stdout, stderr, seconds until the process ended)."""
-    proc.send_signal(signal.SIGINT)
+def interrupt(proc: subprocess.Popen, signum: int = signal.SIGINT) -> tuple[str, str, float]:
+    """SIGINT (or `signum`), then (stdout, stderr, seconds until the process ended)."""
+    proc.send_signal(signum)
     sent = time.monotonic()
     out, err = proc.communicate(timeout=60)
     return out, err, time.monotonic() - sent
@@ -58,7 +58,8 @@ def interrupt(proc: subprocess.Popen) -> tuple[str, str, float]:
 
 # --- 1, 2: Ctrl-C ------------------------------------------------------------------------------------------
 
-def test_ctrl_c_on_max_h_keeps_the_old_certificate_and_says_how_far_it_got(tmp_path):
+@pytest.mark.parametrize("signum, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_ctrl_c_on_max_h_keeps_the_old_certificate_and_says_how_far_it_got(tmp_path, signum, code):
     cert = tmp_path / "cert.json"
     cert.write_text('{"old": true}\n', encoding="utf-8")
     proc = start_mj("research", "max-h", "--quiet", "--out", str(cert))  # 2019-12: minutes to a proof
@@ -67,8 +68,8 @@ def test_ctrl_c_on_max_h_keeps_the_old_certificate_and_says_how_far_it_got(tmp_p
         time.sleep(0.05)  # the file beside it is made just before the search starts
     time.sleep(1.5)
     assert proc.poll() is None
-    out, err, _ = interrupt(proc)
-    assert proc.returncode == 130 and out == "", (out, err)
+    out, err, _ = interrupt(proc, signum)
+    assert proc.returncode == code and out == "", (out, err)
     assert err.count("\n") == 1 and err.startswith("interrupted after "), err
     assert "largest h found = " in err and "first-level branches finished" in err and "left as it was" in err
     assert cert.read_text(encoding="utf-8") == '{"old": true}\n'
