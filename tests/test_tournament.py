@@ -214,8 +214,9 @@ def test_resume_refuses_changed_options_and_foreign_files(tmp_path):
     assert run_mj(*base)[0] == 0
     before = out.read_bytes()
     other_player = ["seed000" if a == "greedy" else a for a in base]
+    more_games = ["4" if base[i - 1] == "--games" else a for i, a in enumerate(base)]  # (an option given once)
     for args, change, said in ((base, ["--seed", "1"], "--seed"), (other_player, [], "--player"),
-                               (base, ["--games", "4"], "--games"), (base, ["--rules", "hitori-jong-2.1"], "--rules"),
+                               (more_games, [], "--games"), (base, ["--rules", "hitori-jong-2.1"], "--rules"),
                                (base, ["--calls", "previous"], "--calls")):
         err = assert_one_error_line(*run_mj(*args, *change, "--resume"))
         assert said in err and "--force" in err, err
