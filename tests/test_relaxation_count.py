@@ -66,6 +66,12 @@ def test_kind_by_kind_count_equals_the_listed_patterns(seed, native):
         want = listed_upper(targets, hand, wall, room, W, t, scores, floor)
         assert win_upper(targets, hand, wall, room, W, t, native=native) == want[0]
         assert win_upper(targets, hand, wall, room, W, t, scores=scores, floor=floor, native=native) == want
+        # other floors from the same count: each the listing's mean at that floor (scores between them too)
+        floors = (floor, floor + 700, 2999, 3000, 9000)
+        p, mean, means = win_upper(targets, hand, wall, room, W, t, scores=scores, floor=floor, native=native,
+                                   floors=floors)
+        assert (p, mean) == want
+        assert means == {n: listed_upper(targets, hand, wall, room, W, t, scores, n)[1] for n in floors}
 
 
 @pytest.mark.parametrize("native", [True, False])

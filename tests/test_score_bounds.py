@@ -261,8 +261,9 @@ def test_too_small_bounds_are_caught(monkeypatch):
         S, N = caps(rules, position, turns, discard)
         return (None if S is None else (S + N) // 2), N
 
-    def no_floor(*args, floor=0, **kw):  # the relaxation's mean of the best listed hand alone, N forgotten
-        return win_upper(*args, **kw)
+    def no_floor(*args, floor=0, floors=(), **kw):  # the relaxation's mean of the best listed hand alone, N forgotten
+        p, mean, means = win_upper(*args, floors=(0,), **kw)
+        return (p, mean, dict.fromkeys(floors, means[0])) if floors else (p, mean)
     win_upper = bounds.win_upper
     for module, name, fake in ((score_bounds, "caps", now_only), (score_bounds, "bound", lower_u),
                                (score_bounds, "caps", short_s), (bounds, "win_upper", no_floor)):
@@ -369,3 +370,26 @@ def test_the_relaxation_of_e_score_counts_every_set_of_draws(case, param, floor)
         hits += s is not None
         scored += max(floor, s if s is not None else floor)
     assert got == (Fraction(hits, total), scored / total)
+
+
+def test_each_rows_relaxation_is_counted_at_its_own_no_win_cap(ev, monkeypatch):
+    """With a fetch every discard leaves the same hand + room, so one count serves every row: it now gives each row
+    the mean at its own no-win cap N (win_upper's floors), where it had given the least cap's mean plus N - N0. The
+    same as counting each row alone at its cap, and below the shifted value wherever N > N0."""
+    from solver.planning import bracket
+    from solver.planning.prepare import prepare
+
+    request = ev.plan_request_of(EXAMPLE, 3, "score", seen="", waiting_room="春香 千早", both=False)
+    listed = prepare(ev.rules, request.position, turns=3, objectives=("score",))
+    lower = plan_module.exact_plan(ev.rules, plan_module.replace(request, play="nearest"), None, None)
+    _, _, context = bracket.relaxed_uppers(request, lower, None, listed, ev.rules)
+    caps = {r.tile: score_bounds.caps(ev.rules, request.position, 3, r.tile)[1] for r in lower.discards}
+    alone = {}
+    for tile in caps:  # (each row counted alone: a request whose rows all share its cap)
+        monkeypatch.setattr(score_bounds, "caps", lambda *a, n=caps[tile]: (None, n))
+        alone[tile] = bracket.relaxed_uppers(request, lower, None, listed, ev.rules)[2][tile]
+    assert context == alone
+    least = min(caps.values())
+    base = next(context[t] for t, n in caps.items() if n == least)
+    assert all(context[t] <= base + n - least for t, n in caps.items())
+    assert any(context[t] < base + n - least for t, n in caps.items())

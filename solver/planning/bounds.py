@@ -25,7 +25,7 @@ DOMINATED_DRAWS = 8  # draws up to which dominated needs are dropped first (2^t 
 
 def win_upper(targets, hand: tuple[int, ...], wall: tuple[int, ...], room: tuple[int, ...], W: int, t: int,
               limit: int = UPPER_STATES, deadline: float | None = None, scores=None, floor: int = 0,
-              native: bool | None = None):
+              native: bool | None = None, floors: tuple[int, ...] = ()):
     """P(some target's missing tiles, less the room's copies, all lie in the next t draws) over `targets`
     (count tuples over the positions of `wall`, or their matrix, a row each), `hand` and `room` over the same
     positions. TooLarge past `limit` states in one kind's step (OutOfTime past `deadline`).
@@ -38,7 +38,9 @@ def win_upper(targets, hand: tuple[int, ...], wall: tuple[int, ...], room: tuple
     Vandermonde's identity the sum over every way to choose them.
 
     With `scores` (each target's tsumo score, in the order of `targets`): (that probability, E[max(floor, the best
-    score of a target whose missing tiles the draws hold)], floor where none).
+    score of a target whose missing tiles the draws hold)], floor where none); with `floors` too (each at least
+    `floor`), a third item {N: the same mean with floor N}, from the same count: per need the draw sets whose best
+    held need it is, E = (sum of those sets x max(N, its score) + the sets holding none x N) / C(W, t).
     """
     n = len(wall)
     # (numpy: a row per target, so that a caller valuing many discards over one list converts it once)
@@ -46,7 +48,7 @@ def win_upper(targets, hand: tuple[int, ...], wall: tuple[int, ...], room: tuple
     need = np.maximum(matrix - np.array(hand, dtype=np.int16) - np.array(room, dtype=np.int16), 0)
     ok = (need.sum(1) <= t) & (need <= np.array(wall, dtype=np.int16)).all(1)
     if not ok.any():
-        return Fraction(0) if scores is None else (Fraction(0), Fraction(floor))
+        return Fraction(0) if scores is None else floored((Fraction(0), Fraction(floor)), floors, {}, 1)
     rows = np.ascontiguousarray(need[ok], dtype=np.int16)
     values = np.full(len(rows), floor, dtype=np.int64) if scores is None else np.asarray(scores, dtype=np.int64)[ok]
     # each distinct need once, with the best score of the targets asking for it (at least the floor)
@@ -62,7 +64,7 @@ def win_upper(targets, hand: tuple[int, ...], wall: tuple[int, ...], room: tuple
     order = np.lexsort(tuple(asks[:, j] for j in reversed(range(n))) + (-best,))  # bit j: the j-th best score
     asks, best = asks[order], best[order]
     if not asks.any():  # (every target in hand already: any draws hold them)
-        return Fraction(1), Fraction(int(best[0]))
+        return floored((Fraction(1), Fraction(int(best[0]))), floors, {int(best[0]): 1}, 1)
     gain = (best - floor).tolist()
     kinds = settling_order(asks > 0)
     later = W - sum(wall[i] for i in kinds)  # tiles of no needed kind
@@ -74,7 +76,7 @@ def win_upper(targets, hand: tuple[int, ...], wall: tuple[int, ...], room: tuple
     rest = asks[:, kinds[::-1]].cumsum(1)[:, ::-1]  # per need and step, its tiles of that kind and the later ones
     most_states = min(limit, UPPER_BYTES // (len(asks) // 8 + 64))
     if planc_built(native) and len(kinds) <= 64 and t <= 16 and 2 * t <= W and comb(W, t) < 1 << 62:  # (C: 64 bits)
-        total, scored, stop = _planc.count_needs(
+        total, scored, stop, tops = _planc.count_needs(
             np.ascontiguousarray(asks[:, kinds], dtype=np.int8).tobytes(), len(asks), len(kinds),
             [int(wall[i]) for i in kinds], free, t, gain if scores is not None else None, most_states,
             -1.0 if deadline is None else deadline)
@@ -82,9 +84,10 @@ def win_upper(targets, hand: tuple[int, ...], wall: tuple[int, ...], room: tuple
             raise OutOfTime("the upper bound passed its time budget") if stop == 2 else \
                 TooLarge(f"the upper bound passed {most_states:,} states of draws (past its states or memory)")
         subsets = comb(W, t)
-        return Fraction(total, subsets) if scores is None else \
-            (Fraction(total, subsets), Fraction(scored, subsets) + floor)
+        return Fraction(total, subsets) if scores is None else floored(
+            (Fraction(total, subsets), Fraction(scored, subsets) + floor), floors, tops_of(tops, best), subsets)
     total = scored = 0
+    tops = [0] * len(asks)  # per need, the draw sets whose best held need it is
     states = {(0, (1 << len(asks)) - 1): 1}  # (draws of needed kinds so far, needs still held) -> ways
     for step, i in enumerate(kinds):
         most = min(wall[i], t)
@@ -106,6 +109,7 @@ def win_upper(targets, hand: tuple[int, ...], wall: tuple[int, ...], room: tuple
                     count = w * comb(free[step], t - used - r)
                     total += count
                     scored += count * gain[top.bit_length() - 1]
+                    tops[top.bit_length() - 1] += count
                     continue
                 key = (used + r, held)
                 after[key] = after.get(key, 0) + w
@@ -117,7 +121,26 @@ def win_upper(targets, hand: tuple[int, ...], wall: tuple[int, ...], room: tuple
     subsets = comb(W, t)  # (every state is settled at the last kind: all needs are chosen by then)
     if scores is None:
         return Fraction(total, subsets)
-    return Fraction(total, subsets), Fraction(scored, subsets) + floor
+    return floored((Fraction(total, subsets), Fraction(scored, subsets) + floor), floors, tops_of(tops, best), subsets)
+
+
+def tops_of(tops, best) -> dict[int, int]:
+    """{score: the draw sets whose best held need scores that} (needs of one score merged)."""
+    out: dict[int, int] = {}
+    for count, score in zip(tops, best.tolist()):
+        if count:
+            out[score] = out.get(score, 0) + count
+    return out
+
+
+def floored(answer: tuple, floors: tuple[int, ...], tops: dict[int, int], subsets: int) -> tuple:
+    """`answer` (P, E at the floor), and with `floors` a third item: {N: E[max(N, the best score held)]}. The draw
+    sets holding no need score N; the others max(N, their best), each need's score already at least the floor."""
+    if not floors:
+        return answer
+    held = sum(tops.values())
+    return (*answer, {n: Fraction(sum(c * max(n, v) for v, c in tops.items()) + (subsets - held) * n, subsets)
+                      for n in floors})
 
 
 def undominated(counts: np.ndarray, scores: np.ndarray, scored: bool) -> np.ndarray:

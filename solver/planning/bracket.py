@@ -130,8 +130,7 @@ def relaxed_uppers(request: PlanRequest, lower: Plan, stopped: str | None, liste
                 fetch = listed.sora is not None
         targets = keys[:, list(relevant)] if len(keys) else np.zeros((0, len(relevant)), dtype=np.int16)
         # the needs depend on hand + room alone (with a fetch, every discard alike): one count per such sum, at the
-        # least no-win cap N of its rows; a row's E[score] bound adds its own N less that (max(N, s) <= max(N0, s)
-        # + N - N0), exact where a sum has one row
+        # least no-win cap N0 of its rows, which also gives each row's mean at its own cap N (win_upper's floors)
         asked = []
         for row in lower.discards:
             kept = position.hand if row.tile is None else position.hand.remove(row.tile)
@@ -142,18 +141,19 @@ def relaxed_uppers(request: PlanRequest, lower: Plan, stopped: str | None, liste
             # (no end without a win scores more than N)
             floor = None if rules is None else caps(rules, position, request.turns, row.tile)[1]
             asked.append((row.tile, hand, tuple(room), floor, tuple(h + r for h, r in zip(hand, room))))
-        least: dict[tuple, int | None] = {}
+        floors: dict[tuple, set] = {}
         for _, _, _, floor, key in asked:
-            least[key] = floor if key not in least or floor is None else min(least[key], floor)
+            floors.setdefault(key, set()).add(floor)
         counted: dict[tuple, object] = {}
         for tile, hand, room, floor, key in asked:
             if key not in counted:
                 counted[key] = win_upper(targets, hand, wall_r, room, W, request.turns, deadline=deadline,
-                                         **({} if rules is None else {"scores": scores, "floor": least[key]}))
+                                         **({} if rules is None else {"scores": scores, "floor": min(floors[key]),
+                                                                      "floors": tuple(sorted(floors[key]))}))
             if rules is None:
                 uppers[tile] = counted[key]
             else:
-                uppers[tile], context[tile] = counted[key][0], counted[key][1] + floor - least[key]
+                uppers[tile], context[tile] = counted[key][0], counted[key][2][floor]
     except TooLarge as exc:  # too many complete hands within reach to list, or too many patterns: only 1 is proved
         if not isinstance(exc, OutOfTime) or not uppers:
             uppers, context = {}, None

@@ -1,11 +1,12 @@
 /* The perfect-information relaxation's count in C (bounds.py win_upper: the same states, the same order, the same
  * exact integers; docs/formulation.md section 8, "Bounds past the budget").
  *
- * count_needs(asks, needs, steps, walls, free, t, gains, limit, deadline) -> (total, scored, stop)
+ * count_needs(asks, needs, steps, walls, free, t, gains, limit, deadline) -> (total, scored, stop, tops)
  *   asks: bytes, needs x steps, each need's copies of each step's kind (the kinds in the count's order, the needs
  *     best first: bit j of a mask is need j); walls, free: per step the kind's live copies and the tiles not chosen
  *     after it; gains: per need its score less the floor, or None (P(win) alone);
- *   total: the draw sets (of t) that hold a need, scored: the sum over them of the best held need's gain;
+ *   total: the draw sets (of t) that hold a need, scored: the sum over them of the best held need's gain; tops
+ *     (with gains, else None): per need, the draw sets whose best held need it is;
  *   stop: 0 done, 1 past `limit` states in one step, 2 past `deadline` (time.monotonic(); negative: none).
  * The caller checks that C(W, t) fits in 63 bits, so every count of draw sets does. */
 #define PY_SSIZE_T_CLEAN
@@ -123,6 +124,7 @@ typedef struct {
     const signed char *asks;
     int walls[NW_MAXK], free[NW_MAXK];
     long long *gains;  /* NULL: P(win) alone */
+    unsigned __int128 *tops;  /* with gains: per need, the draw sets whose best held need it is */
     int *rest;         /* N x (S + 1): a need's copies of the step's kind and the later ones */
     uint64_t *masks;   /* settled, keep[0..t], room_for[0..t]: (2 t + 3) x L */
 } Count;
@@ -174,7 +176,10 @@ static int count(Count *c, size_t limit, double deadline, unsigned __int128 *tot
                 if (c->gains ? (int)(settled[top / 64] >> (top % 64) & 1) : hit) {  /* held: none better to hope for */
                     unsigned __int128 n = (unsigned __int128)w * choose(c->free[step], t - used - r);
                     *total += n;
-                    if (c->gains) *scored += n * (unsigned __int128)c->gains[top];
+                    if (c->gains) {
+                        *scored += n * (unsigned __int128)c->gains[top];
+                        c->tops[top] += n;
+                    }
                     continue;
                 }
                 ok = add_state(&next, held, used + r, w);
@@ -239,8 +244,9 @@ PyObject *count_needs(PyObject *self, PyObject *args) {
     c.rest = PyMem_Calloc((size_t)N * (S + 1), sizeof *c.rest);
     c.masks = PyMem_Malloc((size_t)(2 * t + 3) * c.L * sizeof *c.masks);
     c.gains = gains == Py_None ? NULL : PyMem_Malloc(N * sizeof *c.gains);
+    c.tops = gains == Py_None ? NULL : PyMem_Calloc(N, sizeof *c.tops);
     PyObject *out = NULL;
-    if (!c.rest || !c.masks || (gains != Py_None && !c.gains)) {
+    if (!c.rest || !c.masks || (gains != Py_None && (!c.gains || !c.tops))) {
         PyErr_NoMemory();
         goto done;
     }
@@ -261,15 +267,27 @@ PyObject *count_needs(PyObject *self, PyObject *args) {
         PyErr_NoMemory();
         goto done;
     }
-    PyObject *a = long_of(total), *b = long_of(scored);
-    if (a && b) out = Py_BuildValue("(NNi)", a, b, stop);
+    PyObject *a = long_of(total), *b = long_of(scored), *tops = Py_None;
+    Py_INCREF(Py_None);
+    if (c.tops) {  /* (the other floors' means come from these: E[max(N, best)] for any N at least the floor) */
+        Py_DECREF(Py_None);
+        tops = PyList_New(N);
+        for (int j = 0; tops && j < N; j++) {
+            PyObject *v = long_of(c.tops[j]);
+            if (!v) Py_CLEAR(tops);
+            else PyList_SET_ITEM(tops, j, v);
+        }
+    }
+    if (a && b && tops) out = Py_BuildValue("(NNiN)", a, b, stop, tops);
     else {
         Py_XDECREF(a);
         Py_XDECREF(b);
+        Py_XDECREF(tops);
     }
 done:
     PyMem_Free(c.rest);
     PyMem_Free(c.masks);
     PyMem_Free(c.gains);
+    PyMem_Free(c.tops);
     return out;
 }
