@@ -10,7 +10,7 @@ import typer
 
 from catalogue import CatalogueError
 from solver.api import Evaluator
-from solver.core.errors import MjError, error_line
+from solver.core.errors import MjError, error_line, shown
 from solver.core.rules import parse_date
 
 HandArg = Annotated[str, typer.Argument(help="The hand, e.g. '[翼 可憐 茜] 春香 千早 ...' (called units in brackets).")]
@@ -106,3 +106,56 @@ def show(renderable: Any) -> None:
     from console.render import console
 
     console.print(renderable)
+
+
+class WholeFile:
+    """PATH written whole or not at all (`--log`, `--out`), opened before the work, so a bad path costs none: a file
+    beside it, renamed over it at the end, so a stopped or failed run leaves an earlier file as it was; anything
+    but a regular file (a device, a pipe) is written in place: renaming over /dev/full would replace the device.
+    `what` names it in the one error line ("the log ")."""
+
+    def __init__(self, path: str, what: str = ""):
+        import os
+        import tempfile
+
+        self.path, self.what, self.aside = path, what, None
+        try:
+            if os.path.exists(path) and not os.path.isfile(path):
+                self.handle = open(path, "w", encoding="utf-8", newline="\n")
+                return
+            fd, self.aside = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp",
+                                              dir=os.path.dirname(path) or ".")
+            mask = os.umask(0)
+            os.umask(mask)
+            os.chmod(fd, 0o666 & ~mask)  # mkstemp's 0600 would outlive the rename
+            self.handle = os.fdopen(fd, "w", encoding="utf-8", newline="\n")
+        except OSError as exc:
+            raise self._error(exc) from None
+
+    def _error(self, exc: OSError) -> MjError:
+        return MjError(f"cannot write {self.what}{shown(self.path)}: {exc.strerror or exc}")
+
+    def write(self, text: str) -> None:
+        import os
+
+        try:
+            with self.handle:
+                self.handle.write(text)
+            if self.aside is not None:
+                os.replace(self.aside, self.path)
+                self.aside = None
+        except OSError as exc:
+            self.drop()
+            raise self._error(exc) from None
+
+    def drop(self) -> None:
+        """Where nothing was written whole, the file beside it removed (an earlier file stays as it was)."""
+        import os
+
+        self.handle.close()
+        if self.aside is not None:
+            try:
+                os.unlink(self.aside)
+            except OSError:
+                pass
+            self.aside = None

@@ -7,7 +7,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from console.common import AsOfOpt, CatalogueOpt, JsonOpt, PlannerBudgetOpt, RulesOpt, errors, evaluator
+from console.common import AsOfOpt, CatalogueOpt, JsonOpt, PlannerBudgetOpt, RulesOpt, WholeFile, errors, evaluator
 from solver.core.errors import MjError, shown
 from solver.core.rules import DEFAULT_RULES
 
@@ -81,62 +81,16 @@ def play(player: PlayerOpt = None,
             from console.game_view import Narrator
 
             on_event = Narrator(ev, specs)
-        sink = LogFile(log) if log else None  # before the deal: a bad path must not cost a human's whole game
+        sink = WholeFile(log, "the log ") if log else None  # before the deal: a bad path costs no human's game
         try:
             record = Game(ev, setup, players, fallback_player, on_event).play()
             if sink:
-                sink.write(record.events)
+                from game.log import dumps
+
+                sink.write("".join(dumps(event) + "\n" for event in record.events))
         finally:
             if sink:
-                sink.close()
-
-
-class LogFile:
-    """`--log PATH`, opened (created) before the game. A regular file is written whole or not at all (a
-    temporary file renamed over it at the end); anything else (a device, a pipe) is written in place:
-    renaming over /dev/full would replace the device."""
-
-    def __init__(self, path: str):
-        import os
-
-        self.path = path
-        self.regular = not os.path.exists(path) or os.path.isfile(path)
-        self.temporary = f"{path}.partial" if self.regular else path
-        self.done = False
-        try:
-            self.stream = open(self.temporary, "w", encoding="utf-8", newline="\n")
-        except OSError as exc:
-            raise self._error(exc) from None
-
-    def _error(self, exc: OSError) -> MjError:
-        return MjError(f"cannot write the log {shown(self.path)}: {exc.strerror or exc}")
-
-    def write(self, events: list[dict]) -> None:
-        import os
-
-        from game.log import write
-
-        try:
-            with self.stream:
-                write(events, self.stream)
-            if self.regular:
-                os.replace(self.temporary, self.path)
-            self.done = True
-        except OSError as exc:
-            raise self._error(exc) from None
-
-    def close(self) -> None:
-        """After a game that did not finish or a write that failed, no temporary file is left behind."""
-        import os
-
-        if self.done:
-            return
-        try:
-            self.stream.close()
-        except OSError:
-            pass
-        if self.regular and os.path.exists(self.temporary):
-            os.remove(self.temporary)
+                sink.drop()
 
 
 def replay(log: Annotated[str, typer.Argument(help="A game log written by mj play --log.")],

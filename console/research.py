@@ -11,7 +11,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from console.common import AsOfOpt, CatalogueOpt, JsonOpt, RulesOpt, errors, evaluator
+from console.common import AsOfOpt, CatalogueOpt, JsonOpt, RulesOpt, WholeFile, errors, evaluator
 from solver.core.errors import shown
 from solver.core.rules import DEFAULT_RULES
 
@@ -77,59 +77,6 @@ def certificate(ev, result, rules: str) -> dict:
     }
 
 
-def _fail(path: str, exc: OSError) -> None:
-    typer.echo(f"error: cannot write {path}: {exc.strerror or exc}", err=True)
-    raise typer.Exit(2) from None
-
-
-class _Out:
-    """The certificate file, written whole or not at all: into a file beside it, renamed over it at the end,
-    so a stopped run (Ctrl-C, a crash) leaves an earlier certificate as it was. Opened before the search:
-    a bad path costs no compute."""
-
-    def __init__(self, path: str):
-        import os
-        import tempfile
-
-        from solver.batch.output import check_output
-
-        check_output(path, "--out")
-        self.path = path
-        try:
-            fd, self.aside = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp",
-                                              dir=os.path.dirname(path) or ".")
-            mask = os.umask(0)
-            os.umask(mask)
-            os.chmod(fd, 0o666 & ~mask)  # mkstemp's 0600 would outlive the rename
-            self.handle = os.fdopen(fd, "w", encoding="utf-8")
-        except OSError as exc:
-            _fail(path, exc)
-
-    def write(self, text: str) -> None:
-        import os
-
-        try:
-            with self.handle:
-                self.handle.write(text + "\n")
-            os.replace(self.aside, self.path)
-        except OSError as exc:
-            self.drop()
-            _fail(self.path, exc)
-        self.aside = None
-
-    def drop(self) -> None:
-        """The file beside it removed (nothing written over the old certificate)."""
-        import os
-
-        if self.aside is not None:
-            self.handle.close()
-            try:
-                os.unlink(self.aside)
-            except OSError:
-                pass
-            self.aside = None
-
-
 def _interrupted(ev, result, out: Optional[str], code: int) -> None:
     """Ctrl-C: one line with what the search reached (the certificate file, if any, left as it was)."""
     names = " ".join(ev.tiles.name(k) for k, n in enumerate(result.witness) for _ in range(n))
@@ -154,7 +101,11 @@ def max_h_command(rules: RulesOpt = DEFAULT_RULES, json_: JsonOpt = False, time_
 
     with errors(), stop_signals():  # (SIGTERM as Ctrl-C: the file beside the certificate removed, exit 143)
         ev = evaluator(rules, catalogue, as_of)
-        target = _Out(out) if out is not None else None
+        if out is not None:
+            from solver.batch.output import check_output
+
+            check_output(out, "--out")
+        target = WholeFile(out) if out is not None else None
         result = None
         try:
             report = _progress(quiet)
@@ -167,7 +118,7 @@ def max_h_command(rules: RulesOpt = DEFAULT_RULES, json_: JsonOpt = False, time_
             cert = certificate(ev, result, ev.rules.name)
             text = dumps(cert)
             if target is not None:
-                target.write(text)
+                target.write(text + "\n")
         except Interrupted as stop:
             _interrupted(ev, stop.result, out, stop.exit_code)
         except KeyboardInterrupt as stop:  # while the witness was checked: the search's answer is whole
