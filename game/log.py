@@ -29,7 +29,9 @@ MEANS = {"seat": "a seat number", "tile": "a tile name", "tiles": "a list of til
          "score": "a whole number or null", "scores": "a list of one score (a whole number or null) per seat"}
 
 
-def _no_constant(name: str):
+def no_constant(name: str):
+    """json.loads' parse_constant for the game's JSON (logs, bots' answers, the browser's actions): NaN and
+    Infinity are not JSON, refused as text that does not parse."""
     raise ValueError(f"{name} is not JSON")
 
 
@@ -48,7 +50,7 @@ def parse_line(line: str, number: int = 0) -> dict:
     if len(line) > MAX_LINE:
         raise MjError(f"{where}a line of more than {MAX_LINE} characters")
     try:
-        event = json.loads(line, parse_constant=_no_constant)
+        event = json.loads(line, parse_constant=no_constant)
     except (ValueError, RecursionError) as exc:
         raise MjError(f"{where}not JSON ({shown(str(exc))[:80]})") from None
     if not isinstance(event, dict) or not isinstance(event.get("type"), str):

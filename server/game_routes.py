@@ -16,6 +16,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
+from game.log import no_constant
 from server.game_session import MAX_SEED, NotLegal, Sessions
 from server.respond import bounded_body, error
 from solver.core.errors import MjError, error_line
@@ -23,11 +24,6 @@ from solver.core.numbers import whole
 
 DEFAULT_COMS = "greedy,seed000,random"
 MAX_BODY = 4096  # bytes: an action is one small object
-
-
-def refuse_constant(name: str):
-    """NaN and Infinity are not JSON: an answer holding one is refused as one that does not parse."""
-    raise ValueError(f"{name} is not JSON")
 
 
 def game_routes(sessions: Sessions) -> list[Route]:
@@ -67,7 +63,7 @@ def game_routes(sessions: Sessions) -> list[Route]:
         try:
             body = await bounded_body(request, MAX_BODY, f"an action is one small JSON object (at most {MAX_BODY} bytes)")
             try:
-                answer = json.loads(body or b"null", parse_constant=refuse_constant)
+                answer = json.loads(body or b"null", parse_constant=no_constant)
             except (ValueError, RecursionError):
                 raise MjError("the body must be one JSON object: one of the legal actions") from None
             chosen = session.act(answer)

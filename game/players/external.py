@@ -15,7 +15,7 @@ import subprocess
 import threading
 import time
 
-from game.log import dumps
+from game.log import dumps, no_constant
 from game.players.base import BotFault, Player
 from game.view import Observation
 from solver.core.errors import MjError, shown
@@ -24,10 +24,6 @@ _EOF = object()
 _TOO_LONG = object()  # stands for a line past MAX_ANSWER, whose text is dropped as it is read
 MAX_ANSWER = 1 << 16  # characters: an answer is one small object
 PENDING = 16  # lines read ahead at most: a bot that writes without pause waits for the game (its pipe fills)
-
-
-def _no_constant(name: str):
-    raise ValueError(f"{name} is not JSON")
 
 
 class ExternalPlayer(Player):
@@ -134,7 +130,7 @@ class ExternalPlayer(Player):
         if line is _TOO_LONG:
             raise BotFault(f"an answer of more than {MAX_ANSWER} characters")
         try:
-            answer = json.loads(line, parse_constant=_no_constant)
+            answer = json.loads(line, parse_constant=no_constant)
         except (ValueError, RecursionError):
             raise BotFault(f"garbage: {shown(line.strip())[:80]}") from None
         return answer
