@@ -145,6 +145,19 @@ def seen_plus(seen: tuple[int, ...], kind: int, size: int) -> tuple[int, ...]:
     return tuple(counts)
 
 
+# The tables' orders, where they are built and where the waiting room's copies are taken out again (_room_out)
+def accept_order(a: Accept) -> tuple:
+    return -a.live, a.tile
+
+
+def wait_order(w: Wait) -> tuple:
+    return -w.live, -(w.tsumo or 0), w.tile
+
+
+def row_order(r: DiscardRow) -> tuple:
+    return r.h if r.h is not None else 99, -r.live, r.tile
+
+
 def live_count(hand: Hand, rules: RuleSet, seen: tuple[int, ...], kind: int) -> int:
     called = hand.called_counts(rules)[kind]
     return max(0, COPIES - hand.concealed[kind] - called - (seen[kind] if seen else 0))
@@ -161,7 +174,7 @@ def acceptance(dm: DistanceModel, hand: Hand, seen: tuple[int, ...], pool: list[
     if pool is not None:
         pool.extend(targets)
     rows = [Accept(t, live_count(hand, dm.rules, seen, t)) for t in kinds]
-    return h, tuple(sorted(rows, key=lambda a: (-a.live, a.tile)))
+    return h, tuple(sorted(rows, key=accept_order))
 
 
 def waits(dm: DistanceModel, hand: Hand, seen: tuple[int, ...], favourite: int | None,
@@ -179,7 +192,7 @@ def waits(dm: DistanceModel, hand: Hand, seen: tuple[int, ...], favourite: int |
     for t in kinds:
         tsumo, ron = _win_totals(rules, hand.add(t), t, favourite)
         found.append(Wait(t, live_count(hand, rules, seen, t), tsumo, ron))
-    return tuple(sorted(found, key=lambda w: (-w.live, -(w.tsumo or 0), w.tile)))
+    return tuple(sorted(found, key=wait_order))
 
 
 def discard_table(dm: DistanceModel, hand: Hand, seen: tuple[int, ...], favourite: int | None,
@@ -204,7 +217,7 @@ def discard_table(dm: DistanceModel, hand: Hand, seen: tuple[int, ...], favourit
         rest, after = hand.remove(kind), seen_plus(seen, kind, size)
         h, accept = acceptance(dm, rest, after, pool, bound)
         rows.append(DiscardRow(kind, h, accept, waits(dm, rest, after, favourite) if h == 1 else ()))
-    return tuple(sorted(rows, key=lambda r: (r.h if r.h is not None else 99, -r.live, r.tile)))
+    return tuple(sorted(rows, key=row_order))
 
 
 def call_options(dm: DistanceModel, hand: Hand, tile: int, seen: tuple[int, ...]) -> tuple[CallOption, ...]:
@@ -323,11 +336,10 @@ def _room_out(room: list[int], discards: tuple[DiscardRow, ...], top_waits: tupl
         return replace(item, live=max(0, item.live - room.count(item.tile)))
 
     def waits_of(found):
-        return tuple(sorted(map(less, found), key=lambda w: (-w.live, -(w.tsumo or 0), w.tile)))
-    rows = [replace(r, accept=tuple(sorted(map(less, r.accept), key=lambda a: (-a.live, a.tile))),
-                    waits=waits_of(r.waits)) for r in discards]
-    rows.sort(key=lambda r: (r.h if r.h is not None else 99, -r.live, r.tile) if r.tile >= 0 else 0)
-    return tuple(rows), waits_of(top_waits), None if ron_wait is None else less(ron_wait)
+        return tuple(sorted(map(less, found), key=wait_order))
+    rows = [replace(r, accept=tuple(sorted(map(less, r.accept), key=accept_order)), waits=waits_of(r.waits))
+            for r in discards]
+    return tuple(sorted(rows, key=row_order)), waits_of(top_waits), None if ron_wait is None else less(ron_wait)
 
 
 def _stand_ins_held(dm: DistanceModel, hand: Hand) -> bool:
