@@ -295,9 +295,13 @@ def estimate_plan(rules: RuleSet, request: PlanRequest, progress: Progress | Non
 def finish(prep: Prepared, rules: RuleSet, request: PlanRequest, choices, rows, labels, games) -> Plan:
     hand, nr, start = request.position.hand, prep.nr, prep.start
     kept = [hand if choice is None else hand.remove(prep.positions[choice]) for choice in choices]
+    out_of_wall = None
     for i, (row, (h_after, live)) in enumerate(zip(rows, acceptances(prep.targets, kept, prep.wall, prep.budget))):
         if h_after is None:  # (past the class's listed targets: not unreachable, only farther)
-            h_after, live = searched_acceptance(rules, kept[i], request.position, request.turns, prep.wall)
+            if out_of_wall is None:
+                seen, room, _, _ = position_counts(rules, request.position, request.turns)
+                out_of_wall = tuple(s + r for s, r in zip(seen, room))
+            h_after, live = searched_acceptance(rules, kept[i], out_of_wall, prep.wall)
         rows[i] = replace(row, h=h_after, live=live)
     first, second = ("win_probability", "expected_score") if request.objective == "win" else \
         ("expected_score", "win_probability")

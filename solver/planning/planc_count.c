@@ -267,16 +267,12 @@ PyObject *count_needs(PyObject *self, PyObject *args) {
         PyErr_NoMemory();
         goto done;
     }
-    PyObject *a = long_of(total), *b = long_of(scored), *tops = Py_None;
-    Py_INCREF(Py_None);
-    if (c.tops) {  /* (the other floors' means come from these: E[max(N, best)] for any N at least the floor) */
-        Py_DECREF(Py_None);
-        tops = PyList_New(N);
-        for (int j = 0; tops && j < N; j++) {
-            PyObject *v = long_of(c.tops[j]);
-            if (!v) Py_CLEAR(tops);
-            else PyList_SET_ITEM(tops, j, v);
-        }
+    /* (tops: the other floors' means come from these, E[max(N, best)] for any N at least the floor) */
+    PyObject *a = long_of(total), *b = long_of(scored), *tops = c.tops ? PyList_New(N) : Py_NewRef(Py_None);
+    for (int j = 0; c.tops && tops && j < N; j++) {
+        PyObject *v = long_of(c.tops[j]);
+        if (!v) Py_CLEAR(tops);
+        else PyList_SET_ITEM(tops, j, v);
     }
     if (a && b && tops) out = Py_BuildValue("(NNiN)", a, b, stop, tops);
     else {

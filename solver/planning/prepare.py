@@ -89,7 +89,7 @@ def about(count: int) -> str:
     """A rough count as a person reads it: digits grouped, or past a billion its order of magnitude."""
     if count < 10 ** 9:
         return f"{count:,}"
-    exponent = len(str(count)) if count.bit_length() < 10_000 else int(count.bit_length() * 0.30103)
+    exponent = int(count.bit_length() * 0.30103)  # log10 2: within one of the digits, set right below
     while count >= 10 ** exponent:  # (not through float, nor str past Python's 4,300 digits: e.g. --turns 3000)
         exponent += 1
     while count < 10 ** (exponent - 1):
@@ -227,13 +227,11 @@ def acceptances(targets: Targets, hands: list[Hand], wall: list[int], budget: in
     return out
 
 
-def searched_acceptance(rules: RuleSet, hand: Hand, position: Position, turns: int,
+def searched_acceptance(rules: RuleSet, hand: Hand, out_of_wall: tuple[int, ...],
                         wall: list[int]) -> tuple[int | None, int | None]:
     """(h, live acceptance) of a 12-tile hand that the listed targets do not reach (a class lists only those near
     the start: a discard that raises h leaves them), from the exact search (tile_search.py); None past its work."""
-    seen, room, _, _ = position_counts(rules, position, turns)
-    got = search_for(rules).accepted(hand, tuple(s + r for s, r in zip(seen, room)), limit=ACCEPT_WORK,
-                                     witnesses=False)
+    got = search_for(rules).accepted(hand, out_of_wall, limit=ACCEPT_WORK, witnesses=False)
     if got is None or got[0] is None:
         return None, None
     return got[0], sum(wall[k] for k in got[1])
