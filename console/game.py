@@ -108,16 +108,13 @@ def replay(log: Annotated[str, typer.Argument(help="A game log written by mj pla
     with errors():
         if seat is not None and not analyze:
             raise MjError("--seat names the seat --analyze hands to mj analyze: add --analyze or leave it out")
-        from game.log import UNFINISHED, finished
         from game.log import replay as rebuild
         from game.state import Table
 
         events, ev = read_log(log, catalogue)
         table = Table(ev.rules)
         states = rebuild(events, table)
-        ended = finished(events)
-        if not ended:
-            typer.echo(f"note: {UNFINISHED}", err=True)
+        ended = noted_end(events)
         n = len(events) if at is None else at
         if not 2 <= n <= len(events):
             raise MjError(f"--at must be from 2 (the deal) to {len(events)} (the end), not {n}")
@@ -137,6 +134,16 @@ def replay(log: Annotated[str, typer.Argument(help="A game log written by mj pla
             show_position(state, ev, n, events[n - 1], events[0].get("names"))
         if analyze:
             show_analysis(state, ev, who, json_)
+
+
+def noted_end(events: list[dict]) -> bool:
+    """Whether the log holds the game's end; where it does not (a cut log), one note on stderr says so."""
+    from game.log import UNFINISHED, finished
+
+    if finished(events):
+        return True
+    typer.echo(f"note: {UNFINISHED}", err=True)
+    return False
 
 
 def read_log(path: str, catalogue: Optional[list[str]]):

@@ -30,9 +30,8 @@ def review(log: Annotated[str, typer.Argument(help="A game log written by mj pla
     Example: mj review game.jsonl --seat 1   (a log written by mj play --log game.jsonl)
     """
     with errors():
-        from console.game import read_log
+        from console.game import noted_end, read_log
         from console.render import count_bar
-        from game.log import UNFINISHED, finished
         from game.review import review_game
 
         events, ev = read_log(log, catalogue)
@@ -40,9 +39,7 @@ def review(log: Annotated[str, typer.Argument(help="A game log written by mj pla
             result = review_game(ev, events, seat, seconds=seconds, estimate=estimate, workers=workers,
                                  progress=progress,
                                  indexes=None if at is None else set(at))
-        ended = finished(events)  # a cut log: the decisions it holds are reviewed all the same
-        if not ended:
-            typer.echo(f"note: {UNFINISHED}", err=True)
+        ended = noted_end(events)  # a cut log: the decisions it holds are reviewed all the same
         if json_:
             return emit_json(result.to_dict() if ended else {**result.to_dict(), "unfinished": True})
         _show(result.to_dict())
