@@ -323,7 +323,7 @@ def test_a_paced_plan_gives_up_once_its_first_discards_show_it_cannot_finish(mon
     monkeypatch.setattr(plan_module.time, "monotonic", lambda: clock[0])
 
     class Slow:
-        visited = 7
+        visited, deadline = 7, None
 
         def first_move(self, *args):
             clock[0] += 0.5
@@ -339,3 +339,49 @@ def test_a_paced_plan_gives_up_once_its_first_discards_show_it_cannot_finish(mon
         plan_module.first_moves(Prep, Slow(), roots, 3, lambda: None, pace=1.0)
     clock[0] = 0.0
     assert plan_module.first_moves(Prep, Slow(), roots, 3, lambda: None, pace=10.0) == ["move"] * 4
+
+
+def test_a_paced_root_still_running_when_it_is_already_behind_gives_up_then(monkeypatch):
+    """A root's search gets the pace's own deadline (clock.root_deadline): (1 + a * 0) / (1 + a), a = 3 * 0.5, so
+    0.4 s of a 1 s budget for the first of 4 discards. A search that checks it gives up there, not at the end of
+    the budget; the search's own deadline is put back; a root that finishes by it is valued as before."""
+    from solver.planning import clock as clock_module
+    from solver.planning import plan as plan_module
+
+    clock = [0.0]
+    monkeypatch.setattr(plan_module.time, "monotonic", lambda: clock[0])
+    assert clock_module.root_deadline(0.0, 0, 3, 1.0) == pytest.approx(0.4)
+    assert clock_module.root_deadline(0.0, 2, 0, 1.0) == 1.0  # (the last root: the budget's end)
+
+    class Checked:
+        visited = 3
+
+        def __init__(self, step, deadline=None):
+            self.step, self.deadline, self.asked = step, deadline, []
+
+        def first_move(self, *args):
+            self.asked.append(self.deadline)
+            for _ in range(10):  # (a search reads the clock as it goes)
+                clock[0] += self.step / 10
+                if self.deadline is not None and clock[0] > self.deadline:
+                    raise OutOfTime("the search's deadline")
+            return "move"
+
+        def splits(self, turns):
+            return False
+
+    class Prep:
+        wall_r, W0 = (), 0
+    roots = [((), ())] * 4
+    slow = Checked(0.9)
+    with pytest.raises(OutOfTime, match="0 of 4 discards valued"):
+        plan_module.first_moves(Prep, slow, roots, 3, lambda: None, pace=1.0)
+    assert clock[0] == pytest.approx(0.45) and slow.asked == [pytest.approx(0.4)] and slow.deadline is None
+    clock[0] = 0.0
+    quick = Checked(0.1, deadline=5.0)
+    assert plan_module.first_moves(Prep, quick, roots, 3, lambda: None, pace=5.0) == ["move"] * 4
+    assert quick.deadline == 5.0
+    clock[0] = 0.0
+    own = Checked(0.9, deadline=0.2)  # (its own deadline first: its own OutOfTime, as before)
+    with pytest.raises(OutOfTime, match="the search's deadline"):
+        plan_module.first_moves(Prep, own, roots, 3, lambda: None, pace=1.0)

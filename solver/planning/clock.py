@@ -20,6 +20,7 @@ NO_FETCH = 4.5  # seconds of the optimum's time its search with every fetch leav
 # where it stops (2019-12 at 4 draws: 3-4.5 s, a bracket 0.05 wide) ...
 FETCH = 0.5  # ... or half of that time where it is short
 OTHER_OPTIMUM = 0.6  # the other objective over all play (the rest: the class nearest where it stops)
+OTHER_NEAREST = 0.35  # ... or beside a sampled first objective, its class nearest (past it the sample's own values)
 BRACKET = 0.7  # with both objectives, the first one's bracket (the rest is the other's: a column never left empty)
 LEAST_GAMES = 100  # walls an estimate plays whatever the clock says: every input gets an answer
 PACE_SHARE = 0.5  # a paced search's later roots taken at this share of the earlier ones' mean (shared memo)
@@ -59,6 +60,14 @@ def keeping(deadline: float | None, keep: float, most: float) -> float | None:
     if deadline is None:
         return None
     return deadline - min(keep, most * max(0.0, deadline - time.monotonic()))
+
+
+def root_deadline(start: float, done: int, left: int, deadline: float, pace: float = PACE_SHARE) -> float:
+    """When the root being valued, the one after `done` roots valued since `start` with `left` after it, would make
+    `behind` true if it finished then: (deadline + a start) / (1 + a), a = left pace / (done + 1) (from
+    (t - start) / (done + 1) * left * pace > deadline - t). A root still running then gives up at once."""
+    a = left * pace / (done + 1)
+    return (deadline + a * start) / (1 + a)
 
 
 def behind(start: float, done: int, left: int, deadline: float | None, pace: float = PACE_SHARE) -> bool:

@@ -168,7 +168,8 @@ def with_other(rules: RuleSet, request: PlanRequest, result: Plan, progress: Pro
         # paced on a share of the budget, and where it gives up, the sampled values stay (labelled as such)
         sampled = result.method == "estimate" and all(r.score_interval is not None for r in result.discards)
         try:
-            found = exact_plan(rules, replace(asked, play="nearest"), progress, clock.end, pace=sampled)
+            found = exact_plan(rules, replace(asked, play="nearest"), progress,
+                               clock.share(share.OTHER_NEAREST) if sampled else clock.end, pace=sampled)
         except TooLarge:
             if sampled:
                 return result
@@ -379,13 +380,24 @@ def first_moves(prep: Prepared, search, roots, turns: int, tick, pace: float | N
         for _ in out:
             tick()
         return out
-    out, start = [], time.monotonic()
-    for hand12, room12 in roots:
-        out.append(search.first_move(hand12, prep.wall_r, room12, prep.W0, turns))
-        tick()
-        if share.behind(start, len(out), len(roots) - len(out), pace):
-            raise OutOfTime(f"the exact plan would pass its time budget ({len(out)} of {len(roots)} discards "
-                            f"valued, {search.visited:,} states)")
+    out, start, own = [], time.monotonic(), search.deadline
+    try:
+        for hand12, room12 in roots:
+            if pace is not None:  # (a root still running past this is already behind: give up then, not after it)
+                until = share.root_deadline(start, len(out), len(roots) - len(out) - 1, pace)
+                search.deadline = until if own is None else min(own, until)
+            try:
+                out.append(search.first_move(hand12, prep.wall_r, room12, prep.W0, turns))
+            except OutOfTime:
+                if own is not None and time.monotonic() > own:
+                    raise
+                out.append(None)  # (stopped by the pace alone: reported below as behind)
+            tick()
+            if out[-1] is None or share.behind(start, len(out), len(roots) - len(out), pace):
+                raise OutOfTime(f"the exact plan would pass its time budget ({len(out) - (out[-1] is None)} of "
+                                f"{len(roots)} discards valued, {search.visited:,} states)")
+    finally:
+        search.deadline = own
     return out
 
 
