@@ -30,12 +30,16 @@ app.add_typer(research_app, name="research")
 
 def said_on_interrupt(callback):
     """typer turns a KeyboardInterrupt inside a command into a silent exit 130: catch it first and say so in
-    one line (a command that says how far it got catches it itself, and exits without raising it)."""
+    one line (a command that says how far it got catches it itself, and exits without raising it). SIGTERM stops
+    a command as Ctrl-C does (its files cleaned up the same way), exit 143."""
     @functools.wraps(callback)
     def run(*args, **kwargs):
+        from solver.batch.signals import stop_signals
+
         try:
-            return callback(*args, **kwargs)
-        except KeyboardInterrupt as exc:  # batch stops (Stopped) carry their own code: 143 for SIGTERM
+            with stop_signals():
+                return callback(*args, **kwargs)
+        except KeyboardInterrupt as exc:  # (Stopped carries its code: 143 for SIGTERM)
             typer.echo("interrupted", err=True)
             raise typer.Exit(getattr(exc, "exit_code", 130)) from None
     return run

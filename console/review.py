@@ -17,10 +17,10 @@ def review(log: Annotated[str, typer.Argument(help="A game log written by mj pla
                                                                     "it, bounds or h and acceptance grade it.")] = 1.0,
            workers: Annotated[int, typer.Option("--workers", "-j", min=1, max=MAX_WORKERS,
                                                             help="Worker processes grading decisions.")] = 2,
-           estimate: Annotated[Optional[int], typer.Option("--estimate", help="Past the exact frontier, this many "
-                                                                              "sampled walls per action (P(win) "
-                                                                              "labelled estimate, with 95 % "
-                                                                              "intervals).")] = None,
+           estimate: Annotated[Optional[int], typer.Option("--estimate", help="Past the class nearest's limits, this "
+                                                                              "many sampled walls per action "
+                                                                              "(default 1,000; labelled estimate, "
+                                                                              "with 95 % intervals).")] = None,
            at: Annotated[Optional[list[int]], typer.Option("--at", help="Only the decision taken at the position "
                                                                         "`mj replay --at N` shows (the # column); repeatable.")] = None,
            json_: JsonOpt = False, catalogue: CatalogueOpt = None) -> None:
@@ -84,6 +84,6 @@ def _show(review: dict) -> None:
         worst = ", ".join(f"#{review['decisions'][i]['index']}" for i in s["worst"])
         console.print(f"worst: {worst}", markup=False, highlight=False)
     console.print(f"model: {review['model']}. Methods: optimal = the exact optimum; bounds = the exact value of the "
-                  "class nearest (a real policy, a lower bound of the optimum); estimate = sampled (--estimate); "
+                  "class nearest (a real policy, a lower bound of the optimum); estimate = sampled past the class's limits (--estimate); "
                   "h = exchanges and live acceptance only.",
                   markup=False, highlight=False, style="dim")

@@ -223,7 +223,8 @@ class Tally:
                               "win_rate_diff": _round(rate, 4), "win_rate_diff_ci": _round(rate_ci, 4)})
         return {"players": players, "pairs": pairs, "deals": len(self.deal_scores), "games": sum(self.ends.values()),
                 "rotations": self.n, "ends": dict(self.ends), "seed": settings.seed, "rules": settings.rules,
-                "calls": settings.calls, "multiple_ron": settings.multiple_ron, "intervals": METHODS}
+                "calls": settings.calls, "multiple_ron": settings.multiple_ron,
+                "planner_budget": settings.planner_budget, "bot_timeout": settings.bot_timeout, "intervals": METHODS}
 
 
 def _round(value: Any, digits: int) -> Any:

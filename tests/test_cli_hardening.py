@@ -102,6 +102,30 @@ def test_ctrl_c_on_plan_says_interrupted_promptly():
     assert proc.returncode == 130 and err == "interrupted\n" and seconds < 5, (err, seconds)
 
 
+@pytest.mark.parametrize("signum, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_a_stopped_game_says_so_and_leaves_no_file(tmp_path, signum, code):
+    """SIGTERM had ended `mj play --log` silently (exit 143, no message) and left the hidden file beside the log;
+    now it stops as Ctrl-C does: `interrupted`, and nothing in the log's directory."""
+    bot = tmp_path / "slow_bot.py"
+    bot.write_text("import json, sys, time\n"
+                   "for line in sys.stdin:\n"
+                   "    m = json.loads(line)\n"
+                   "    if m['type'] == 'request':\n"
+                   "        time.sleep(0.3)\n"
+                   "        print(json.dumps(m['possible_actions'][0]), flush=True)\n", encoding="utf-8")
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    proc = start_mj("play", "-p", f"cmd:{sys.executable} {bot}", "-p", "greedy", "--log", str(logs / "g.jsonl"))
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and not any(logs.iterdir()):
+        time.sleep(0.05)  # (the file beside the log: opened before the deal)
+    time.sleep(1)
+    assert proc.poll() is None
+    _, err, _ = interrupt(proc, signum)
+    assert proc.returncode == code and err == "interrupted\n", err
+    assert list(logs.iterdir()) == []
+
+
 def test_every_command_says_interrupted(monkeypatch):
     # typer turned a KeyboardInterrupt inside a command into a silent exit 130
     import console.hand

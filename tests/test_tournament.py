@@ -250,6 +250,7 @@ def test_duplicates_an_external_engine_and_rounding_to_whole_deals():
     summary = json.loads(stdout)
     assert [p["name"] for p in summary["players"]] == ["greedy#1", bot, "greedy#2"]
     assert summary["games"] == 3 and all(p["games"] == 3 for p in summary["players"])
+    assert (summary["planner_budget"], summary["bot_timeout"]) == (0.5, 5.0)  # (every setting: as FILE.meta has)
     assert summary["players"][1]["bot_errors"] == 0 and summary["players"][0]["mean_score_ci"] is None  # one deal
 
 

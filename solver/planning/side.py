@@ -152,6 +152,7 @@ def _child(run: Callable[[], Any], writer: int) -> None:
     global _FORKED
     _FORKED = True
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's: it kills this process
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # not the command's clean-stop handler (cli.said_on_interrupt)
     try:
         try:
             message = ("ok", run())
