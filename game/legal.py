@@ -71,7 +71,8 @@ def claim_actions(state: GameState, table: Table, seat: int, options: Options) -
         for u in rules.units_of_kind[tile]:
             unit = rules.units[u]
             others = [k for k in unit.members if k != tile]
-            if unit.size >= 3 and all(held[k] for k in others):
+            # (a call that takes every concealed tile leaves none to discard after it: not a call)
+            if unit.size >= 3 and all(held[k] for k in others) and sum(held) > len(others):
                 actions.append({"type": "chi", "actor": seat, "target": discarder, "pai": name,
                                 "consumed": [table.names[k] for k in others], "unit": table.unit_names[u]})
     return actions + [NONE] if actions else []

@@ -185,6 +185,33 @@ def test_ron_beats_an_earlier_call(ev, monkeypatch):
     assert not any(e["type"] == "chi" for e in record.events[:discard + 2])
 
 
+def test_no_call_that_would_leave_no_tile_to_discard(ev):
+    """QA: a seat whose only concealed tiles were the other members of a unit was offered the call of the fourth,
+    after which it had nothing to discard (RULES.md: a call, then a discard); `mj review` then crashed grading
+    it. Such a call is not offered; with one more concealed tile it is."""
+    from game.legal import claim_actions
+    from game.state import GameState
+
+    table = Table(ev.rules)
+    record = Game(ev, Setup(3), [make_player("random") for _ in range(4)], fallback_player).play()
+    states = replay(record.events, table)
+    at = next(i for i, e in enumerate(record.events) if e["type"] == "dahai")
+    state: GameState = states[at]
+    discarder, tile = state.last
+    unit = next(ev.rules.units[u] for u in ev.rules.units_of_kind[tile] if ev.rules.units[u].size >= 3)
+    caller = (discarder + 1) % len(state.seats)
+    for extra in (0, 1):
+        held = [0] * len(ev.tiles)
+        for k in unit.members:
+            held[k] += k != tile
+        held[next(k for k in range(len(held)) if k not in unit.members and k != ev.rules.tiles.sora)] += extra
+        seats = list(state.seats)
+        seats[caller] = replace(seats[caller], concealed=tuple(held))
+        offered = claim_actions(replace(state, seats=tuple(seats)), table, caller, Options())
+        calls = [a for a in offered if a["type"] == "chi" and a["unit"] == table.unit_names[unit.index]]
+        assert len(calls) == extra, (extra, offered)
+
+
 def test_calls_only_from_the_previous_seat(ev, monkeypatch):
     seat2 = "紗代子 海美 奈緒 美奈子 春香 千早 響 伊織 律子 亜美 真美 貴音".split()
     hands = [FILLER0[:1] + "瑞希 やよい 美希 翼 星梨花 茜 麗花 環 桃子 育 ロコ".split(),
