@@ -18,7 +18,7 @@ from starlette.routing import Route
 
 from game.log import no_constant
 from server.game_session import MAX_SEED, NotLegal, Sessions
-from server.respond import bounded_body, error
+from server.respond import bounded_body, error, only
 from solver.core.errors import MjError, error_line
 from solver.core.numbers import whole
 
@@ -30,9 +30,7 @@ def game_routes(sessions: Sessions) -> list[Route]:
     async def new_game(request: Request) -> Response:
         query = request.query_params
         try:
-            unknown = next((k for k in query if k not in ("seed", "coms", "rules")), None)
-            if unknown is not None:
-                raise MjError(f"unknown parameter '{unknown[:40]}' (this route takes: seed, coms, rules)")
+            only(request, ("seed", "coms", "rules"))
             seed = whole(query["seed"], "seed", 0, MAX_SEED) if query.get("seed") else secrets.randbelow(MAX_SEED)
             coms = [c.strip() for c in (query.get("coms") or DEFAULT_COMS).split(",") if c.strip()]
             session = sessions.new(seed, coms, query.get("rules") or None)
@@ -51,6 +49,7 @@ def game_routes(sessions: Sessions) -> list[Route]:
         if missing:
             return missing
         try:
+            only(request, ("since",))
             since = whole(request.query_params.get("since") or "0", "since", 0, 1 << 20)
         except MjError as exc:
             return error(400, error_line(str(exc)), exc.code)
@@ -61,6 +60,7 @@ def game_routes(sessions: Sessions) -> list[Route]:
         if missing:
             return missing
         try:
+            only(request, ())
             body = await bounded_body(request, MAX_BODY, f"an action is one small JSON object (at most {MAX_BODY} bytes)")
             try:
                 answer = json.loads(body or b"null", parse_constant=no_constant)
@@ -77,6 +77,10 @@ def game_routes(sessions: Sessions) -> list[Route]:
         session, missing = found(request)
         if missing:
             return missing
+        try:
+            only(request, ())
+        except MjError as exc:
+            return error(400, error_line(str(exc)), exc.code)
         if not session.over:  # the log holds the wall: not before the end
             return error(409, "error: the log is given once the game is over", "ERR_STATE")
         name = f"mj-game-seed{session.seed}.jsonl"

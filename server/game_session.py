@@ -29,6 +29,8 @@ from solver.serialize import hand_dict, score_payload
 
 MAX_SESSIONS = 16  # games held in memory at once (finished ones are dropped first)
 IDLE_SECONDS = 30 * 60  # a game nobody looked at for this long is abandoned
+LEFT_SECONDS = 30  # ... and where room is needed, one untouched this long: an open page polls, or touches it every
+# 10 s while its player thinks (play.js), so such a game's page was closed or reloaded
 HUMAN = 0  # the human's seat: the dealer, who draws first
 MAX_SEED = 2**31 - 1
 _CLOSE = object()
@@ -174,8 +176,9 @@ class Session:
 class Sessions:
     """The games in memory: created, found by id, dropped when idle or when room is needed."""
 
-    def __init__(self, limit: int = MAX_SESSIONS, idle: float = IDLE_SECONDS, catalogue_files: tuple[str, ...] = ()):
-        self.limit, self.idle, self.catalogue_files = limit, idle, catalogue_files
+    def __init__(self, limit: int = MAX_SESSIONS, idle: float = IDLE_SECONDS, catalogue_files: tuple[str, ...] = (),
+                 left: float = LEFT_SECONDS):
+        self.limit, self.idle, self.left, self.catalogue_files = limit, idle, left, catalogue_files
         self.items: dict[str, Session] = {}
         self.lock = threading.Lock()
 
@@ -195,9 +198,11 @@ class Sessions:
     def _prune(self) -> None:
         now = time.monotonic()
         stale = [s for s in self.items.values() if now - s.touched > self.idle]
-        if len(self.items) - len(stale) >= self.limit:  # full: the finished games longest untouched go first
-            done = sorted((s for s in self.items.values() if s.over and s not in stale), key=lambda s: s.touched)
-            stale += done[:len(self.items) - len(stale) - self.limit + 1]
+        for gone in (lambda s: s.over, lambda s: now - s.touched > self.left):
+            # full: the finished games longest untouched go first, then the ones whose page is gone
+            if len(self.items) - len(stale) >= self.limit:
+                some = sorted((s for s in self.items.values() if gone(s) and s not in stale), key=lambda s: s.touched)
+                stale += some[:len(self.items) - len(stale) - self.limit + 1]
         for session in stale:
             session.close()
             del self.items[session.id]

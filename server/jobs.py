@@ -9,12 +9,12 @@ ones run inside a worker process (server/pool.py), which owns its Evaluators; th
 from __future__ import annotations
 
 import datetime as dt
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from typing import Any, Mapping
 
 from solver.api import Evaluator, open_catalogue
-from solver.core.errors import MjError
-from solver.core.hand import check_hand
+from solver.core.errors import FOURTH_COPY, MjError
+from solver.core.hand import COPIES, check_hand
 from solver.core.notation import parse_hand_in_order, parse_tiles
 from solver.core.numbers import decimal, whole
 from solver.core.rules import DEFAULT_RULES, parse_date
@@ -71,6 +71,14 @@ def check_params(params: Mapping[str, str], allowed: tuple[str, ...]) -> dict[st
     return out
 
 
+def switch(value: str | None, name: str) -> bool:
+    """A yes/no parameter: 1, true or on; 0, false, off or empty (absent): anything else is refused."""
+    text = (value or "").strip().lower()
+    if text not in ("1", "true", "on", "0", "false", "off", ""):
+        raise MjError(f"{name} must be 1 or 0 (true/false, on/off), not {value[:40]!r}")
+    return text in ("1", "true", "on")
+
+
 def _hand_text(params: Mapping[str, str]) -> str:
     text = params.get("hand", "")
     if not text.strip():
@@ -106,7 +114,11 @@ def hand(params: Mapping[str, str]) -> dict[str, Any]:
 def tiles(params: Mapping[str, str]) -> dict[str, Any]:
     """A list of tiles (seen, a waiting room, a discard) as parsed: the page checks each field on its own."""
     ev = evaluator(params)
-    return {"tiles": [ev.rules.tiles.ids[k] for k in parse_tiles(params.get("tiles", ""), ev.rules)]}
+    kinds = parse_tiles(params.get("tiles", ""), ev.rules)
+    for kind, count in Counter(kinds).items():  # (no field lists a kind more often than it exists)
+        if count > COPIES:
+            raise MjError(f"{count} copies of {ev.rules.tiles.name(kind)}: there are only {COPIES}", FOURTH_COPY)
+    return {"tiles": [ev.rules.tiles.ids[k] for k in kinds]}
 
 
 # --- in a worker process ---------------------------------------------------------------------------
@@ -154,7 +166,7 @@ def plan(params: Mapping[str, str]) -> dict[str, Any]:
     turns = whole(params.get("turns") or "3", "turns", 1, MAX_TURNS)
     detour = params.get("detour")
     detour = whole(detour, "detour", 0, MAX_TURNS) if detour else None  # none: the optimum (or nearest)
-    nearest = (params.get("nearest") or "") in ("1", "true", "on")
+    nearest = switch(params.get("nearest"), "nearest")
     objective = params.get("objective") or "win"
     if objective not in ("win", "score"):
         raise MjError(f"objective must be win or score, not '{objective[:20]}'")

@@ -20,6 +20,14 @@ def error(status: int, line: str, code: str = "ERR_INPUT") -> JSONResponse:
     return JSONResponse({"error": line, "code": code}, status_code=status)
 
 
+def only(request: Request, allowed: tuple[str, ...]) -> None:
+    """MjError naming the first query parameter the route does not take (none is ignored silently)."""
+    unknown = next((k for k in request.query_params if k not in allowed), None)
+    if unknown is not None:
+        takes = f"takes: {', '.join(allowed)}" if allowed else "takes none"
+        raise MjError(f"unknown parameter '{unknown[:40]}' (this route {takes})")
+
+
 async def bounded_body(request: Request, limit: int, too_long: str) -> bytes:
     """The request's body, read no further than `limit` bytes (a chunked body has no length to check first):
     MjError(too_long) past it."""

@@ -19,7 +19,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from server.pool import WorkerPool
-from server.respond import bounded_body, error, in_worker
+from server.respond import bounded_body, error, in_worker, only
 from solver.core.errors import MjError, error_line
 from solver.core.numbers import decimal, whole
 
@@ -78,9 +78,7 @@ async def _log_text(request: Request) -> str:
 def review_routes(pool: WorkerPool, reviewer: str, timeout: float | None) -> list[Route]:
     async def replay(request: Request) -> Response:
         try:
-            unknown = next(iter(request.query_params), None)  # the rules are the log's own
-            if unknown is not None:
-                raise MjError(f"unknown parameter '{unknown[:40]}' (this route takes none)")
+            only(request, ())  # (the rules are the log's own)
             text = await _log_text(request)
         except MjError as exc:
             return error(400, error_line(str(exc)), exc.code)
@@ -89,9 +87,7 @@ def review_routes(pool: WorkerPool, reviewer: str, timeout: float | None) -> lis
     async def review(request: Request) -> Response:
         query = request.query_params
         try:
-            unknown = next((k for k in query if k not in ("seat", "seconds")), None)
-            if unknown is not None:
-                raise MjError(f"unknown parameter '{unknown[:40]}' (this route takes: seat, seconds)")
+            only(request, ("seat", "seconds"))
             seat = whole(query.get("seat") or "0", "seat", 0, 3)
             seconds = decimal(query.get("seconds") or str(DEFAULT_SECONDS), "seconds", 0.1, MAX_SECONDS)
             text = await _log_text(request)

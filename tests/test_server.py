@@ -105,6 +105,8 @@ def test_hand_route_keeps_the_typed_order_and_tiles_route_parses_a_field(client)
     assert client.get("/api/tiles", params={"tiles": "美也、kana"}).json() == {"tiles": ["miya", "kana"]}
     bad = client.get("/api/tiles", params={"tiles": "harka"})
     assert bad.status_code == 400 and bad.json()["error"] == cli_error("units", "harka")
+    four = client.get("/api/tiles", params={"tiles": "真 真 真 真"})  # (QA: the error then showed under the hand)
+    assert four.status_code == 400 and four.json()["error"] == "error: 4 copies of 真: there are only 3"
 
 
 def test_page_and_static_files(client):
@@ -150,6 +152,9 @@ def test_plan_route_estimate_matches_cli_json(client):
     assert response.json()["method"] == "estimate"
     assert response.json() == cli_json("plan", SEED_HAND, "--turns", "6", "--max-states", "50", "--estimate", "100",
                                        "--nearest")
+    for value in ("x", "999999999999"):  # (QA: taken as false, silently)
+        bad = client.get("/api/plan", params={**params, "nearest": value})
+        assert bad.status_code == 400 and "nearest must be 1 or 0" in bad.json()["error"], value
 
 
 def test_plan_route_bounds_match_cli_json(client):

@@ -148,6 +148,11 @@ def test_unknown_game_and_bad_since(client):
     assert client.post("/api/game/nope/act", json={"type": "none"}).status_code == 404
     gid = client.post("/api/game", params={"seed": 1, "coms": "random"}).json()["id"]
     assert client.get(f"/api/game/{gid}", params={"since": "x"}).status_code == 400
+    for route in (f"/api/game/{gid}", f"/api/game/{gid}/log"):  # (QA: an unknown parameter had been ignored)
+        bad = client.get(route, params={"x": "1"})
+        assert bad.status_code == 400 and "unknown parameter 'x'" in bad.json()["error"], route
+    bad = client.post(f"/api/game/{gid}/act", params={"x": "1"}, json={"type": "none"})
+    assert bad.status_code == 400 and bad.json()["error"] == "error: unknown parameter 'x' (this route takes none)"
 
 
 def test_sessions_are_capped_and_idle_ones_dropped():
@@ -162,6 +167,24 @@ def test_sessions_are_capped_and_idle_ones_dropped():
         assert sessions.get(first.id) is None and sessions.get(third.id) is third
         first.thread.join(10)
         assert not first.thread.is_alive() and second.thread.is_alive()
+    finally:
+        sessions.close()
+
+
+def test_a_full_table_drops_a_game_whose_page_is_gone():
+    """QA: every reload of /play left a game waiting for its human for 30 minutes, so 16 reloads refused every new
+    game. Where room is needed, a game untouched for `left` seconds (an open page touches it) is dropped, the
+    longest untouched first; games touched since are kept."""
+    sessions = Sessions(limit=2, idle=3600, left=30)
+    try:
+        first, second = sessions.new(1, ["greedy"]), sessions.new(2, ["greedy"])
+        first.touched -= 20  # (thinking for 20 s: its page is still there)
+        with pytest.raises(MjError):
+            sessions.new(3, ["greedy"])
+        first.touched -= 40
+        second.touched -= 35
+        third = sessions.new(3, ["greedy"])  # (one slot: the longest untouched goes)
+        assert sessions.get(first.id) is None and sessions.get(second.id) is second and sessions.get(third.id)
     finally:
         sessions.close()
 
