@@ -65,6 +65,19 @@ def test_turns_past_the_unseen_tiles_are_one_error_at_any_size(ev, turns, neares
         ev.plan(EXAMPLE, turns, nearest=nearest, both=False)
 
 
+def test_a_wall_with_nothing_left_and_a_waiting_room_past_three_copies_are_said_plainly(ev):
+    """QA: "--turns must be between 1 and the 0 unseen tiles", and a room of four copies reported as "seen"."""
+    from solver.planning.request import PlanRequest, Position
+
+    hand = ev.hand(EXAMPLE)
+    everything = tuple(3 - n for n in hand.totals(ev.rules))
+    with pytest.raises(MjError, match="^no tile is left to draw: every copy is in the hand, seen or in the"):
+        ev.plan_request(PlanRequest(Position(hand, everything), 1, both=False))
+    haruka = ev.tile("春香")
+    with pytest.raises(MjError, match="^0 春香 seen and 4 in the waiting room: there are only 3$"):
+        ev.plan_request(PlanRequest(Position(hand, (), (haruka,) * 4), 2, both=False))
+
+
 def test_a_rough_count_reads_at_any_size():
     from solver.planning.prepare import about
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from solver.core.errors import HAND_SIZE, MjError
+from solver.core.errors import FOURTH_COPY, HAND_SIZE, MjError
 from solver.core.hand import COPIES, Hand, Situation, check_hand, check_situation
 from solver.core.rules import RuleSet
 from solver.core.search.fast import search_for
@@ -72,6 +72,10 @@ def position_counts(rules: RuleSet, position: Position, turns: int):
     room = [0] * kinds
     for k in position.waiting_room:
         room[k] += 1
+    for k, (s, r) in enumerate(zip(seen, room)):  # (the hand's own copies: check_hand)
+        if s + r > COPIES:
+            raise MjError(f"{s} {rules.tiles.name(k)} seen and {r} in the waiting room: there are only {COPIES}",
+                          FOURTH_COPY)
     wall = wall_counts(rules, hand, tuple(s + r for s, r in zip(seen, room)))
     sora = rules.tiles.sora
     fetches = min(hand.concealed[sora], turns) if rules.sora_mode == "fetch" and sora is not None else 0
@@ -99,6 +103,8 @@ def about(count: int) -> str:
 
 
 def check_turns(turns: int, unseen: int) -> None:
+    if unseen == 0:
+        raise MjError("no tile is left to draw: every copy is in the hand, seen or in the waiting room")
     if not 1 <= turns <= unseen:
         raise MjError(f"--turns must be between 1 and the {unseen} unseen tiles, not {turns}")
 
