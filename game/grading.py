@@ -169,11 +169,11 @@ def _decide(index: int, kind: str, turns: int, options: list[Option], chosen: Op
     if method == "h":
         tied = [o for o in options if (o.h, o.live) == (best.h, best.live)]
     else:
-        tied = [o for o in options if o.win_probability == best.win_probability]
+        tied = [o for o in options if o.win_probability == best.win_probability or _within_noise(o, best)]
     match = chosen.action in [o.action for o in tied]
     loss = bounds = None
     if method != "h" and chosen.win_probability is not None:
-        loss = max(0.0, best.win_probability - chosen.win_probability)
+        loss = 0.0 if match else max(0.0, best.win_probability - chosen.win_probability)
     if method in ("optimal", "bounds") and chosen.win_probability is not None:  # not from sampled values
         # an option without a value (a call: not planned) is known only to lie in [0, 1]
         top_lower = max(o.win_probability or 0.0 for o in options)
@@ -186,6 +186,12 @@ def _decide(index: int, kind: str, turns: int, options: list[Option], chosen: Op
     missed = any(o.action["type"] == "hora" for o in options) and chosen.action["type"] != "hora"
     return Decision(index, kind, turns, chosen, best, method, match, loss, bounds, h_lost, missed, note,
                     tuple(ranked))
+
+
+def _within_noise(option: Option, best: Option) -> bool:
+    """Both sampled and their 95 % intervals overlap: the sample cannot tell them apart (not a mistake, no loss)."""
+    a, b = option.win_interval, best.win_interval
+    return a is not None and b is not None and a[1] >= b[0] and b[1] >= a[0]
 
 
 def _win_option(ev, task: dict, action: dict, hand: Hand, how: str) -> Option:

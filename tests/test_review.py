@@ -236,6 +236,31 @@ def test_past_the_exact_frontier_an_estimate_is_labelled_with_its_interval(ev):
         assert low <= option.win_probability <= high
 
 
+def test_a_sampled_difference_within_the_noise_is_no_mistake():
+    """QA: the same review graded a discard a match one run and a 0.33-point loss the next, between two sampled
+    values whose 95 % intervals overlapped ([0.375, 0.439] against [0.378, 0.442]). Under `estimate` such an
+    action matches and loses nothing; one whose interval lies wholly below the best's is a mistake with its
+    sampled loss."""
+    from game.grading import Option, _decide
+
+    def option(tile, p, low, high):
+        return Option({"type": "dahai", "pai": tile}, p, 1.0, None, 2, 10, (low, high))
+    best, close, far = option("a", 0.410, 0.378, 0.442), option("b", 0.407, 0.375, 0.439), option("c", 0.30, 0.27, 0.33)
+    options = [best, close, far]
+    near = _decide(0, "discard", 20, options, close, "estimate")
+    assert near.match and near.loss == 0.0 and near.best.action["pai"] == "a"
+    wrong = _decide(0, "discard", 20, options, far, "estimate")
+    assert not wrong.match and wrong.loss == pytest.approx(0.11)
+    exact = _decide(0, "discard", 20, [replace_interval(o) for o in options], replace_interval(close), "bounds")
+    assert not exact.match and exact.loss == pytest.approx(0.003)  # (exact values: any difference counts)
+
+
+def replace_interval(option):
+    from dataclasses import replace
+
+    return replace(option, win_interval=None)
+
+
 def test_near_the_end_e_score_is_graded_at_its_optimum(ev):
     """Two draws left: P(win) and E[score] are over all play, so each planned action's proved E[score] bound is
     its value (a bracket of width 0)."""
