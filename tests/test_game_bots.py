@@ -64,6 +64,17 @@ def test_a_sleeping_bot_times_out(ev):
     assert reasons and all("no answer within 0.05 s" in r for r in reasons)
 
 
+def test_a_hung_bot_is_given_up_after_three_silent_requests(ev):
+    """QA: a bot alive but silent (hung, or its output closed without exiting) cost the timeout at every one of its
+    decisions to the end. Three requests in a row with no line at all: the third error says it is given up, marked
+    crashed, and the fallback plays the seat to the end."""
+    record = play(ev, [bot("sleep", "1000"), "random"], seed=3, timeout=0.05)
+    faults = [e for e in record.events if e["type"] == "error" and e["actor"] == 0]
+    assert [e.get("crashed", False) for e in faults] == [False, False, True]
+    assert "3 requests in a row (given up as crashed)" in faults[-1]["reason"]
+    assert record.events[-1]["type"] == "end_game"
+
+
 def test_a_crash_hands_the_seat_to_the_fallback_for_good(ev):
     record = play(ev, ["random", bot("crash"), "greedy", "random"], seed=4)
     reasons = errors(record, 1)

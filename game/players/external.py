@@ -24,6 +24,8 @@ _EOF = object()
 _TOO_LONG = object()  # stands for a line past MAX_ANSWER, whose text is dropped as it is read
 MAX_ANSWER = 1 << 16  # characters: an answer is one small object
 PENDING = 16  # lines read ahead at most: a bot that writes without pause waits for the game (its pipe fills)
+SILENT = 3  # requests in a row with no line at all from the bot: it is given up as crashed (a hung bot would
+# otherwise cost the timeout at every decision to the end)
 
 
 class ExternalPlayer(Player):
@@ -43,6 +45,7 @@ class ExternalPlayer(Player):
         self.broken = threading.Event()  # the bot's stdin is closed (it exited or closed it)
         self.dead = False
         self.owed = 0  # answers still due to requests that timed out
+        self.silent = 0  # requests in a row that timed out with no line read since
 
     def start(self, seat: int, seed: int) -> None:
         super().start(seat, seed)
@@ -120,7 +123,12 @@ class ExternalPlayer(Player):
                 line = self.lines.get(timeout=max(0.0, deadline - time.monotonic()))
             except queue.Empty:
                 self.owed += 1
+                self.silent += 1
+                if self.silent >= SILENT:
+                    raise self._crash(f"no answer within {self.timeout:g} s, {SILENT} requests in a row (given up "
+                                      "as crashed)") from None
                 raise BotFault(f"no answer within {self.timeout:g} s") from None
+            self.silent = 0
             if line is _EOF:
                 code = self.process.poll() if self.process else None
                 raise self._crash(f"the bot exited (crashed{'' if code is None else f', status {code}'})")
