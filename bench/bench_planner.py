@@ -29,7 +29,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from solver import Evaluator, Hand  # noqa: E402
 from solver.planning import recursion  # noqa: E402
-from solver.planning.plan import distance, plan, prepare  # noqa: E402
+from solver.planning.plan import plan  # noqa: E402
+from solver.planning.prepare import distance, prepare  # noqa: E402
 from solver.planning.request import Limits, PlanRequest, Position  # noqa: E402
 from solver.planning.targets import TooLarge  # noqa: E402
 

@@ -72,9 +72,9 @@ def play(player: PlayerOpt = None,
 
             human = HumanPlayer
         players = [make_player(spec, bot_timeout, planner_budget, human) for spec in specs]
-        if json_:
-            from game.log import dumps
+        from game.log import dumps
 
+        if json_:
             def on_event(event, state):
                 typer.echo(dumps(event))
         else:
@@ -85,8 +85,6 @@ def play(player: PlayerOpt = None,
         try:
             record = Game(ev, setup, players, fallback_player, on_event).play()
             if sink:
-                from game.log import dumps
-
                 sink.write("".join(dumps(event) + "\n" for event in record.events))
         finally:
             if sink:

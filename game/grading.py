@@ -129,7 +129,6 @@ def _hand(task: dict) -> Hand:
 def _plan(ev, task: dict, hand: Hand, budget: Budget):
     """The planner's answer for the position (per discard, or the 12-tile hand as it stands), or None with why."""
     from solver.core.errors import MjError
-    from solver.planning.plan import plan
     from solver.planning.request import Limits, PlanRequest
     from solver.planning.targets import TooLarge
 
@@ -138,7 +137,7 @@ def _plan(ev, task: dict, hand: Hand, budget: Budget):
     request = PlanRequest(plan_position(hand, task["seen"], task["room"], task["favourite"]), task["turns"],
                           limits=Limits(budget.max_states, budget.seconds, budget.estimate))
     try:
-        return plan(ev.rules, request), ""
+        return ev.plan_request(request), ""
     except TooLarge as exc:
         return None, f"no P(win) within the budget ({str(exc).split(';')[0]})"
     except MjError as exc:

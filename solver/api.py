@@ -24,7 +24,7 @@ from solver.core.rules import DEFAULT_RULES, RuleSet, build_rules
 if TYPE_CHECKING:
     from solver.analysis.turn import Analysis  # the analysis, the score model and CP-SAT load on first use (start-up time)
     from solver.core.model import DistanceModel
-    from solver.planning.plan import Plan
+    from solver.planning.answer import Plan
     from solver.planning.request import PlanRequest
 
 TileLike = int | str

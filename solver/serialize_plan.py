@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from solver.core.rules import RuleSet
-from solver.planning.plan import MODEL, DiscardPlan, Plan
+from solver.planning.answer import MODEL, DiscardPlan, Plan
 
 
 def number(value) -> float | None:

@@ -64,9 +64,6 @@ class Situation:
     favourite: int | None = None
     seen: tuple[int, ...] = field(default=())  # copies visible elsewhere, per kind (empty: none)
 
-    def seen_count(self, kind: int) -> int:
-        return self.seen[kind] if self.seen else 0
-
 
 def check_hand(hand: Hand, rules: RuleSet, sizes: tuple[int, ...] | None = None,
                seen: tuple[int, ...] = (), copies: int = COPIES) -> None:

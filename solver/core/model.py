@@ -15,8 +15,6 @@ from solver.core.cpsat import new_model
 from solver.core.hand import COPIES, Hand
 from solver.core.rules import RuleSet
 
-INF = 1 << 20
-
 
 def _set_upper(proto_domain: Any, upper: int) -> None:
     proto_domain[1] = upper

@@ -63,10 +63,6 @@ class RuleSet:
         return {frozenset(u.members): u for u in self.units}
 
     @cached_property
-    def by_id(self) -> dict[str, UnitDef]:
-        return {u.id: u for u in self.units}
-
-    @cached_property
     def units_of_kind(self) -> tuple[tuple[int, ...], ...]:
         """For each kind, the indices of the units it is a member of."""
         table: list[list[int]] = [[] for _ in range(len(self.tiles))]

@@ -9,18 +9,17 @@ import time
 from collections.abc import Callable
 from dataclasses import replace
 from fractions import Fraction
-from typing import Any
 
 import numpy as np
 
 from solver.core.rules import RuleSet
 from solver.planning import clock as share
+from solver.planning.answer import Plan
 from solver.planning.clock import Clock
 from solver.planning.prepare import Prepared, fetch_could_follow, position_counts
 from solver.planning.request import PlanRequest
 from solver.planning.targets import TARGET_LIMIT, OutOfTime, TooLarge, complete_matrix
 
-Plan = Any  # plan.Plan (imported there; plan.py imports this module)
 RELIST_LIMIT = 1_000_000  # hands the relaxation lists for itself (as matrices: 52 MB of counts at most; 5 draws at
 # h = 1 lists 190,000-450,000)
 

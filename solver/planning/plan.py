@@ -8,18 +8,15 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable
-from dataclasses import dataclass, replace
-from fractions import Fraction
+from dataclasses import replace
 
 from solver.core.hand import Hand
 from solver.core.rules import RuleSet
-from solver.planning.prepare import (NEAREST, Prepared, about, acceptance, acceptances, class_labels,  # noqa: F401 (API)
-                                     distance, fetch_could_follow, position_counts, prepare, root_states, rough_states,
-                                     searched_acceptance,
-                                     wall_counts)
+from solver.planning.answer import DiscardPlan, Plan, Progress, SoraMove
+from solver.planning.prepare import (Prepared, about, acceptances, fetch_could_follow, position_counts, prepare,
+                                     root_states, rough_states, searched_acceptance)
 from solver.planning.recursion import STATE_LIMIT, check_probability
-from solver.planning.request import DEFAULT_GAMES, MAX_GAMES, OBJECTIVES, Limits, PlanRequest, Position  # noqa: F401 (API)
+from solver.planning.request import DEFAULT_GAMES, OBJECTIVES, Limits, PlanRequest, Position
 from solver.planning.bracket import bracket, label_of, sora_slack
 from solver.planning import clock as share
 from solver.planning.clock import Clock
@@ -27,63 +24,8 @@ from solver.planning.counted_upper import with_counted_uppers
 from solver.planning.sampled_upper import settled
 from solver.planning.targets import OutOfTime, TooLarge
 
-MODEL = ("solo (docs/formulation.md section 8): the wall is every unseen copy, each equally likely; "
-         "discards never return to the wall; no win after the last draw, the 12 tiles score as a hand that did not win")
 RELIST_TURNS = 5  # draws up to which the bracket lists the complete hands for its proved upper bound alone, where the
 # optimum is not started (5 draws: 30,000-190,000 hands in 0.2-1.2 s; at 6 most real hands pass the 200,000 limit)
-METHODS = ("optimal", "bounds", "estimate", "class")  # class: exact within a named class asked for (nearest, detour),
-# or E[score] over all play beside a P(win) of a named class
-Progress = Callable[[int, int, int], None]  # (roots done, roots in all, states visited)
-
-
-@dataclass(frozen=True)
-class SoraMove:
-    use_now: bool  # send そら to the waiting room before the next draw
-    take: int | None  # the tile to take from the waiting room
-    value_if_used: Fraction | None  # the objective's value when using it now (best tile)
-    value_if_waiting: Fraction  # the value when drawing without using it
-
-
-@dataclass(frozen=True)
-class DiscardPlan:
-    tile: int | None  # the discard; None for a 12-tile hand as it stands
-    win_probability: Fraction | None  # the optimum, or a lower bound (bounds, a class); None: not computed
-    expected_score: Fraction | None
-    h: int | None  # exchange distance after the discard (None: no complete hand within the budget)
-    live: int | None  # live copies of the kinds that lower h (None: not all such targets within the budget)
-    sora: SoraMove | None = None  # fetch mode, a そら held: its use before the next draw (chosen objective)
-    win_interval: tuple[float, float] | None = None  # an estimate's 95 % interval (None: the value is exact)
-    score_interval: tuple[float, float] | None = None
-    upper: Fraction | None = None  # proved >= the optimal P(win) (= win_probability where optimal); None: none
-    # proved >= the optimal E[score] (= expected_score where that is over all play; score_bounds.py); None: none
-    score_upper: Fraction | None = None
-    # where `upper` is 1: the relaxation's sampled value (sampled_upper.py), an estimate of a bound, and its interval
-    upper_estimate: Fraction | None = None
-    upper_interval: tuple[float, float] | None = None
-    score_upper_estimate: Fraction | None = None  # the same for E[score], where score_upper came from that 1
-    score_upper_interval: tuple[float, float] | None = None
-
-
-@dataclass(frozen=True)
-class Plan:
-    turns: int
-    objective: str
-    budget: int  # targets within this many exchanges of the starting hand
-    h: int | None  # of the starting hand
-    complete: bool  # a 13-tile hand that is complete now (tsumo available)
-    tsumo: int | None  # its score
-    discards: tuple[DiscardPlan, ...]  # best first for the objective
-    policy_class: dict[str, str]  # objective ("win_probability", "expected_score") -> class of play
-    states: int  # memoised states visited
-    wall: int  # unseen tiles
-    games: int | None = None  # sampled walls of an estimate past the exact frontier; None: exact
-    method: str = "class"  # one of METHODS
-    separated: bool | None = None  # bounds: the best discard's lower bound reaches every other's upper bound
-    stopped: str | None = None  # why the optimal search stopped (bounds, estimate); None: it finished
-
-    @property
-    def recommended(self) -> DiscardPlan:
-        return self.discards[0]
 
 
 def plan(rules: RuleSet, request: PlanRequest | Hand, progress: Progress | None = None, **legacy) -> Plan:

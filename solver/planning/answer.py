@@ -1,0 +1,64 @@
+"""What a plan answers (solver/planning/plan.py): per discard its values and bounds, the そら advice, and the plan
+with its method and labels (docs/formulation.md section 8). The JSON shapes are solver/serialize_plan.py's."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+
+MODEL = ("solo (docs/formulation.md section 8): the wall is every unseen copy, each equally likely; "
+         "discards never return to the wall; no win after the last draw, the 12 tiles score as a hand that did not win")
+METHODS = ("optimal", "bounds", "estimate", "class")  # class: exact within a named class asked for (nearest, detour),
+# or E[score] over all play beside a P(win) of a named class
+Progress = Callable[[int, int, int], None]  # (roots done, roots in all, states visited)
+
+
+@dataclass(frozen=True)
+class SoraMove:
+    use_now: bool  # send そら to the waiting room before the next draw
+    take: int | None  # the tile to take from the waiting room
+    value_if_used: Fraction | None  # the objective's value when using it now (best tile)
+    value_if_waiting: Fraction  # the value when drawing without using it
+
+
+@dataclass(frozen=True)
+class DiscardPlan:
+    tile: int | None  # the discard; None for a 12-tile hand as it stands
+    win_probability: Fraction | None  # the optimum, or a lower bound (bounds, a class); None: not computed
+    expected_score: Fraction | None
+    h: int | None  # exchange distance after the discard (None: no complete hand within the budget)
+    live: int | None  # live copies of the kinds that lower h (None: not all such targets within the budget)
+    sora: SoraMove | None = None  # fetch mode, a そら held: its use before the next draw (chosen objective)
+    win_interval: tuple[float, float] | None = None  # an estimate's 95 % interval (None: the value is exact)
+    score_interval: tuple[float, float] | None = None
+    upper: Fraction | None = None  # proved >= the optimal P(win) (= win_probability where optimal); None: none
+    # proved >= the optimal E[score] (= expected_score where that is over all play; score_bounds.py); None: none
+    score_upper: Fraction | None = None
+    # where `upper` is 1: the relaxation's sampled value (sampled_upper.py), an estimate of a bound, and its interval
+    upper_estimate: Fraction | None = None
+    upper_interval: tuple[float, float] | None = None
+    score_upper_estimate: Fraction | None = None  # the same for E[score], where score_upper came from that 1
+    score_upper_interval: tuple[float, float] | None = None
+
+
+@dataclass(frozen=True)
+class Plan:
+    turns: int
+    objective: str
+    budget: int  # targets within this many exchanges of the starting hand
+    h: int | None  # of the starting hand
+    complete: bool  # a 13-tile hand that is complete now (tsumo available)
+    tsumo: int | None  # its score
+    discards: tuple[DiscardPlan, ...]  # best first for the objective
+    policy_class: dict[str, str]  # objective ("win_probability", "expected_score") -> class of play
+    states: int  # memoised states visited
+    wall: int  # unseen tiles
+    games: int | None = None  # sampled walls of an estimate past the exact frontier; None: exact
+    method: str = "class"  # one of METHODS
+    separated: bool | None = None  # bounds: the best discard's lower bound reaches every other's upper bound
+    stopped: str | None = None  # why the optimal search stopped (bounds, estimate); None: it finished
+
+    @property
+    def recommended(self) -> DiscardPlan:
+        return self.discards[0]
