@@ -285,3 +285,22 @@ def test_a_sampled_upper_bound_is_marked_as_an_estimate(phone, url):
         texts = phone.locator("#discard-table td.score").all_inner_texts()
         assert any(c.endswith(f"(≈ {int(scored[0]['expected_score_upper_estimate'] + 0.5)})") for c in texts), texts
     assert "not a proof" in phone.inner_text(".upper-estimate")
+
+
+def test_a_plan_the_planner_refuses_is_a_grey_note_not_a_hand_error(phone, url):
+    """Under 2019-10 a hand holding そら is analysed, but /api/plan answers 400 (the planner does not model そら as a
+    wildcard yet). That is a note about the plan: the analysis stays as it is (not dimmed, no "fix Hand", nothing
+    under the Hand box), the P(win) and E[score] cells are emptied and the planner's message is said in grey."""
+    hand = SEED.replace("美奈子", "そら")
+    with phone.expect_response(lambda r: "/api/plan?" in r.url) as answer:
+        open_hand(phone, url, hand=hand, rules="2019-10")
+    assert answer.value.status == 400
+    message = answer.value.json()["error"]
+    phone.wait_for_function("""() => document.querySelector('#plan-result').textContent !== ''
+                                     || !document.querySelector('#hand-error').hidden""")
+    assert phone.is_hidden("#hand-error") and phone.get_attribute("#hand-text", "aria-invalid") is None
+    assert "stale" not in (phone.get_attribute("#analysis", "class") or "")
+    assert phone.inner_text("#summary").startswith("h ") and "fix" not in phone.inner_text("#summary")
+    note = phone.locator("#plan-result .plan-note")
+    assert note.inner_text() == message and "hint" in note.get_attribute("class")
+    assert set(phone.locator("#discards td.win, #discards td.score").all_inner_texts()) == {""}

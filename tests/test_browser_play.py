@@ -8,11 +8,14 @@ CDN) finds no serious or critical violation on /play and /review, and no request
 
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
 import pytest
 
 from game.log import read, replay
 from game.state import Table
 from solver.api import Evaluator
+from tests.test_browser import EXAMPLE_1
 
 WAIT_MS = 60_000
 NEXT = "#game-over:not([hidden]), #actions button[data-action], #my-hand button[data-action]:not([disabled])"
@@ -162,7 +165,10 @@ def test_review_steps_through_a_picked_log_and_grades_a_seat(page, url):
     assert bracketed
     for index, chosen in bracketed[:3]:
         text = page.locator(f"#decisions tbody tr[data-index='{index}'] td").nth(2).inner_text()
-        assert f"E {shown(chosen['expected_score'])} – {shown(chosen['score_upper'])}" in text, text
+        sampled = chosen["score_interval"]  # a sampled lower value: "≈ x (lo–hi)" before the upper bound
+        value = (f"≈ {shown(chosen['expected_score'])} ({round(sampled[0])}–{round(sampled[1])})" if sampled
+                 else shown(chosen["expected_score"]))
+        assert f"E {value} – {shown(chosen['score_upper'])}" in text, text
     indexes = [int(i) for i in rows.evaluate_all("rows => rows.map(r => r.dataset.index)")]
     assert str(len(indexes)) == page.inner_text("#review-summary").split()[0]
     assert all(events[i]["actor"] == 0 for i in indexes if events[i]["type"] == "dahai")
@@ -173,6 +179,42 @@ def test_review_steps_through_a_picked_log_and_grades_a_seat(page, url):
     assert "next: " in page.inner_text("#position")
     assert axe_serious(page) == []
     assert all(u.startswith(url) for u in page.requested)
+
+
+def percent(x: float) -> str:
+    return f"{100 * x:.1f} %"
+
+
+def review_seat_0(page, url, lang: str = "en") -> dict:
+    """The short log picked on /review and seat 0 graded for real (0.1 s a decision); the review's JSON."""
+    page.goto(f"{url}review?lang={lang}")
+    page.set_input_files("#log-file", files=[{"name": "game.jsonl", "mimeType": "application/x-ndjson",
+                                              "buffer": short_log().encode()}])
+    page.wait_for_selector("#position .seat")
+    page.fill("#seconds", "0.1")
+    with page.expect_response(lambda r: "/api/review" in r.url) as answer:
+        page.click("#review")
+    page.wait_for_selector("#decisions tbody tr")
+    return answer.value.json()
+
+
+def test_review_shows_sampled_values_as_estimates_and_bounds_as_brackets(page, url):
+    """A sampled value (its option carries win_interval: method "estimate", or a bracket's sampled lower side) reads
+    as on the hand page, "P(win) ≈ x (lo–hi)" with its 95 % interval (then " – upper" where a proved upper bound is
+    above it); an exact lower bound stays "P(win) lower – upper", with no ≈. Checked against the review's JSON."""
+    review = review_seat_0(page, url)
+    # (at the page's 0.1 s most early decisions are sampled; which ones depends on the machine, so each row is
+    # checked for what its JSON says it is)
+    for d in review["decisions"]:
+        chosen, p, upper = d["chosen"], d["chosen"]["win_probability"], d["chosen"]["win_upper"]
+        if p is None:
+            continue
+        text = page.locator(f"#decisions tbody tr[data-index='{d['index']}'] td").nth(2).inner_text()
+        interval = chosen["win_interval"]
+        value = f"≈ {percent(p)} ({percent(interval[0])}–{percent(interval[1])})" if interval else percent(p)
+        expected = f"P(win) {value}" + (f" – {percent(upper)}" if upper is not None and upper > p else "")
+        assert expected in text, (expected, text)
+        assert ("≈" in text.split(" · ")[0]) == bool(interval), text
 
 
 def test_review_names_a_bad_log(page, url):
@@ -210,3 +252,101 @@ def test_play_and_review_speak_japanese_after_the_toggle(page, url):
     page.set_input_files("#log-file", files=[{"name": "g.jsonl", "mimeType": "text/plain", "buffer": short_log().encode()}])
     page.wait_for_selector("#position .seat")
     assert page.inner_text("#step-count").endswith("手目:") and page.inner_text("#load-title") == "牌譜"
+
+
+def test_reload_back_and_forward_resume_this_tabs_game_instead_of_dealing_a_new_one(page, url):
+    """A reload (or Back/Forward, or the same link again) in the tab finds its game in sessionStorage and shows it
+    again from its first step: no new POST /api/game, so no game is left waiting on the server. The setup form
+    asking for a game with the same settings gets a new one."""
+    posts = []
+    page.on("request", lambda r: posts.append(r.url) if r.method == "POST" and "/api/game?" in r.url else None)
+    link = f"{url}play?seed=5&coms=greedy&pace=0"
+    page.goto(link)
+    page.wait_for_selector("#my-hand button[data-action=dahai]")
+    page.locator("#my-hand button[data-action=dahai]").first.click()
+    page.wait_for_function("() => document.querySelectorAll('#moves li.mine').length >= 2")
+    page.wait_for_selector(NEXT)
+    first, moves = page.evaluate("game.id"), page.inner_text("#moves")
+    assert len(posts) == 1
+
+    page.reload()
+    page.wait_for_selector(NEXT)
+    assert page.evaluate("game.id") == first and page.inner_text("#moves") == moves  # from its first step
+    page.goto(f"{url}review")
+    page.go_back()
+    page.wait_for_selector(NEXT)
+    page.goto(link)  # the same link in the same tab: still its game
+    page.wait_for_selector(NEXT)
+    assert page.evaluate("game.id") == first and page.inner_text("#moves") == moves
+    assert len(posts) == 1, posts
+
+    page.goto(f"{url}play?pace=0")  # a new game asked for with the same settings: a new one
+    page.fill("#seed", "5")
+    page.select_option("#com1", "greedy")
+    page.select_option("#com2", "")
+    page.select_option("#com3", "")
+    page.click("#start")
+    page.wait_for_selector("#my-hand button[data-action=dahai]")
+    second = page.evaluate("game.id")
+    assert second != first and len(posts) == 2
+    page.reload()
+    page.wait_for_selector("#my-hand button[data-action=dahai]")
+    assert page.evaluate("game.id") == second and len(posts) == 2
+
+
+def test_while_the_player_thinks_the_page_touches_its_game_every_10_s(page, url):
+    """Polling stops at the human's decision; a light GET ?since=<total> every 10 s then tells the server the page
+    is still open (it drops a game untouched for 30 s when it needs the room). The page's clock is Playwright's."""
+    page.clock.install()
+    page.goto(f"{url}play?seed=7&coms=greedy&pace=0")
+    page.wait_for_selector("#my-hand button[data-action=dahai]")
+    game_id, total = page.evaluate("[game.id, latest.total]")
+    beat = f"/api/game/{game_id}?since={total}"
+    for _ in range(2):
+        with page.expect_request(lambda r: r.url.endswith(beat), timeout=10_000):
+            page.clock.run_for(10_500)
+    assert page.is_hidden("#game-error")
+    page.locator("#my-hand button[data-action=dahai]").first.click()  # acting: polling again, then a new wait
+    page.wait_for_function("() => document.querySelectorAll('#moves li.mine').length >= 2")
+
+
+def test_play_and_review_words_are_japanese_and_you_draw_in_english(page, url):
+    """The human's seat ("you" on the server) is あなた in Japanese narration and takes "you draw" in English; the
+    review's status, Cancelled, decision types, P(win) and methods, and a score's flags come from i18n."""
+    page.goto(f"{url}play?seed=7&coms=greedy&pace=0&lang=en")
+    page.wait_for_selector("#my-hand button[data-action=dahai]")
+    moves = page.inner_text("#moves")
+    assert "you vs greedy: the game begins" in moves and "the deal: you draw first" in moves, moves
+    assert "you draws" not in moves and "you draw " in moves
+    page.goto(f"{url}play?seed=7&coms=greedy&pace=0&lang=ja")  # the same game, now narrated in Japanese
+    page.wait_for_selector("#my-hand button[data-action=dahai]")
+    moves = page.inner_text("#moves")
+    assert "配牌: あなた からツモ" in moves and "you" not in moves, moves
+
+    held = []
+    page.route("**/api/review?*", lambda route: held.append(route))
+    page.goto(f"{url}review?lang=ja")
+    page.set_input_files("#log-file", files=[{"name": "g.jsonl", "mimeType": "text/plain", "buffer": short_log().encode()}])
+    page.wait_for_selector("#position .seat")
+    page.click("#review")
+    page.wait_for_function("() => /^検討中… \\d+ 秒$/.test(document.querySelector('#review-status').textContent)")
+    page.click("#review-cancel")
+    page.wait_for_selector("#review-status:text-is('中止しました。')")
+    page.unroute("**/api/review?*")
+
+    review = review_seat_0(page, url, lang="ja")
+    kinds = {"discard": "打牌", "claim": "鳴き・ロン", "sora": "そら"}
+    types = page.locator("#decisions tbody tr td:nth-child(2)").all_inner_texts()
+    assert types == [kinds[d["type"]] for d in review["decisions"]]
+    rows = page.inner_text("#decisions tbody")
+    assert "和了率" in rows and "P(win)" not in rows
+    methods = {"optimal": "最適", "bounds": "上下限", "estimate": "推定", "h": "向聴"}
+    hows = page.locator("#decisions tbody tr td.why").all_inner_texts()
+    assert [h.removeprefix("和了を逃した: ").split(":")[0] for h in hows] == [methods[d["method"]] for d in review["decisions"]]
+
+    page.goto(f"{url}?lang=ja&" + urlencode({"hand": EXAMPLE_1, "favourite": "可奈", "win": "ron", "ron": "美也"}))
+    page.wait_for_selector("#score-total:text-is('16000')")
+    why = page.inner_text("#score")
+    # a unit's flags after its reason (the reason itself is the server's arithmetic, in English)
+    assert "; ロン牌" in why and "; 鳴き" in why and "; ron tile" not in why and "; called" not in why, why
+    assert why.startswith("ロンで和了")

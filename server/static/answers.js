@@ -126,6 +126,13 @@ function fillPlan(p) {
     p.discards.some((d) => d.upper_estimate != null) ? el("p", { class: "hint upper-estimate", text: t("upperEstimate") }) : "");
 }
 
+// No plan for this position (the planner refused it, e.g. a case it does not model yet): the P(win) and E[score]
+// cells emptied and its message in grey; the analysis stands.
+function planNote(message) {
+  for (const td of document.querySelectorAll("#discards td.win, #discards td.score")) td.textContent = "";
+  $("plan-result").replaceChildren(el("p", { class: "hint plan-note", role: "note", text: message }));
+}
+
 function drawWaits(a, after) {
   if (!a.waits.length || a.discards[0].tile !== null) return [];
   const rows = a.waits.map((w) => el("tr", {}, cell(tile(w.tile)), cell(w.live === 0 ? t("dead") : w.live, "num"),

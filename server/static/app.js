@@ -234,8 +234,16 @@ async function plan(controller, text) {
   if (lastAnalysis.h === null || lastAnalysis.hand_complete) return;
   const { discard, ...rest } = situation();  // a call tile is no part of a plan
   // the optimum up to PLAN_STATES states or PLAN_SECONDS, then bounds per discard, past that a labelled estimate
-  const p = await api("plan", { hand: text, turns, objective: $("objective").value, max_states: PLAN_STATES,
-                                seconds: PLAN_SECONDS, estimate: PLAN_GAMES, ...rest }, controller.signal);
+  let p;
+  try {
+    p = await api("plan", { hand: text, turns, objective: $("objective").value, max_states: PLAN_STATES,
+                            seconds: PLAN_SECONDS, estimate: PLAN_GAMES, ...rest }, controller.signal);
+  } catch (error) {
+    // the hand was analysed, so a 400 here is a limit of the planner (not a hand error): said in grey, cells emptied
+    if (error.status !== 400) throw error;
+    if ($("analysis").dataset.hand === text) planNote(error.message);
+    return;
+  }
   if ($("analysis").dataset.hand !== text) return;
   fillPlan(p);
   summaryOf(lastAnalysis, p);

@@ -57,12 +57,19 @@ async function requestJson(url, options = {}) {
   return body;
 }
 
+// A player's name as shown: the human's seat (the server names it "you") in the page's language.
+const HUMAN_NAME = "you";
+function playerName(names, seat) {
+  const name = names[seat];
+  return name === HUMAN_NAME ? t("youName") : name ?? t("seatN", seat);
+}
+
 // One line of narration for a logged event (names: the players by seat), in the page's language (words-game.js).
 function narrate(event, names) {
-  const who = (seat) => names[seat] ?? t("seatN", seat);
+  const who = (seat) => playerName(names, seat);
   const x = tileName(event.pai);
   switch (event.type) {
-    case "start_game": return t("evStart", names);
+    case "start_game": return t("evStart", names.map((_, seat) => who(seat)));
     case "start_kyoku": return t("evDeal", who(event.oya));
     case "tsumo": return event.pai === "?" ? t("evDraw", who(event.actor)) : t("evDrew", who(event.actor), x);
     case "dahai": return t("evDiscard", who(event.actor), x);
@@ -79,7 +86,7 @@ function narrate(event, names) {
 
 // A seat's called units and waiting room (both pages).
 function seatTiles(view, seat) {
-  const calls = (view.calls[seat] || []).map((call) => el("span", { class: "group", title: `called: ${call.unit}` },
+  const calls = (view.calls[seat] || []).map((call) => el("span", { class: "group", title: t("calledTitle", call.unit) },
     el("span", { class: "group-label", text: call.unit }), chips(call.tiles)));
   return [
     calls.length ? el("div", { class: "calls" }, ...calls) : null,
@@ -93,13 +100,13 @@ function seatTiles(view, seat) {
 function scoreTable(score, { totalId = null, favourite = null } = {}) {
   if (!score) return el("p", { class: "hint", text: t("noScore") });
   const rows = score.units.map((u) => {
-    const flags = [u.called && "called", u.holds_ron && "ron tile",
-                   u.sora_for.length && `そら as ${u.sora_for.map(tileName).join(" ")}`].filter(Boolean);
+    const flags = [u.called && t("flagCalled"), u.holds_ron && t("flagRon"),
+                   u.sora_for.length && t("flagSora", u.sora_for.map(tileName).join(" "))].filter(Boolean);
     return el("tr", {}, el("td", {}, el("span", { lang: "ja", text: u.name }), el("br"), chips(u.members)),
       el("td", { class: "num", text: u.points }), el("td", { class: "why", text: [u.why, ...flags].join("; ") }));
   });
   if (score.bonus) rows.push(el("tr", {}, el("td", { text: t("bonus") }), el("td", { class: "num", text: score.bonus }),
-    el("td", { class: "why", text: favourite ? `${tileName(favourite)} is in a unit` : "" })));
+    el("td", { class: "why", text: favourite ? t("bonusWhy", tileName(favourite)) : "" })));
   if (score.leftover.length) rows.push(el("tr", {}, el("td", {}, `${t("leftover")} `, chips(score.leftover)),
     el("td", { class: "num", text: 0 }), el("td", { class: "why", text: t("leftoverWhy") })));
   const sum = score.units.map((u) => u.points).concat(score.bonus ? [score.bonus] : []).join(" + ");

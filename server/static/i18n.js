@@ -62,6 +62,8 @@ const WORDS = {
     colPoints: "points", colWhy: "why", bonus: "favourite bonus", leftover: "in no unit", leftoverWhy: "left over: scores nothing",
     total: "total", linkProblem: (p) => `This link was not fully understood: ${p}.`,
     unknownParam: (k) => `unknown parameter ${k}`, unknownValue: (k, v) => `${k}=${v} is not known`,
+    flagCalled: "called", flagRon: "ron tile", flagSora: (x) => `そら as ${x}`, bonusWhy: (x) => `${x} is in a unit`,
+    calledTitle: (u) => `called: ${u}`,
   },
   ja: {
     skipAnswers: "答えへ移動", skipSituation: "状況へ移動",
@@ -112,11 +114,13 @@ const WORDS = {
     exchangesTitle: (n, cut) => `最適な入れ替え(${n}${cut ? "+、一部のみ" : ""})`, drawWord: "ツモ",
     reaches: "到達", presentTitle: "手牌にあるユニット", complete: "完成", oneShort: "1人不足", twoShort: "2人不足",
     colMembers: "メンバー", colNeeds: "不足",
-    winBy: (w) => `${w} で和了`, notWinTitle: "和了していない手: 最高のユニット", notWin: (r) => `和了ではない: ${r}`,
+    winBy: (w) => `${({ tsumo: "ツモ", ron: "ロン" })[w] ?? w}で和了`, notWinTitle: "和了していない手: 最高のユニット", notWin: (r) => `和了ではない: ${r}`,
     twelveNote: "和了には13枚が要ります。点数は上の待ちの表に。", noNoWin: (r) => `ルール ${r} では流局時の点数はありません。`,
     colPoints: "点", colWhy: "内訳", bonus: "担当ボーナス", leftover: "ユニット外", leftoverWhy: "余り: 0 点",
     total: "合計", linkProblem: (p) => `このリンクの一部が読めませんでした: ${p}。`,
     unknownParam: (k) => `不明なパラメータ ${k}`, unknownValue: (k, v) => `${k}=${v} は不明`,
+    flagCalled: "鳴き", flagRon: "ロン牌", flagSora: (x) => `そらを ${x} として`, bonusWhy: (x) => `${x} がユニットにいる`,
+    calledTitle: (u) => `鳴き: ${u}`,
   },
 };
 

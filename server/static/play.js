@@ -14,6 +14,23 @@ let latest = null;      // the last snapshot: legal actions, over, results
 let view = null;        // the human's view after the last shown step
 let playing = false;    // the pacing loop runs
 let polling = false;
+let replaying = 0;      // steps to show again without the pace (a game resumed after a reload)
+let heartbeat = null;   // the timer touching the game while its player thinks
+const HEARTBEAT_MS = 10000;  // the server may drop a game untouched for 30 s when it needs the room
+
+// This tab's game for these settings (sessionStorage: per tab), so a reload or Back/Forward resumes it
+// (keyed by what deals it: the COMs, the seed, the rule set)
+function gameKey(seed, coms = query.get("coms") || "greedy,seed000,random") {
+  const key = new URLSearchParams({ coms, seed });
+  if (query.get("rules")) key.set("rules", query.get("rules"));
+  return `mj-play:${key}`;
+}
+function remember(key, id) {
+  try { if (id) sessionStorage.setItem(key, id); else sessionStorage.removeItem(key); } catch { /* private mode */ }
+}
+function remembered(key) {
+  try { return sessionStorage.getItem(key); } catch { return null; }
+}
 
 function setupForm() {
   const chosen = (query.get("coms") || "greedy,seed000,random").split(",");
@@ -30,12 +47,33 @@ function setupForm() {
     const next = new URLSearchParams({ coms: coms.join(",") });
     if ($("seed").value !== "") next.set("seed", $("seed").value);
     if (query.has("pace")) next.set("pace", query.get("pace"));
-    location.search = next.toString();  // the game lives in the URL: a reload deals it again
+    if (next.has("seed")) remember(gameKey(next.get("seed"), next.get("coms")), null);  // a new game asked for
+    location.search = next.toString();  // the game lives in the URL: a reload resumes it in this tab
   });
   $("setup").hidden = false;
 }
 
+// A reload or Back/Forward in this tab: its game, if the server still has it and it is not over, shown again
+// from its first step (no new game, so no game is left waiting on the server).
+async function resume() {
+  const id = query.get("seed") ? remembered(gameKey(query.get("seed"))) : null;
+  if (!id) return false;
+  let snapshot;
+  try {
+    snapshot = await requestJson(`/api/game/${encodeURIComponent(id)}?since=0`);
+  } catch {
+    return false;  // gone (finished games are dropped after a while) or unreachable: a new game
+  }
+  if (snapshot.over) return false;
+  game = { id: snapshot.id, seed: snapshot.seed, coms: snapshot.coms };
+  replaying = snapshot.total;
+  $("table").hidden = false;
+  poll(snapshot);
+  return true;
+}
+
 async function start() {
+  if (await resume()) return;
   const params = new URLSearchParams({ coms: query.get("coms") || "greedy,seed000,random" });
   if (query.get("seed")) params.set("seed", query.get("seed"));
   if (query.get("rules")) params.set("rules", query.get("rules"));
@@ -50,27 +88,32 @@ async function start() {
     query.set("seed", game.seed);
     history.replaceState(null, "", `${location.pathname}?${query}`);
   }
+  remember(gameKey(query.get("seed")), game.id);
   $("table").hidden = false;
   poll();
 }
 
 
-async function poll() {
+async function poll(first = null) {
   if (polling) return;
   polling = true;
   try {
     while (true) {
-      let snapshot;
-      try {
-        snapshot = await requestJson(`/api/game/${game.id}?since=${shown}`);
-      } catch (error) {
-        showError($("game-error"), error.message);
-        return;
+      let snapshot = first;
+      first = null;
+      if (!snapshot) {
+        try {
+          snapshot = await requestJson(`/api/game/${game.id}?since=${shown}`);
+        } catch (error) {
+          showError($("game-error"), error.message);
+          return;
+        }
       }
       queue.push(...snapshot.steps);
       shown = snapshot.total;
       latest = snapshot;
       play();
+      if (snapshot.legal && !snapshot.over) beat();  // the player thinks: the page stops polling, but touches the game
       if (snapshot.over || snapshot.legal) return;
       $("prompt").textContent = queue.length ? "" : t("thinking");
       await new Promise((resolve) => setTimeout(resolve, 150));
@@ -80,6 +123,20 @@ async function poll() {
   }
 }
 
+// While the human decides, a light GET every HEARTBEAT_MS tells the server this page is still open (its answer
+// is not used, but an error is shown: the game may be gone).
+function beat() {
+  clearInterval(heartbeat);
+  heartbeat = setInterval(async () => {
+    try {
+      await requestJson(`/api/game/${game.id}?since=${shown}`);
+    } catch (error) {
+      showError($("game-error"), error.message);
+    }
+  }, HEARTBEAT_MS);
+}
+function stopBeat() { clearInterval(heartbeat); heartbeat = null; }
+
 // Shows the queued steps one by one: COM moves at the page's pace, your own at once.
 async function play() {
   if (playing) return;
@@ -88,7 +145,8 @@ async function play() {
     while (queue.length) {
       const step = queue.shift();
       const actor = step.event.actor;
-      if (PACE && actor !== undefined && actor !== 0 && step.event.type !== "tsumo") {
+      if (replaying > 0) replaying -= 1;  // shown before the reload: at once
+      else if (PACE && actor !== undefined && actor !== 0 && step.event.type !== "tsumo") {
         await new Promise((resolve) => setTimeout(resolve, PACE));
       }
       showStep(step);
@@ -127,7 +185,7 @@ function drawTable(actions = []) {
   const tiles = view.hand.map((name) => handTile(name));
   if (view.drawn) tiles.push(handTile(view.drawn, { class: `tile drawn attr-${(idolsByName.get(view.drawn) || {}).attribute}`,
                                                     title: t("justDrawn") }));
-  const mine = (view.calls[0] || []).map((call) => el("span", { class: "group", title: `called: ${call.unit}` },
+  const mine = (view.calls[0] || []).map((call) => el("span", { class: "group", title: t("calledTitle", call.unit) },
     el("span", { class: "group-label", text: call.unit }), chips(call.tiles)));
   $("my-hand").replaceChildren(...mine, ...tiles);
 }
@@ -156,6 +214,7 @@ function offer(actions) {
 }
 
 async function send(action) {
+  stopBeat();
   $("actions").replaceChildren();
   for (const button of document.querySelectorAll("#my-hand button")) button.disabled = true;
   $("prompt").textContent = "";
@@ -171,6 +230,7 @@ async function send(action) {
 }
 
 function gameOver(snapshot) {
+  stopBeat();
   $("prompt").textContent = "";
   $("actions").replaceChildren();
   const over = $("game-over");

@@ -23,7 +23,7 @@ async function load(text) {
   decisionsByIndex = new Map();
   $("review-result").replaceChildren();
   $("step").max = replayed.steps.length - 1;
-  $("seat").replaceChildren(...replayed.names.map((name, seat) => el("option", { value: seat, text: `${seat}: ${name}` })));
+  $("seat").replaceChildren(...replayed.names.map((_, seat) => el("option", { value: seat, text: `${seat}: ${playerName(replayed.names, seat)}` })));
   if (query.has("seat") && Number(query.get("seat")) < replayed.seats) $("seat").value = query.get("seat");
   $("replay").hidden = false;
   $("grading").hidden = false;
@@ -48,7 +48,7 @@ function show(index) {
     $("step-wall").textContent = t("wallLeft", view.wall_left);
     $("position").replaceChildren(nextLine || "", ...names.map((name, seat) => el("div",
       { class: `seat${event.actor === seat ? " to-move" : ""}`, "data-seat": seat },
-      el("h3", {}, `${seat}: ${name} `, el("span", { class: "hint" }, t("favouriteWord"),
+      el("h3", {}, `${seat}: ${playerName(names, seat)} `, el("span", { class: "hint" }, t("favouriteWord"),
         el("span", { lang: "ja", text: tileName(view.favourites[seat]) }))),
       el("div", { class: "row" }, chips(view.hands[seat])), ...seatTiles(view, seat))));
   }
@@ -71,6 +71,13 @@ function describe(action) {
     default: return action.type;
   }
 }
+// A graded value as the hand page shows the plan's: a sampled one (with its 95 % interval) "≈ x (lo–hi)", a bracket
+// "lower – upper" (and where only 1 is proved, the relaxation's sampled value after it, "(≈ u)"), else the number.
+function valueText(x, interval, upper, upperEstimate, format, ends = format) {
+  const shown = interval ? `≈ ${format(x)} (${ends(interval[0])}–${ends(interval[1])})` : format(x);
+  if (upper == null || !(upper > x)) return shown;
+  return `${shown} – ${format(upper)}${upperEstimate != null ? ` (≈ ${format(upperEstimate)})` : ""}`;
+}
 function percent(p) { return p == null ? "—" : `${(100 * p).toFixed(1)} %`; }
 function number(x) { return x == null ? "—" : Number.isInteger(x) ? String(x) : x.toFixed(1); }
 
@@ -82,9 +89,9 @@ async function review() {
   $("review-cancel").hidden = false;
   const started = performance.now();
   const tick = setInterval(() => {
-    $("review-status").textContent = `reviewing… ${((performance.now() - started) / 1000).toFixed(0)} s`;
+    $("review-status").textContent = t("reviewingFor", ((performance.now() - started) / 1000).toFixed(0));
   }, 500);
-  $("review-status").textContent = "reviewing…";
+  $("review-status").textContent = t("reviewing");
   const params = new URLSearchParams({ seat: $("seat").value, seconds: $("seconds").value || "1" });
   try {
     const answer = await requestJson(`/api/review?${params}`, { method: "POST", body: logText,
@@ -92,7 +99,7 @@ async function review() {
     drawReview(answer);
     $("review-status").textContent = "";
   } catch (error) {
-    $("review-status").textContent = error.name === "AbortError" ? "Cancelled." : "";
+    $("review-status").textContent = error.name === "AbortError" ? t("cancelled") : "";
     if (error.name !== "AbortError") showError($("review-error"), error.message);
   } finally {
     clearInterval(tick);
@@ -108,22 +115,19 @@ function drawReview(answer) {
   decisionsByIndex = new Map(answer.decisions.map((d) => [d.index, d]));
   const worst = new Set(s.worst);
   const side = (graded) => el("td", {}, describe(graded.action),
-    el("span", { class: "interval", text: [graded.win_probability != null && (graded.win_upper != null
-      && graded.win_upper > graded.win_probability ? `P(win) ${percent(graded.win_probability)} – ${percent(graded.win_upper)}`
-        + (graded.win_upper_estimate != null ? ` (≈ ${percent(graded.win_upper_estimate)})` : "")
-      : `P(win) ${percent(graded.win_probability)}`),
-      graded.expected_score != null && (graded.score_upper != null && graded.score_upper > graded.expected_score
-        ? `E ${number(graded.expected_score)} – ${number(graded.score_upper)}`
-          + (graded.score_upper_estimate != null ? ` (≈ ${number(graded.score_upper_estimate)})` : "")
-        : `E ${number(graded.expected_score)}`), graded.h != null && `h ${graded.h}`,
-      graded.live != null && t("liveWord", graded.live)].filter(Boolean).join(" · ") }));
+    el("span", { class: "interval", text: [
+      graded.win_probability != null && `${t("winWord")} ${valueText(graded.win_probability, graded.win_interval,
+        graded.win_upper, graded.win_upper_estimate, percent)}`,
+      graded.expected_score != null && `${t("scoreWord")} ${valueText(graded.expected_score, graded.score_interval,
+        graded.score_upper, graded.score_upper_estimate, number, (x) => String(Math.round(x)))}`,
+      graded.h != null && `h ${graded.h}`, graded.live != null && t("liveWord", graded.live)].filter(Boolean).join(" · ") }));
   const rows = answer.decisions.map((d, n) => el("tr", {
     class: `decision${worst.has(n) ? " worst" : ""}`, "data-index": d.index, tabindex: "0",
     onclick: () => show(d.index - 1), onkeydown: (e) => { if (e.key === "Enter") show(d.index - 1); } },
-    el("td", { class: "num", text: d.index }), el("td", { text: d.type }), side(d.chosen), side(d.best),
+    el("td", { class: "num", text: d.index }), el("td", { text: t("decisionType", d.type) }), side(d.chosen), side(d.best),
     el("td", { class: "num", text: d.match ? "=" : d.loss != null ? percent(d.loss)
       : d.loss_bounds ? `${percent(d.loss_bounds[0])} – ${percent(d.loss_bounds[1])}` : d.h_lost ? `h +${d.h_lost}` : "≠" }),
-    el("td", { class: "why", text: [d.missed_win && t("missedWin"), d.method, d.note].filter(Boolean).join(": ") })));
+    el("td", { class: "why", text: [d.missed_win && t("missedWin"), t("methodWord", d.method), d.note].filter(Boolean).join(": ") })));
   $("review-result").replaceChildren(
     el("p", { id: "review-summary" }, t("reviewSummary", s.decisions, s.matches,
       s.match_rate == null ? "—" : (100 * s.match_rate).toFixed(0), percent(s.total_loss))

@@ -2,6 +2,10 @@
 // Loaded after i18n.js, whose t() and language toggle they use.
 "use strict";
 
+// English narration: the human's seat is "you" (t("youName")), which takes "you draw", "your room"
+function verb(who, word) { return who === "you" ? word : `${word}s`; }
+function whose(who) { return who === "you" ? "your" : `${who}'s`; }
+
 Object.assign(WORDS.en, {
   skipTable: "Skip to the table", skipGame: "Skip to the game", playTitle: "mj · play", reviewTitle: "mj · review",
   setupTitle: "A game against COMs",
@@ -30,13 +34,17 @@ Object.assign(WORDS.en, {
   reviewSummary: (n, m, rate, lost) => `${n} decisions, ${m} as the best (${rate} %), P(win) lost in all: ${lost}`,
   byWin: (n) => ` (over the ${n} decisions graded by P(win))`, missedWins: (n) => `, ${n} win(s) missed`,
   heads: ["event", "type", "chosen", "best", "loss", "how"], liveWord: (n) => `${n} live`,
-  evStart: (names) => `${names.join(" vs ")}: the game begins`, evDeal: (w) => `the deal: ${w} draws first`,
-  evDraw: (w) => `${w} draws`, evDrew: (w, x) => `${w} draws ${x}`, evDiscard: (w, x) => `${w} discards ${x}`,
-  evSora: (w, x, t) => `${w} sends そら and takes ${x} from ${t}'s room`,
-  evCall: (w, x, u, c) => `${w} calls ${x} into ${u} (with ${c})`, evTsumo: (w, x, s) => `${w} wins by tsumo on ${x}: ${s}`,
-  evRon: (w, t, x, s) => `${w} wins by ron on ${t}'s ${x}: ${s}`, evDrawn: "exhaustive draw: the wall is empty",
+  evStart: (names) => `${names.join(" vs ")}: the game begins`, evDeal: (w) => `the deal: ${w} ${verb(w, "draw")} first`,
+  evDraw: (w) => `${w} ${verb(w, "draw")}`, evDrew: (w, x) => `${w} ${verb(w, "draw")} ${x}`,
+  evDiscard: (w, x) => `${w} ${verb(w, "discard")} ${x}`,
+  evSora: (w, x, t) => `${w} ${verb(w, "send")} そら and ${verb(w, "take")} ${x} from ${whose(t)} room`,
+  evCall: (w, x, u, c) => `${w} ${verb(w, "call")} ${x} into ${u} (with ${c})`,
+  evTsumo: (w, x, s) => `${w} ${verb(w, "win")} by tsumo on ${x}: ${s}`,
+  evRon: (w, t, x, s) => `${w} ${verb(w, "win")} by ron on ${whose(t)} ${x}: ${s}`, evDrawn: "exhaustive draw: the wall is empty",
   evEnd: (list) => `scores: ${list}`, evError: (w, r) => `${w}: ${r} (the fallback COM decided)`, seatN: (n) => `seat ${n}`,
   roomWord: "room", emptyWord: "empty", noScore: "no score under this rule set for a hand that did not win",
+  youName: "you", reviewing: "reviewing…", reviewingFor: (s) => `reviewing… ${s} s`, winWord: "P(win)", scoreWord: "E",
+  decisionType: (k) => k, methodWord: (m) => m,
 });
 
 Object.assign(WORDS.ja, {
@@ -73,6 +81,9 @@ Object.assign(WORDS.ja, {
   evRon: (w, t, x, s) => `${w} ${t} の ${x} でロン和了: ${s}`, evDrawn: "流局: 山が尽きた",
   evEnd: (list) => `点数: ${list}`, evError: (w, r) => `${w}: ${r}(代わりの COM が判断)`, seatN: (n) => `席 ${n}`,
   roomWord: "控え室", emptyWord: "空", noScore: "このルールでは和了しなかった手に点数なし",
+  youName: "あなた", reviewing: "検討中…", reviewingFor: (s) => `検討中… ${s} 秒`, winWord: "和了率", scoreWord: "期待点",
+  decisionType: (k) => ({ discard: "打牌", claim: "鳴き・ロン", sora: "そら" })[k] ?? k,
+  methodWord: (m) => ({ optimal: "最適", bounds: "上下限", estimate: "推定", h: "向聴" })[m] ?? m,
 });
 
 // The header's language button on /play and /review: static words change at once, later ones in the new language.
