@@ -47,36 +47,6 @@ def _progress(quiet: bool):
     return report
 
 
-def certificate(ev, result, rules: str) -> dict:
-    """The certificate: the answer, the witness re-checked by the ordinary h search, the method and its counts."""
-    from solver.research.max_h import check_witness
-
-    names = [ev.tiles.name(k) for k, n in enumerate(result.witness) for _ in range(n)]
-    checked, by_cpsat = check_witness(ev, result.witness)  # the ordinary search again, and CP-SAT
-    if checked != result.max_h or by_cpsat != result.max_h:
-        raise AssertionError(f"the witness has h = {checked} (search), {by_cpsat} (CP-SAT), not {result.max_h}")
-    return {
-        "rules": rules,
-        "max_h": result.max_h,
-        "proved": result.proved,
-        "upper": result.upper,
-        "witness": names,
-        "witness_h": checked,
-        "witness_h_cpsat": by_cpsat,
-        "witness_target": [ev.rules.units[u].name for u in result.witness_target],
-        "method": "exhaustive: every multiset of r0 real tiles in one canonical order, a prefix dropped when a "
-                  "complete target (checked) keeps more than N - goal of it (K is monotone); docs/max-h.md",
-        "real_tiles": result.real_tiles,
-        "checks": result.checks,
-        "proof_checks": result.proof_checks,
-        "certificates": result.certificates,
-        "survivors_by_size": {str(k): v for k, v in result.survivors.items()},
-        "timeline": [{"seconds": s, "goal": g, "outcome": o} for s, g, o in result.timeline],
-        "stopped": result.stopped or None,
-        "seconds": round(result.seconds, 2),
-    }
-
-
 def _interrupted(ev, result, out: Optional[str], code: int) -> None:
     """Ctrl-C: one line with what the search reached (the certificate file, if any, left as it was)."""
     names = " ".join(ev.tiles.name(k) for k, n in enumerate(result.witness) for _ in range(n))
@@ -96,6 +66,7 @@ def max_h_command(rules: RulesOpt = DEFAULT_RULES, json_: JsonOpt = False, time_
     Example: mj research max-h --rules hitori-jong-2.1 --out max-h.json
     """
     from solver.batch.signals import stop_signals
+    from solver.research.certificate import certificate
     from solver.research.max_h import Interrupted, max_h
     from solver.serialize import dumps
 
