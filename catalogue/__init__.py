@@ -8,6 +8,7 @@ from catalogue.loader import (
     Unit,
     check_file,
     load_catalogue,
+    replacements,
 )
 
-__all__ = ["Catalogue", "CatalogueError", "Idol", "RuleSpec", "Unit", "check_file", "load_catalogue"]
+__all__ = ["Catalogue", "CatalogueError", "Idol", "RuleSpec", "Unit", "check_file", "load_catalogue", "replacements"]

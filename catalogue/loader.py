@@ -332,6 +332,19 @@ def load_catalogue(extra: Iterable[str | Path] = ()) -> Catalogue:
     return Catalogue(tuple(idols), tuple(units.values()), rules, tuple(str(p) for p in paths[3:]))
 
 
+def replacements(path: str | Path) -> list[str]:
+    """What a (valid) catalogue file replaces in the built-in data: units by id and rule sets by name, as
+    load_catalogue merges them; said by `mj catalogue check`, so an override is never a surprise. (None for the
+    built-in files themselves.)"""
+    if Path(path).resolve().parent == DATA_DIR.resolve():
+        return []
+    _, units, rules = _parse_file(Path(path), [])
+    base = load_catalogue()
+    known = {u.id: u for u in base.units}
+    return ([f"replaces the built-in unit '{u.id}' ({known[u.id].name})" for u in units if u.id in known] +
+            [f"replaces the built-in rule set '{name}'" for name in rules if name in base.rules])
+
+
 def check_file(path: str | Path) -> list[str]:
     """Every problem of one catalogue file, read on its own and merged over the built-in data."""
     path = Path(path)

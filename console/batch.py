@@ -10,7 +10,7 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from console.common import RulesOpt, errors
+from console.common import BuiltInRulesOpt, errors
 from solver.batch.job import MAX_WORKERS
 from solver.core.rules import DEFAULT_RULES
 
@@ -112,13 +112,13 @@ def generate(
     kind: Annotated[str, typer.Argument(help="waits, exchanges, discard or traps (docs/generation.md).")],
     count: Annotated[int, typer.Option("--count", "-n", min=0, max=1_000_000, help="How many positions.")] = 10,
     seed: Annotated[int, typer.Option("--seed", help="Same seed, same file (on any executor).")] = 0,
-    rules: RulesOpt = DEFAULT_RULES,
+    rules: BuiltInRulesOpt = DEFAULT_RULES,
     difficulty: Annotated[Optional[str], typer.Option(
         "--difficulty", help="easy, medium, hard, any, or bounds on features such as 'waits>=3,depth>=1'.")] = None,
     output: OutputOpt = None, workers: WorkersOpt = ALL_CORES, cluster: ClusterOpt = None,
     resume: ResumeOpt = False, force: ForceOpt = False,
     attempts: Annotated[int, typer.Option("--attempts", min=1, max=100_000, help=(
-        "Give up on a position after this many tries (then say how many were found) [default: 1000]"))] = 1000,
+        "Give up on a position after this many tries (then say how many were found)."))] = 1000,
     time_budget: TimeBudgetOpt = None,
 ) -> None:
     """Positions with proven answers, one JSON line each in the claims format of mj check (stdout or --output).

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from catalogue import check_file
+from catalogue import check_file, replacements
 from console.common import AsOfOpt, CatalogueOpt, JsonOpt, RulesOpt, emit_json, errors, evaluator, show
 from solver.api import open_catalogue
 from solver.core.errors import MjError
@@ -82,12 +82,15 @@ def catalogue_check(files: Annotated[list[str], typer.Argument(help="Catalogue T
             what = "not a regular file" if os.path.exists(missing[0]) else "no such catalogue file"
             raise MjError(f"{what}: {missing[0]}")
     report = {path: check_file(path) for path in files}
+    notes = {path: [] if problems else replacements(path) for path, problems in report.items()}
     if json_:
-        emit_json({"files": [{"file": f, "problems": p, "ok": not p} for f, p in report.items()]})
+        emit_json({"files": [{"file": f, "problems": p, "ok": not p, "replaces": notes[f]} for f, p in report.items()]})
     else:
         for path, problems in report.items():
             typer.echo(f"{path}: {'ok' if not problems else f'{len(problems)} problem(s)'}")
             for problem in problems:
                 typer.echo(f"  - {problem}")
+            for note in notes[path]:
+                typer.echo(f"  note: {note}")
     if any(report.values()):
         raise typer.Exit(1)

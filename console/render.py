@@ -19,7 +19,7 @@ from solver.core.rules import RuleSet
 ATTRIBUTE_STYLE = {"Princess": "bold #ff5b8c", "Fairy": "bold #3b7bff", "Angel": "bold #e6b422",
                    "Extra": "bold white", "Sora": "italic"}
 
-console = Console(highlight=False, soft_wrap=True)
+console = Console(highlight=False, soft_wrap=True, markup=False)  # (user text, e.g. an id "[/bold]", is never markup)
 UNREACHABLE = "no complete hand can be reached (every target needs tiles that are not left)"
 
 

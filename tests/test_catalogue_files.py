@@ -35,7 +35,7 @@ def test_builtin_files_check_clean(runner):
     result = runner.invoke(cli.app, ["catalogue", "check", "--json", *files])
     assert result.exit_code == 0
     report = json.loads(result.stdout)
-    assert [(r["ok"], r["problems"]) for r in report["files"]] == [(True, [])] * 3
+    assert [(r["ok"], r["problems"], r["replaces"]) for r in report["files"]] == [(True, [], [])] * 3
 
 
 RULE_SET = """
@@ -214,3 +214,15 @@ def test_since_must_be_a_date_not_a_datetime(tmp_path, runner):
     # either the checker rejects it, or the unit works as of a day: never a crash
     assert problems or result.exit_code == 0, problems
     assert result.exit_code in (0, 2) and "Traceback" not in result.output
+
+
+def test_check_says_what_a_file_replaces(tmp_path, runner):
+    """QA: a house unit with a built-in id silently replaced it (the README's hand went from 16000 to not a win);
+    replacing is the merge's rule (a house's correction), so `mj catalogue check` now says so for each."""
+    path = tmp_path / "house.toml"
+    path.write_text('[[unit]]\nid = "birth"\nname = "Fake Birth"\nmembers = ["haruka", "kotoha", "miki"]\n'
+                    'lists = ["seed-000"]\n', encoding="utf-8")
+    result = runner.invoke(cli.app, ["catalogue", "check", str(path)])
+    assert result.exit_code == 0 and "note: replaces the built-in unit 'birth' (BIRTH)" in result.stdout
+    data = json.loads(runner.invoke(cli.app, ["catalogue", "check", "--json", str(path)]).stdout)
+    assert data["files"][0]["replaces"] == ["replaces the built-in unit 'birth' (BIRTH)"]

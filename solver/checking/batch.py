@@ -17,7 +17,7 @@ from solver.batch.executors import make_executor
 from solver.batch.ordered import ATTEMPTS, CHUNK_SIZES, Stats, run_ordered
 from solver.batch.output import write_line
 from solver.checking.check import failed
-from solver.checking.intake import numbered_lines
+from solver.checking.intake import blank, numbered_lines
 from solver.checking.summary import Summary
 from solver.checking.worker import Task, check_job
 from solver.core.rules import DEFAULT_RULES
@@ -29,7 +29,7 @@ def tasks_of(lines: IO[bytes] | Iterable[str | bytes], skip: Callable[[int], boo
              ) -> Iterator[Task]:
     """(line number, line) for every non-blank line not skipped; blank lines keep their number."""
     for line_no, line in numbered_lines(lines):
-        if not skip(line_no) and (isinstance(line, int) or line.strip()):
+        if not skip(line_no) and not blank(line):
             yield line_no, line
 
 

@@ -227,10 +227,10 @@ def _h_with(ctx: Context, copies: int, two_missing_only: bool) -> tuple[int | No
 
 
 def _over_limit(ctx: Context, target) -> list[int]:
-    """Kinds a target (plus the called units) holds more than 3 times."""
+    """Kinds a target (plus the called units) holds more than 3 times, counting the copies seen elsewhere."""
     counts = Counter(k for u in target for k in ctx.rules.units[u].members)
     counts.update(k for u in ctx.hand.called for k in ctx.rules.units[u].members)
-    return sorted(k for k, n in counts.items() if n > COPIES)
+    return sorted(k for k, n in counts.items() if n + ctx.seen_of(k) > COPIES)
 
 
 def _shortcuts_that_may_give(ctx: Context, claimed: int, exact: int) -> list[tuple[int, bool]]:

@@ -68,7 +68,14 @@ def decode(line: str | bytes | int) -> str:
             line = line.decode("utf-8")
         except UnicodeDecodeError as exc:
             raise Rejected("bad_encoding", f"not UTF-8 ({exc.reason} at byte {exc.start})") from None
-    return line.lstrip("\ufeff")
+    return line.lstrip("\ufeff").rstrip("\r\n")  # (its line break off: a column at the end is that column)
+
+
+def blank(line: str | bytes | int) -> bool:
+    """Nothing but white space (and a BOM): skipped, its number kept."""
+    if isinstance(line, int):
+        return False
+    return not (line.lstrip(b"\xef\xbb\xbf") if isinstance(line, bytes) else line.lstrip("\ufeff")).strip()
 
 
 def _constant(name: str) -> Any:
@@ -140,7 +147,9 @@ def read_claim(line: str | bytes | int | dict[str, Any]) -> dict[str, Any]:
     """A claim object from a line (or a dict already parsed), within every limit; raises Rejected."""
     claim = line if isinstance(line, dict) else parse(decode(line))
     if not isinstance(claim, dict):
-        raise Rejected("not_an_object", f"a claim is a JSON object, not {type(claim).__name__}")
+        kind = {type(None): "null", bool: "a boolean", int: "a number", float: "a number", str: "a string",
+                list: "an array"}.get(type(claim), type(claim).__name__)
+        raise Rejected("not_an_object", f"a claim is a JSON object, not {kind}")
     check_sizes(claim)
     return claim
 

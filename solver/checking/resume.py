@@ -19,24 +19,21 @@ from solver.core.errors import MjError, shown
 
 
 class Answered:
-    """The input lines an earlier run answered: a watermark while they came in order (constant memory), a set otherwise."""
+    """The input lines an earlier run answered: a watermark (a run writes its results in input order, so every
+    line up to the last one answered was; constant memory)."""
 
     def __init__(self) -> None:
         self.last = 0
-        self.extra: set[int] | None = None
         self.count = 0
 
     def add(self, line_no: int) -> None:
+        if line_no <= self.last:
+            raise ValueError(f"answers input line {line_no} after line {self.last}")
         self.count += 1
-        if self.extra is None and line_no > self.last:
-            self.last = line_no
-            return
-        if self.extra is None:  # out of order: remember each line from now on
-            self.extra = set()
-        self.extra.add(line_no)
+        self.last = line_no
 
     def __call__(self, line_no: int) -> bool:
-        return line_no <= self.last if self.extra is None else (line_no in self.extra or line_no <= self.last)
+        return line_no <= self.last
 
 
 def _is_result(obj: Any) -> bool:
@@ -73,7 +70,11 @@ def _read_results(path: str, answered: Answered, seen: Callable[[dict[str, Any]]
             except ValueError:
                 obj = None
             if _is_result(obj):
-                answered.add(obj["line"])
+                try:
+                    answered.add(obj["line"])
+                except ValueError as exc:  # (repeated or out of order: no run of mj check wrote it)
+                    raise MjError(f"{shown(path)} line {number} {exc}: not as a run of mj check writes its "
+                                  "results; cannot resume it") from None
                 seen(obj)
                 keep += len(raw)
                 continue

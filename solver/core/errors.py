@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 
@@ -56,7 +57,8 @@ def safe_text(text: str, limit: int = MESSAGE_LIMIT) -> str:
 
 
 def shown(value: object, limit: int = ECHO_LIMIT) -> str:
-    """A piece of input as it is repeated in a message: text as is, anything else as its repr; then safe_text."""
+    """A piece of input as it is repeated in a message: text as is, anything else as JSON (its repr where it is not
+    JSON); then safe_text."""
     text = value if isinstance(value, str) else _short_repr(value, limit)
     return safe_text(text, limit)
 
@@ -66,7 +68,10 @@ def _short_repr(value: object, limit: int) -> str:
         return f"<{type(value).__name__} of {len(value)} items>"
     if isinstance(value, int) and value.bit_length() > 4 * limit:  # repr of a huge int is slow (and may raise)
         return f"<integer of {value.bit_length()} bits>"
-    return repr(value)
+    try:  # (input mostly came as JSON: null, not None)
+        return json.dumps(value, ensure_ascii=False, allow_nan=False)
+    except (TypeError, ValueError, RecursionError):
+        return repr(value)
 
 
 SUGGEST_LIMIT = 40  # no name is longer; difflib's time grows with the square of the word's length

@@ -91,6 +91,8 @@ class TileSet:
         raise MjError(f"unknown tile '{shown(name)}'{self._suggestion(key)}", UNKNOWN_TILE)
 
     def _suggestion(self, key: str) -> str:
+        if not key:
+            return " (an empty name)"
         close = close_matches(key, list(self._lookup), n=6, cutoff=0.0)  # always the nearest
         names: list[str] = []
         for form in close:
