@@ -251,3 +251,33 @@ def test_the_state_cap_holds_for_both_processes_together(monkeypatch):
     split = ev.plan(hand, turns=4, seen=seen, both=False, seconds=None, max_states=10 ** 7)
     assert [r.win_probability for r in split.discards] == [r.win_probability for r in whole.discards]
     assert ev.plan(hand, turns=4, seen=seen, both=False, seconds=None, max_states=cap).method != "optimal"
+
+
+@needs_fork
+def test_the_brackets_sampled_upper_beside_its_lower_side_gives_the_same_plan(monkeypatch):
+    """The bracket samples the relaxation's value (where only 1 is proved) in a child while it raises the lower side
+    here (neither reads what the other writes): with no clock the plan is the same, field for field, as with both
+    steps in this process; a child that dies is replaced by the sample here."""
+    ev = Evaluator("hitori-jong-2.1")
+    forks = []
+    monkeypatch.setattr(side, "can_split", lambda: True)
+    monkeypatch.setattr(side.Side, "__init__", record(side.Side.__init__, forks))
+    beside = ev.plan(EXAMPLE, turns=8, both=False, seconds=None)
+    assert forks and beside.method == "bounds" and any(r.upper_estimate is not None for r in beside.discards)
+    monkeypatch.setattr(side, "can_split", lambda: False)
+    assert ev.plan(EXAMPLE, turns=8, both=False, seconds=None) == beside
+    monkeypatch.setattr(side, "can_split", lambda: True)
+    monkeypatch.setattr(side.Side, "result", lambda self: (self.close(), (_ for _ in ()).throw(side.SideLost("x"))))
+    assert ev.plan(EXAMPLE, turns=8, both=False, seconds=None) == beside
+
+
+@needs_fork
+def test_beside_closes_a_child_whose_value_is_not_wanted():
+    import time
+
+    later = side.Beside(lambda: time.sleep(30))
+    pid = later.side.pid
+    later.close()
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)  # (reaped: gone)
+    assert side.Beside(lambda: 7).value() == 7

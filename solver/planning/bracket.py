@@ -48,8 +48,9 @@ def bracket(request: PlanRequest, lower: Plan, stopped: str | None, listed: Prep
     with a proved upper bound of the optimal P(win) each (bounds.py). `clock`: the request's (clock.py); each step
     takes its share of what is left."""
     from solver.planning.bounds import separated
-    from solver.planning.lookahead import LABEL, improve
-    from solver.planning.sampled_upper import LABEL as SAMPLED_UPPER, with_sampled_uppers
+    from solver.planning.lookahead import LABEL
+    from solver.planning.sampled_upper import LABEL as SAMPLED_UPPER, SAMPLED_FIELDS, with_sampled_uppers
+    from solver.planning.side import Beside
     from solver.planning.score_bounds import UPPER as SCORE_UPPER, with_score_uppers
 
     clock = clock or Clock(None)
@@ -67,28 +68,31 @@ def bracket(request: PlanRequest, lower: Plan, stopped: str | None, listed: Prep
         rows = with_score_uppers(rules, request.position, request.turns, rows, context)
     if lower.games is not None:  # a policy's value is at most the optimum: a sample above the proved bound is noise
         rows = tuple(within(r) for r in rows)
-    # where only 1 is proved, the relaxation's own value sampled beside it (an estimate; sampled_upper.py)
-    rows, estimated, walls = with_sampled_uppers(rules, request, rows, clock.share(share.UPPER)) \
-        if rules is not None else (rows, 0, 0)
-    raised = looked = 0
-    lower_end = clock.share(share.LOWER)  # the lower side's improvements share it
-    if sample and rules is not None and lower.games is None:
-        from solver.planning.estimate import POLICY
-        from solver.planning.sampled_lower import LABEL as SAMPLED, raise_rows
-
-        rows, raised, games = raise_rows(rules, request, rows, lower_end)
-    # (an estimate's rows are sampled: kept as they are; the no-fetch optimum is more than a lookahead on nearest;
-    # where the estimate's policy already beats nearest on the best row, one step on nearest rarely catches up)
-    if rules is not None and exact_plan is not None and lower.games is None and slack is None and \
-            rows[0].win_interval is None:
-        solve = lambda sub, deadline: exact_plan(rules, sub, None, deadline)  # noqa: E731
-        rows, looked = improve(rules, request, rows, solve, lower_end)
+    # where only 1 is proved, the relaxation's own value sampled beside it (an estimate; sampled_upper.py), on the
+    # second core while this one raises the lower side (neither reads what the other writes)
+    if rules is not None:
+        deadline, before = clock.share(share.UPPER), rows
+        sampling = Beside(lambda: with_sampled_uppers(rules, request, before, deadline))
+    try:
+        rows, raised, looked, games = raised_lower(request, lower, rows, rules, slack, exact_plan, sample, clock)
+    except BaseException:
+        if rules is not None:
+            sampling.close()
+        raise
+    estimated = walls = 0
+    if rules is not None:
+        sampled, estimated, walls = sampling.value()
+        found = {r.tile: r for r in sampled}
+        rows = tuple(replace(r, **{f: getattr(found[r.tile], f) for f in SAMPLED_FIELDS}) for r in rows)
     method = "estimate" if lower.games is not None else "bounds"
     what = "estimated (sampled) value" if method == "estimate" else "exact value"
     labels = {key: f"bounds: lower = the {what} of the class {value}" for key, value in lower.policy_class.items()}
     if looked:
         labels["win_probability"] += LABEL.format(n=looked, of=len(rows))
     if raised:
+        from solver.planning.estimate import POLICY
+        from solver.planning.sampled_lower import LABEL as SAMPLED
+
         labels[label_of(request.objective)] += SAMPLED.format(n=raised, of=len(rows), policy=POLICY, games=games)
     labels["win_probability"] += f"; upper = {note}"
     if estimated:
@@ -96,6 +100,26 @@ def bracket(request: PlanRequest, lower: Plan, stopped: str | None, listed: Prep
     labels["expected_score"] += f"; upper = {SCORE_UPPER}" if rules is not None else "; no upper bound computed"
     gap = separated(rows) if request.objective == "win" and rows[0].win_interval is None else None
     return replace(lower, discards=rows, policy_class=labels, method=method, separated=gap, stopped=stopped)
+
+
+def raised_lower(request: PlanRequest, lower: Plan, rows: tuple, rules: RuleSet | None, slack: Fraction | None,
+                 exact_plan: Callable | None, sample: bool, clock: Clock) -> tuple[tuple, int, int, int]:
+    """The rows' lower side raised by the estimate's policy's sample (`sample`: the lower plan is the class nearest)
+    and the one-step lookahead, on one share of the clock; (rows, rows raised, rows looked ahead, games)."""
+    from solver.planning.lookahead import improve
+    from solver.planning.sampled_lower import raise_rows
+
+    raised = looked = games = 0
+    lower_end = clock.share(share.LOWER)
+    if sample and rules is not None and lower.games is None:
+        rows, raised, games = raise_rows(rules, request, rows, lower_end)
+    # (an estimate's rows are sampled: kept as they are; the no-fetch optimum is more than a lookahead on nearest;
+    # where the estimate's policy already beats nearest on the best row, one step on nearest rarely catches up)
+    if rules is not None and exact_plan is not None and lower.games is None and slack is None and \
+            rows[0].win_interval is None:
+        solve = lambda sub, deadline: exact_plan(rules, sub, None, deadline)  # noqa: E731
+        rows, looked = improve(rules, request, rows, solve, lower_end)
+    return rows, raised, looked, games
 
 
 def relaxed_uppers(request: PlanRequest, lower: Plan, stopped: str | None, listed: Prepared | None,

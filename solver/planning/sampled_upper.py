@@ -111,6 +111,9 @@ def pools_in_wall(hand: tuple[int, ...], room: tuple[int, ...], sora: int | None
             for tile in tiles]
 
 
+SAMPLED_FIELDS = ("upper_estimate", "upper_interval", "score_upper_estimate", "score_upper_interval")  # (its rows')
+
+
 def with_sampled_uppers(rules: RuleSet, request: PlanRequest, rows: tuple,
                         deadline: float | None) -> tuple[tuple, int, int]:
     """The rows whose proved P(win) bound is 1 with the relaxation's sampled values beside it: P(win)'s

@@ -89,6 +89,34 @@ class Splittable(Protocol):
     def add_split_states(self, states: int) -> None: ...  # the child's, counted here (TooLarge past the cap)
 
 
+class Beside:
+    """`run()` started in a child where one can be forked, else run here at once. `value()` gives its value (from
+    the child when it answers, else by running it here: the same value either way); `close()` stops a child
+    whose value is no longer wanted (the parent failed first)."""
+
+    def __init__(self, run: Callable[[], Any]):
+        self.run, self.side = run, None
+        if can_split():
+            try:
+                self.side = Side(run)
+            except OSError:
+                pass
+        if self.side is None:
+            self.done = run()
+
+    def value(self) -> Any:
+        if self.side is None:
+            return self.done
+        try:
+            return self.side.result()
+        except SideLost:
+            return self.run()
+
+    def close(self) -> None:
+        if self.side is not None:
+            self.side.close()
+
+
 def split_sums(kinds: list[int], run: Sums, search: Splittable) -> list[int]:
     """`run(kinds, left)` (a list of sums per move, over the kinds it is given; `left()`: how many kinds are left
     for it, to pace itself) over every kind, on two cores where a child can be forked: both processes take the next
