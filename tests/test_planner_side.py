@@ -281,3 +281,18 @@ def test_beside_closes_a_child_whose_value_is_not_wanted():
     with pytest.raises(ProcessLookupError):
         os.kill(pid, 0)  # (reaped: gone)
     assert side.Beside(lambda: 7).value() == 7
+
+
+@needs_fork
+def test_the_other_objectives_class_beside_the_first_gives_the_same_plan(monkeypatch):
+    """Past the optimum with both objectives, the other objective's class nearest runs in a child from the start
+    (plan.other_nearest) while this process brackets the first: with no clock, the same plan as run after it."""
+    ev = Evaluator("hitori-jong-2.1")
+    forks = []
+    monkeypatch.setattr(side, "can_split", lambda: True)
+    monkeypatch.setattr(side.Side, "__init__", record(side.Side.__init__, forks))
+    beside = ev.plan(EXAMPLE, turns=8, seconds=None)
+    assert forks and beside.method == "bounds" and all(r.expected_score is not None for r in beside.discards)
+    assert beside.policy_class["expected_score"].startswith("nearest: ")  # (its class, beside the bracket)
+    monkeypatch.setattr(side, "can_split", lambda: False)
+    assert ev.plan(EXAMPLE, turns=8, seconds=None) == beside

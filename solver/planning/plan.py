@@ -79,24 +79,50 @@ def plan(rules: RuleSet, request: PlanRequest | Hand, progress: Progress | None 
         stopped = str(exc)
         lower = None
     sample = lower is None  # the lower side is the class nearest: the estimate's policy may do better
-    if lower is None:
-        nearest = replace(single, play="nearest", detour=None)
-        try:
-            lower = exact_plan(rules, nearest, progress, clock.share(share.NEAREST), pace=True)
-        except TooLarge:  # every input is answered: past nearest's limits too, its estimate (labelled)
-            games = limits.estimate or DEFAULT_GAMES
-            lower = estimate_plan(rules, replace(nearest, limits=replace(limits, estimate=games)), progress,
-                                  clock.share(share.ESTIMATE))
-    result = bracket(request, lower, stopped, listed, rules, slack, exact_plan, sample,
-                     clock.part(share.BRACKET) if request.both else clock, relist)
-    result = with_other(rules, request, result, progress, clock) if request.both else result
+    early = other_nearest(rules, request, clock) if sample and request.both else None
+    try:
+        if lower is None:
+            nearest = replace(single, play="nearest", detour=None)
+            try:
+                lower = exact_plan(rules, nearest, progress, clock.share(share.NEAREST), pace=True)
+            except TooLarge:  # every input is answered: past nearest's limits too, its estimate (labelled)
+                games = limits.estimate or DEFAULT_GAMES
+                lower = estimate_plan(rules, replace(nearest, limits=replace(limits, estimate=games)), progress,
+                                      clock.share(share.ESTIMATE))
+        result = bracket(request, lower, stopped, listed, rules, slack, exact_plan, sample,
+                         clock.part(share.BRACKET) if request.both else clock, relist)
+        result = with_other(rules, request, result, progress, clock, early) if request.both else result
+    finally:
+        if early is not None:
+            early.close()
     return settled(with_counted_uppers(rules, request, result, clock.end))
 
 
-def with_other(rules: RuleSet, request: PlanRequest, result: Plan, progress: Progress | None, clock: Clock) -> Plan:
+def other_nearest(rules: RuleSet, request: PlanRequest, clock: Clock):
+    """Both objectives past the optimum: the other objective's class nearest started at once on the second core
+    (paced, on OTHER_NEAREST of the time left), while this process brackets the first; the Plan, or the text of
+    why it stopped. None where no child can be forked: with_other then runs it after the first, as it always did."""
+    from solver.planning.side import Beside, can_split
+
+    if not can_split():
+        return None
+    other = "score" if request.objective == "win" else "win"
+    asked = replace(request, objective=other, both=False, play="nearest", detour=None)
+    deadline = clock.share(share.OTHER_NEAREST)
+
+    def run():
+        try:
+            return exact_plan(rules, asked, None, deadline, pace=True)
+        except TooLarge as exc:
+            return str(exc)
+    return Beside(run)
+
+
+def with_other(rules: RuleSet, request: PlanRequest, result: Plan, progress: Progress | None, clock: Clock,
+               early=None) -> Plan:
     """The other objective's numbers beside the chosen one's: all play within the limits (a share of the time
-    left), else the class nearest (the rest of it), else the estimate of nearest's policy (its least walls), each
-    labelled in policy_class."""
+    left), else the class nearest (the rest of it; `early`: that class already running beside, other_nearest),
+    else the estimate of nearest's policy (its least walls), each labelled in policy_class."""
     other = "score" if request.objective == "win" else "win"
     asked = replace(request, objective=other, both=False)
     try:
@@ -110,8 +136,12 @@ def with_other(rules: RuleSet, request: PlanRequest, result: Plan, progress: Pro
         # paced on a share of the budget, and where it gives up, the sampled values stay (labelled as such)
         sampled = result.method == "estimate" and all(r.score_interval is not None for r in result.discards)
         try:
-            found = exact_plan(rules, replace(asked, play="nearest"), progress,
-                               clock.share(share.OTHER_NEAREST) if sampled else clock.end, pace=sampled)
+            found = early.value() if early is not None else None
+            if isinstance(found, str) and sampled:  # (it gave up beside: the sample's values stay)
+                raise TooLarge(found)
+            if not isinstance(found, Plan):  # (where the first objective was exact, the whole clock, as ever)
+                found = exact_plan(rules, replace(asked, play="nearest"), progress,
+                                   clock.share(share.OTHER_NEAREST) if sampled else clock.end, pace=sampled)
         except TooLarge:
             if sampled:
                 return result
