@@ -89,6 +89,8 @@ def plan(rules: RuleSet, request: PlanRequest | Hand, progress: Progress | None 
                 games = limits.estimate or DEFAULT_GAMES
                 lower = estimate_plan(rules, replace(nearest, limits=replace(limits, estimate=games)), progress,
                                       clock.share(share.ESTIMATE))
+        if early is not None:
+            early.settle()  # (done already: the bracket's own sample may take the second core)
         result = bracket(request, lower, stopped, listed, rules, slack, exact_plan, sample,
                          clock.part(share.BRACKET) if request.both else clock, relist)
         result = with_other(rules, request, result, progress, clock, early) if request.both else result

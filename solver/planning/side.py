@@ -108,9 +108,18 @@ class Beside:
         if self.side is None:
             return self.done
         try:
-            return self.side.result()
+            self.done = self.side.result()
         except SideLost:
-            return self.run()
+            self.done = self.run()
+        self.side = None
+        return self.done
+
+    def settle(self) -> None:
+        """Its value taken now if the child has answered already (its core then free for another child)."""
+        import select
+
+        if self.side is not None and select.select([self.side.stream], [], [], 0)[0]:
+            self.value()
 
     def close(self) -> None:
         if self.side is not None:
