@@ -12,12 +12,12 @@ import typer
 
 from console import batch, game, hand, plan, review, serve, tournament
 from console.catalogue import catalogue_app
-from console.params import take_plain_values_as_is
+from console.typer_params import take_plain_values_as_is
 from console.common import broken_pipe, drop_stdout
 from console.research import research_app
 from solver.core.errors import error_line
 
-take_plain_values_as_is()  # text parameters without pydantic: start-up time (console/params.py)
+take_plain_values_as_is()  # text parameters without pydantic: start-up time (console/typer_params.py)
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, rich_markup_mode=None,
                   help="Exact evaluator for Milli-Jong (ミリジャン) hands: units, score, h, analysis.")

@@ -164,8 +164,8 @@ def bench_startup(args, say) -> None:
             "mj --help": [sys.executable, str(ROOT / "cli.py"), "--help"],
             "mj h HAND": [sys.executable, str(ROOT / "cli.py"), "h", hand],
             "mj h (bad tile)": [sys.executable, str(ROOT / "cli.py"), "h", "春香 foo"],
-            "mj h (bad tile), typer's pydantic coercion": [  # the baseline of console/params.py: what it saves
-                sys.executable, "-c", "import sys, console.params; console.params.take_plain_values_as_is = lambda: None; "
+            "mj h (bad tile), typer's pydantic coercion": [  # the baseline of console/typer_params.py: what it saves
+                sys.executable, "-c", "import sys, console.typer_params; console.typer_params.take_plain_values_as_is = lambda: None; "
                 "import cli; cli.main(['h', '春香 foo'])"],
             "import ortools cp_model": [sys.executable, "-c", "from ortools.sat.python import cp_model"]}
     say("\nprocess start-up (median of 5; targets: mj h <= 0.5 s, --help and errors <= 0.25 s)")

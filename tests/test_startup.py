@@ -1,4 +1,4 @@
-"""Start-up: what a command imports before it answers (console/params.py, lazy imports). Timings live in
+"""Start-up: what a command imports before it answers (console/typer_params.py, lazy imports). Timings live in
 bench/bench_fast.py; here only which modules load, and that the plain parameters keep typer's answers."""
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ from typing import Any, Callable
 from solver.api import Evaluator
 from solver.core.errors import MjError
 from solver.generation.difficulty import Difficulty, check_possible, parse_difficulty
-from solver.generation.kinds import build_discard, build_exchanges, build_waits
+from solver.generation.puzzles import build_discard, build_exchanges, build_waits
 from solver.generation.traps import TRAPS, labels
 
 BAD_KIND = "ERR_BAD_KIND"
@@ -64,7 +64,7 @@ def too_few(kind: str, index: int, count: int, level: Difficulty, attempts: int)
 def generate(kind: str, count: int, seed: int = 0, rules: str = "2019-12", difficulty: str | None = None,
              evaluator: Evaluator | None = None, attempts: int | None = None, start: int = 0
              ) -> Iterator[dict[str, Any]]:
-    """Yield positions ``start`` to ``count - 1`` of `kind` (JSON-ready dicts, see shapes.py), in this
+    """Yield positions ``start`` to ``count - 1`` of `kind` (JSON-ready dicts, see position_line.py), in this
     process, the same ones for the same arguments.
 
     Raises MjError (TOO_FEW) after yielding what it found if a position's attempts ran out.

@@ -17,7 +17,7 @@ from solver.core.search.shortcut import shortcut_distance
 from solver.core.hand import COPIES, Hand
 from solver.core.notation import hand_from_list
 from solver.generation.prove import fourth_copy_decoys
-from solver.generation.shapes import waits_json
+from solver.generation.position_line import waits_json
 
 _VARIANTS: dict[tuple[int, tuple], Evaluator] = {}
 

@@ -23,9 +23,9 @@ from solver.core.search.shortcut import shortcut_distance
 from solver.core.hand import COPIES, Hand
 from solver.generation.construct import Built, complete_hand, random_favourite, replace_tiles
 from solver.generation.difficulty import Difficulty
-from solver.generation.kinds import decoy_tenpai, tenpai, wait_features
+from solver.generation.puzzles import decoy_tenpai, tenpai, wait_features
 from solver.generation.prove import fourth_copy_decoys, prove_waits
-from solver.generation.shapes import position, waits_json
+from solver.generation.position_line import position, waits_json
 
 Trap = Callable[[random.Random, Evaluator, Difficulty], dict[str, Any] | None]
 

@@ -14,7 +14,7 @@ from solver.core.score import best_score
 from solver.generation.construct import Built, complete_hand, random_favourite, replace_tiles
 from solver.generation.difficulty import REPLACED_MOST, Difficulty, wait_depth
 from solver.generation.prove import fourth_copy_decoys, prove_discard, prove_exchanges, prove_waits
-from solver.generation.shapes import discard_json, exchanges_json, position, waits_json
+from solver.generation.position_line import discard_json, exchanges_json, position, waits_json
 
 EXCHANGE_LIMIT = 24  # an `exchanges` puzzle lists at most this many (more is not a quiz)
 
