@@ -6,9 +6,9 @@ what is known of it exactly:
 - h and live acceptance after it (the exact search: always);
 - P(win) and E[score] over the draws the seat had left (the planner, solo model): the optimum where the plan
   finishes within the budget (method "optimal"), else the exact value of the class nearest, a real policy and so a
-  lower bound of the optimum, with a proved upper bound (method "bounds"); past the class's limits too, the estimate's policy's sampled value
-  with its 95 % interval (method "estimate": the plan's 1,000 walls, or Budget.estimate); else h and live only
-  (method "h").
+  lower bound of the optimum, with a proved upper bound (method "bounds"); past the class's limits too, the
+  estimate's policy's sampled value with its 95 % interval (method "estimate": the plan's 1,000 walls, or
+  Budget.estimate); else h and live only (method "h").
 A win (tsumo or ron) is P(win) 1. A call is the P(win) of the hand after it; そら is graded by h (method "h").
 """
 
@@ -69,7 +69,7 @@ class Decision:
     method: str  # optimal, bounds, estimate (sampled past the class nearest's limits), h
     match: bool  # the chosen action is among the best (ties included)
     loss: float | None  # P(win) lost against the best (optimal: exact; bounds: within the class nearest;
-    # estimate: between sampled values)
+    # estimate: between sampled values, 0 where their intervals overlap)
     loss_bounds: tuple[float, float] | None  # the loss against the optimum, proved (None: not known)
     h_lost: int  # exchanges the chosen action is behind the best one's h (0 when as good)
     missed_win: bool  # a tsumo or ron was legal and not taken
