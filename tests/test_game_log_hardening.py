@@ -120,7 +120,7 @@ def inserted(events, line: int, event: dict):
     (lambda es: edited(es, len(es), scores=[s + 1 for s in es[-1]["scores"]]), "but the hands score"),
     (lambda es: edited(es, len(es), scores=[True] + es[-1]["scores"][1:]), "end_game: scores must be"),
     (lambda es: edited(es, len(es) - 1, score=99999), "hora: score 99999, but the hand scores"),
-    (lambda es: edited(es, len(es) - 1, score=None), "hora: score None, but the hand scores"),
+    (lambda es: edited(es, len(es) - 1, score=None), "hora: score null, but the hand scores"),
     (lambda es: inserted(es, 21, {"type": "start_kyoku"}), "line 21: start_kyoku only as line 2"),
     (lambda es: inserted(es, 21, {"type": "start_game"}), "line 21: start_game only as line 1"),
     (lambda es: inserted(es, 21, {"type": "error", "actor": "x"}), "line 21: error: actor must be a seat"),
