@@ -4,6 +4,7 @@ terminal, plain text when piped. The CLI calls these; nothing here models or sol
 from __future__ import annotations
 
 import sys
+import time
 from contextlib import contextmanager
 from typing import Any, Callable, Iterable, Iterator
 
@@ -331,44 +332,30 @@ def progress_bar(quiet: bool = False) -> Iterator[Callable[[int, int, int], None
     if quiet or not sys.stderr.isatty():
         yield None
         return
-    import threading
-
     from rich.console import Console
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
+    started = time.monotonic()
     bar: list = []
-    last = {"completed": 0, "total": None, "states": 0}
-    lock = threading.Lock()
-
-    def show() -> None:
-        """After DELAY, whatever the plan reported last: a step that reports nothing (the bracket's samples) still
-        shows the bar and its clock running."""
-        with lock:
-            if bar is not None and not bar:
-                progress = Progress(TextColumn("planning"), BarColumn(), TextColumn("{task.completed}/{task.total} "
-                                                                                     "roots"),
-                                    TextColumn("{task.fields[states]} states"), TimeElapsedColumn(),
-                                    console=Console(stderr=True), transient=True)
-                progress.start()
-                bar.extend([progress, progress.add_task("plan", **last)])
 
     def report(done: int, total: int, states: int) -> None:
-        with lock:
-            last.update(completed=done, total=total, states=states)
-            if bar:
-                bar[0].update(bar[1], **last)
+        if not bar:
+            if time.monotonic() - started < DELAY:
+                return
+            # (drawn on each report, no refresh thread: a process with a second thread may not fork, and the plan
+            # forks for its second core; plan() reports between its steps too, so a long one shows its bar)
+            progress = Progress(TextColumn("planning"), BarColumn(), TextColumn("{task.completed}/{task.total} roots"),
+                                TextColumn("{task.fields[states]} states"), TimeElapsedColumn(),
+                                console=Console(stderr=True), transient=True, auto_refresh=False)
+            progress.start()
+            bar.extend([progress, progress.add_task("plan", total=total, states=0)])
+        bar[0].update(bar[1], completed=done, total=total, states=states, refresh=True)
 
-    timer = threading.Timer(DELAY, show)
-    timer.daemon = True
-    timer.start()
     try:
         yield report
     finally:
-        timer.cancel()
-        with lock:
-            if bar:
-                bar[0].stop()
-            bar = None  # (a timer already past its wait draws nothing now)
+        if bar:
+            bar[0].stop()
 
 
 @contextmanager

@@ -91,13 +91,21 @@ def plan(rules: RuleSet, request: PlanRequest | Hand, progress: Progress | None 
                                       clock.share(share.ESTIMATE))
         if early is not None:
             early.settle()  # (done already: the bracket's own sample may take the second core)
+        reached(progress, lower)
         result = bracket(request, lower, stopped, listed, rules, slack, exact_plan, sample,
                          clock.part(share.BRACKET) if request.both else clock, relist)
+        reached(progress, result)
         result = with_other(rules, request, result, progress, clock, early) if request.both else result
     finally:
         if early is not None:
             early.close()
     return settled(with_counted_uppers(rules, request, result, clock.end))
+
+
+def reached(progress: Progress | None, done: Plan) -> None:
+    """A step of the bracket done: said to the progress callback (its steps report nothing inside)."""
+    if progress:
+        progress(len(done.discards), len(done.discards), done.states)
 
 
 def other_nearest(rules: RuleSet, request: PlanRequest, clock: Clock):
