@@ -158,7 +158,7 @@ def test_review_steps_through_a_picked_log_and_grades_a_seat(page, url):
     review = answer.value.json()
 
     def shown(x):
-        return str(int(x)) if float(x).is_integer() else f"{x:.1f}"
+        return str(int(x)) if float(x).is_integer() else fixed(x)
     bracketed = [(d["index"], d["chosen"]) for d in review["decisions"] if d["chosen"]["score_upper"] is not None
                  and d["chosen"]["expected_score"] is not None
                  and d["chosen"]["score_upper"] > d["chosen"]["expected_score"]]
@@ -166,7 +166,7 @@ def test_review_steps_through_a_picked_log_and_grades_a_seat(page, url):
     for index, chosen in bracketed[:3]:
         text = page.locator(f"#decisions tbody tr[data-index='{index}'] td").nth(2).inner_text()
         sampled = chosen["score_interval"]  # a sampled lower value: "≈ x (lo–hi)" before the upper bound
-        value = (f"≈ {shown(chosen['expected_score'])} ({round(sampled[0])}–{round(sampled[1])})" if sampled
+        value = (f"≈ {shown(chosen['expected_score'])} ({fixed(sampled[0], '1')}–{fixed(sampled[1], '1')})" if sampled
                  else shown(chosen["expected_score"]))
         assert f"E {value} – {shown(chosen['score_upper'])}" in text, text
     indexes = [int(i) for i in rows.evaluate_all("rows => rows.map(r => r.dataset.index)")]
@@ -181,8 +181,16 @@ def test_review_steps_through_a_picked_log_and_grades_a_seat(page, url):
     assert all(u.startswith(url) for u in page.requested)
 
 
+def fixed(x: float, places: str = "0.1") -> str:
+    """As the page's toFixed / Math.round write a (non-negative) number: an exact tie (86.25) rounds up, where
+    Python's format and round() round it to even."""
+    from decimal import ROUND_HALF_UP, Decimal
+
+    return str(Decimal(x).quantize(Decimal(places), rounding=ROUND_HALF_UP))
+
+
 def percent(x: float) -> str:
-    return f"{100 * x:.1f} %"
+    return f"{fixed(100 * x)} %"
 
 
 def review_seat_0(page, url, lang: str = "en") -> dict:
