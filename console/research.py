@@ -65,12 +65,11 @@ def max_h_command(rules: RulesOpt = DEFAULT_RULES, json_: JsonOpt = False, time_
 
     Example: mj research max-h --rules hitori-jong-2.1 --out max-h.json
     """
-    from solver.batch.signals import stop_signals
     from solver.research.certificate import certificate
     from solver.research.max_h import Interrupted, max_h
     from solver.serialize import dumps
 
-    with errors(), stop_signals():  # (SIGTERM as Ctrl-C: the file beside the certificate removed, exit 143)
+    with errors():  # (SIGTERM stops it as Ctrl-C does, cli.said_on_interrupt: the file beside the certificate removed)
         ev = evaluator(rules, catalogue, as_of)
         if out is not None:
             from solver.batch.output import check_output
