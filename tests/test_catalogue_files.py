@@ -69,10 +69,14 @@ def write(tmp_path: Path, text: str, name: str = "mine.toml") -> str:
     return str(path)
 
 
+def house_text() -> str:
+    """The README's house: a unit (春香 + 琴葉 is no unit in the built-in data) and a rule set that holds it."""
+    return (NEW_UNIT.format(id="my-duo", name="マイデュオ", members='["haruka", "kotoha"]')
+            + RULE_SET.format(name="my-house", lists='["seed-000", "my-house"]', sora='"fetch"'))
+
+
 def house_file(tmp_path: Path) -> str:
-    # 春香 + 琴葉 is no unit in the built-in data
-    return write(tmp_path, NEW_UNIT.format(id="my-duo", name="マイデュオ", members='["haruka", "kotoha"]')
-                 + RULE_SET.format(name="my-house", lists='["seed-000", "my-house"]', sora='"fetch"'))
+    return write(tmp_path, house_text())
 
 
 def test_user_file_adds_a_unit_and_a_rule_set(tmp_path, runner):

@@ -12,6 +12,7 @@ import time
 import warnings
 
 import pytest
+from test_catalogue_files import house_text
 from test_hardening import ROOT, SEED_HAND, run_mj
 from test_tournament import game_line
 
@@ -20,26 +21,7 @@ from game.tournament import Settings, Tally
 from solver import Evaluator
 from solver.research.max_h import max_h
 
-RULE_SET = """\
-[[unit]]
-id = "my-duo"
-name = "My Duo"
-members = ["haruka", "kotoha"]
-lists = ["my-house"]
-
-[rules.my-house]
-unit_lists = ["seed-000", "my-house"]
-min_points = 1000
-member_points = 2000
-called = "minus_member"
-ron_minus_member = true
-no_win = "minus_member"
-favourite = "bonus"
-favourite_bonus = 2000
-sora = "fetch"
-ron_on_shika = false
-hand_size = 13
-"""  # the README's example
+RULE_SET = house_text()
 SCORED = "[静香 百合子 昴] 真 雪歩 あずさ 可奈 歩 可奈 志保 詩花 エレナ 美也"
 
 
