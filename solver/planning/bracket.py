@@ -70,17 +70,16 @@ def bracket(request: PlanRequest, lower: Plan, stopped: str | None, listed: Prep
         rows = tuple(within(r) for r in rows)
     # where only 1 is proved, the relaxation's own value sampled beside it (an estimate; sampled_upper.py), on the
     # second core while this one raises the lower side (neither reads what the other writes)
-    if rules is not None:
-        deadline, before = clock.share(share.UPPER), rows
-        sampling = Beside(lambda: with_sampled_uppers(rules, request, before, deadline))
+    deadline, before = clock.share(share.UPPER), rows
+    sampling = None if rules is None else Beside(lambda: with_sampled_uppers(rules, request, before, deadline))
     try:
         rows, raised, looked, games = raised_lower(request, lower, rows, rules, slack, exact_plan, sample, clock)
     except BaseException:
-        if rules is not None:
+        if sampling is not None:
             sampling.close()
         raise
     estimated = walls = 0
-    if rules is not None:
+    if sampling is not None:
         sampled, estimated, walls = sampling.value()
         found = {r.tile: r for r in sampled}
         rows = tuple(replace(r, **{f: getattr(found[r.tile], f) for f in SAMPLED_FIELDS}) for r in rows)

@@ -363,6 +363,10 @@ def first_moves(prep: Prepared, search, roots, turns: int, tick, pace: float | N
             tick()
         return out
     out, start, own = [], time.monotonic(), search.deadline
+
+    def behind() -> OutOfTime:
+        return OutOfTime(f"the exact plan would pass its time budget ({len(out)} of {len(roots)} discards valued, "
+                         f"{search.visited:,} states)")
     try:
         for hand12, room12 in roots:
             if pace is not None:  # (a root still running past this is already behind: give up then, not after it)
@@ -373,11 +377,10 @@ def first_moves(prep: Prepared, search, roots, turns: int, tick, pace: float | N
             except OutOfTime:
                 if own is not None and time.monotonic() > own:
                     raise
-                out.append(None)  # (stopped by the pace alone: reported below as behind)
+                raise behind() from None  # (stopped by the pace alone)
             tick()
-            if out[-1] is None or share.behind(start, len(out), len(roots) - len(out), pace):
-                raise OutOfTime(f"the exact plan would pass its time budget ({len(out) - (out[-1] is None)} of "
-                                f"{len(roots)} discards valued, {search.visited:,} states)")
+            if share.behind(start, len(out), len(roots) - len(out), pace):
+                raise behind()
     finally:
         search.deadline = own
     return out
