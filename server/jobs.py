@@ -9,12 +9,12 @@ ones run inside a worker process (server/pool.py), which owns its Evaluators; th
 from __future__ import annotations
 
 import datetime as dt
-from collections import Counter, OrderedDict
+from collections import OrderedDict
 from typing import Any, Mapping
 
 from solver.api import Evaluator, open_catalogue
-from solver.core.errors import FOURTH_COPY, MjError
-from solver.core.hand import COPIES, check_hand
+from solver.core.errors import MjError
+from solver.core.hand import check_hand
 from solver.core.notation import parse_hand_in_order, parse_tiles
 from solver.core.numbers import decimal, whole
 from solver.core.rules import DEFAULT_RULES, parse_date
@@ -115,9 +115,7 @@ def tiles(params: Mapping[str, str]) -> dict[str, Any]:
     """A list of tiles (seen, a waiting room, a discard) as parsed: the page checks each field on its own."""
     ev = evaluator(params)
     kinds = parse_tiles(params.get("tiles", ""), ev.rules)
-    for kind, count in Counter(kinds).items():  # (no field lists a kind more often than it exists)
-        if count > COPIES:
-            raise MjError(f"{count} copies of {ev.rules.tiles.name(kind)}: there are only {COPIES}", FOURTH_COPY)
+    ev.seen(kinds)  # (no field lists a kind more often than it exists: the API's own check)
     return {"tiles": [ev.rules.tiles.ids[k] for k in kinds]}
 
 

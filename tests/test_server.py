@@ -106,7 +106,7 @@ def test_hand_route_keeps_the_typed_order_and_tiles_route_parses_a_field(client)
     bad = client.get("/api/tiles", params={"tiles": "harka"})
     assert bad.status_code == 400 and bad.json()["error"] == cli_error("units", "harka")
     four = client.get("/api/tiles", params={"tiles": "真 真 真 真"})  # (QA: the error then showed under the hand)
-    assert four.status_code == 400 and four.json()["error"] == "error: 4 copies of 真: there are only 3"
+    assert four.status_code == 400 and four.json()["error"] == "error: more than 3 真 seen"
 
 
 def test_page_and_static_files(client):
