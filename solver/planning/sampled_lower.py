@@ -7,8 +7,9 @@ estimates a lower bound of the optimum (issue 22, item 3), so a row whose sample
 with its 95 % interval (the row's `win_interval` / `score_interval` say it is sampled), labelled.
 Two stages, so picking the rows that sampled high does not bias what is reported: SELECT games choose the rows to
 raise, then GAMES fresh walls value them, and a row is raised only where the whole 95 % interval of that value lies
-above its exact value (a proved number is never swapped for one that is higher only within its noise). Fixed numbers of games (the same walls for every discard, seeded) keep
-answers reproducible; the clock (none where the request has none) only stops early (then nothing is raised).
+above its exact value (a proved number is never swapped for one that is higher only within its noise). Fixed
+numbers of games (the same walls for every discard, seeded) keep answers reproducible; the clock (none where the
+request has none) only stops early (then nothing is raised).
 """
 
 from __future__ import annotations

@@ -350,14 +350,14 @@ def split_by_kind(search: ScoreOptimum, moves: list[tuple], wall, turns: int) ->
     are the same either way."""
     from solver.planning.side import split_sums
 
+    def run(kinds, left):
+        return search.by_kind(moves, wall, turns, kinds, left)
     kinds = kinds_of(wall)
     if turns != 3 or search.tail is None:
-        return split_sums(kinds, lambda kinds, left: search.by_kind(moves, wall, turns, kinds, left), search)
+        return split_sums(kinds, run, search)
     # (at 3 draws the first kind builds most of the C tables every other kind reads: built here before the fork,
     # the child inherits them instead of building its own)
-    first = search.by_kind(moves, wall, turns, kinds[:1])
-    rest = split_sums(kinds[1:], lambda kinds, left: search.by_kind(moves, wall, turns, kinds, left), search)
-    return [a + b for a, b in zip(first, rest)]
+    return [a + b for a, b in zip(run(kinds[:1], None), split_sums(kinds[1:], run, search))]
 
 
 def kinds_of(wall) -> list[int]:
