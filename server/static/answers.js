@@ -87,17 +87,12 @@ function drawDiscards(a, go) {
 
 // The planner's answer in the discard table's last two columns, with its method in one line below.
 function fillPlan(p) {
-  const value = (x, interval, upper, format) => {
-    if (x === null || x === undefined) return "—";
-    const shown = interval ? `≈ ${format(x)} (${format(interval[0])}–${format(interval[1])})` : format(x);
-    return upper !== null && upper !== undefined && upper !== x ? `${shown} – ${format(upper)}` : shown;
-  };
   // E[score] by a named class (the optimum did not finish for it) is a real policy's value: a lower bound,
   // shown "lower – upper" where a proved upper bound comes with it
   const scoreBound = p.method !== "estimate" && p.policy_class.expected_score !== "all play";
   const scoreValue = (d) => {
     const upper = d.expected_score_upper;
-    const shown = value(d.expected_score, d.expected_score_interval, upper, Math.round);
+    const shown = planValue(d.expected_score, d.expected_score_interval, upper, Math.round);
     // a proved upper bound beside it: "lower – upper", like P(win); without one, "≥ lower"
     const bracketed = upper !== null && upper !== undefined && upper !== d.expected_score;
     return scoreBound && d.expected_score != null && !bracketed ? `≥ ${shown}` : shown;
@@ -107,7 +102,7 @@ function fillPlan(p) {
   for (const tr of document.querySelectorAll("#discards tr[data-tile]")) {
     const d = byTile.get(tr.dataset.tile);
     if (!d) continue;
-    const win = value(d.win_probability, d.win_probability_interval, d.upper, pct);
+    const win = planValue(d.win_probability, d.win_probability_interval, d.upper, pct);
     // where only 1 is proved, the relaxation's sampled value after it: an estimate of a bound, marked ≈
     tr.querySelector("td.win").textContent = d.upper_estimate != null ? `${win} (≈ ${pct(d.upper_estimate)})` : win;
     const score = scoreValue(d);

@@ -26,6 +26,14 @@ async function loadIdols() {
   for (const idol of list) { idolsByName.set(idol.name, idol); idolsByName.set(idol.id, idol); }
   return list;
 }
+// A planner's value as every page shows it: a sampled one "≈ x (lo–hi)" with its 95 % interval (`ends` writes the
+// interval's ends), then " – upper" where a proved upper bound differs from it; "—" where there is none.
+function planValue(x, interval, upper, format, ends = format) {
+  if (x == null) return "—";
+  const shown = interval ? `≈ ${format(x)} (${ends(interval[0])}–${ends(interval[1])})` : format(x);
+  return upper != null && upper !== x ? `${shown} – ${format(upper)}` : shown;
+}
+
 function tileName(key) { return idolsByName.has(key) ? idolsByName.get(key).name : key; }
 
 // A tile by its short name or id: coloured by its attribute, the idol's own colour as a stripe.

@@ -71,12 +71,11 @@ function describe(action) {
     default: return action.type;
   }
 }
-// A graded value as the hand page shows the plan's: a sampled one (with its 95 % interval) "≈ x (lo–hi)", a bracket
-// "lower – upper" (and where only 1 is proved, the relaxation's sampled value after it, "(≈ u)"), else the number.
+// A graded value as the hand page shows the plan's (common.js planValue), and where only 1 is proved, the
+// relaxation's sampled value after the bracket, "(≈ u)".
 function valueText(x, interval, upper, upperEstimate, format, ends = format) {
-  const shown = interval ? `≈ ${format(x)} (${ends(interval[0])}–${ends(interval[1])})` : format(x);
-  if (upper == null || !(upper > x)) return shown;
-  return `${shown} – ${format(upper)}${upperEstimate != null ? ` (≈ ${format(upperEstimate)})` : ""}`;
+  const shown = planValue(x, interval, upper, format, ends);
+  return upperEstimate != null && upper != null && upper !== x ? `${shown} (≈ ${format(upperEstimate)})` : shown;
 }
 function percent(p) { return p == null ? "—" : `${(100 * p).toFixed(1)} %`; }
 function number(x) { return x == null ? "—" : Number.isInteger(x) ? String(x) : x.toFixed(1); }
