@@ -30,16 +30,6 @@ TimeBudgetOpt = Annotated[Optional[float], typer.Option(
                                    "(--resume continues it) and exit 124.")]
 
 
-def output_file(output: Optional[str]) -> Optional[str]:
-    """--output as given, refused (MjError) when empty or a directory: an empty one would otherwise mean no
-    output at all, written nowhere and said nowhere."""
-    from solver.batch.output import check_output
-
-    if output is not None:
-        check_output(output)
-    return output
-
-
 def run_batch(open_run: Callable[[], Any], show: Callable[[Any], int], budget: float | None = None) -> None:
     """Open the run (usage errors: one line, exit 2), show it, close it; exit with ``show``'s code, or
     130 / 143 / 124 when Ctrl-C / SIGTERM / the end of the time budget came before the run was open."""
@@ -104,7 +94,7 @@ def check(
     from console.render_check import check_run_output
     from solver.checking.run import CheckRun
 
-    run_batch(lambda: CheckRun(file, output_file(output), workers, rules, resume, force, cluster),
+    run_batch(lambda: CheckRun(file, output, workers, rules, resume, force, cluster),
               lambda run: check_run_output(run, json_), time_budget)
 
 
@@ -127,5 +117,5 @@ def generate(
     """
     from solver.generation.run import GenerateRun
 
-    run_batch(lambda: GenerateRun(kind, count, seed, rules, difficulty, output_file(output), workers, cluster, resume,
+    run_batch(lambda: GenerateRun(kind, count, seed, rules, difficulty, output, workers, cluster, resume,
                                   force, stdout=sys.stdout, attempts=attempts), show_generate, time_budget)

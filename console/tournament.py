@@ -8,7 +8,7 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from console.batch import ALL_CORES, ClusterOpt, ForceOpt, OutputOpt, ResumeOpt, TimeBudgetOpt, output_file, run_batch
+from console.batch import ALL_CORES, ClusterOpt, ForceOpt, OutputOpt, ResumeOpt, TimeBudgetOpt, run_batch
 from console.common import JsonOpt, PlannerBudgetOpt, RulesOpt
 from solver.batch.job import MAX_WORKERS
 from solver.core.rules import DEFAULT_RULES
@@ -45,7 +45,6 @@ def tournament(
         from game.tournament_run import TournamentRun
         from solver.core.errors import MjError
 
-        output_file(output)
         specs = check_players(list(player or []))
         if bot_timeout <= 0 or planner_budget <= 0:
             raise MjError("--bot-timeout and --planner-budget must be positive")

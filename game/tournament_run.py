@@ -56,7 +56,7 @@ class TournamentRun:
     def __init__(self, settings: Settings, output: str | None = None, jobs: int = 1, cluster: str | None = None,
                  resume: bool = False, force: bool = False):
         check_players(list(settings.players))
-        if (resume or force) and not output:
+        if (resume or force) and output is None:
             raise MjError("--resume and --force apply to --output FILE; give one")
         self.settings, self.output = settings, output
         self.job = Job(play_games, (settings,))
@@ -68,7 +68,7 @@ class TournamentRun:
         self._file: IO[str] | None = None
         evaluator(settings.rules)  # an unknown rule set is a usage error; forked workers inherit it built
         try:
-            if output:
+            if output is not None:  # (an empty one too: refused by holds_output, not taken for none)
                 self._open(output, resume, force)
             if self.left:  # made last, before any thread: local workers are forked from this process
                 self.executor = make_executor(max(1, min(jobs, self.left)), self.job, cluster)

@@ -31,7 +31,7 @@ class CheckRun:
     def __init__(self, file: str, output: str | None, workers: int, rules: str, resume: bool = False,
                  force: bool = False, cluster: str | None = None):
         validate_rules(rules)
-        if (resume or force) and not output:
+        if (resume or force) and output is None:
             raise MjError("--resume and --force apply to --output FILE; give one")
         self.file, self.output, self.workers, self.rules = file, output, workers, rules
         self.executor = None
@@ -46,7 +46,7 @@ class CheckRun:
         except OSError as exc:
             raise MjError(f"cannot open {shown(file)}: {exc.strerror}") from None
         try:
-            if output:
+            if output is not None:  # (an empty one too: refused by holds_output, not taken for none)
                 self.open_output(output, resume, force)
             self.total = None if file == "-" else max(0, count_lines(file) - self.answered.count)
             # made last, before any thread: local workers are forked from this process (executors.py)

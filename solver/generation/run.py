@@ -54,7 +54,7 @@ class GenerateRun:
         check_kind(kind, count)
         self.level = parse_difficulty(kind, difficulty)
         check_possible(kind, self.level, validate_rules(rules))
-        if (resume or force) and not output:
+        if (resume or force) and output is None:
             raise MjError("--resume and --force apply to --output FILE; give one")
         self.kind, self.count, self.seed, self.output, self.workers = kind, count, seed, output, workers
         self.job = Job(generate_chunk, (kind, seed, rules, self.level.label, attempts))
@@ -64,7 +64,7 @@ class GenerateRun:
         self.executor = None  # a cluster is reached at once (a bad address is a usage error); local ones later
         self.sink = stdout or sys.stdout
         self._file: IO[str] | None = None
-        if output:
+        if output is not None:  # (an empty one too: refused by holds_output, not taken for none)
             self._open(output, resume, force, {"command": "generate", "kind": kind, "count": count, "seed": seed,
                                                "rules": rules, "difficulty": self.level.label})
         try:
