@@ -84,6 +84,6 @@ def _show(review: dict) -> None:
         worst = ", ".join(f"#{review['decisions'][i]['index']}" for i in s["worst"])
         console.print(f"worst: {worst}", markup=False, highlight=False)
     console.print(f"model: {review['model']}. Methods: optimal = the exact optimum; bounds = the exact value of the "
-                  "class nearest (a real policy, a lower bound of the optimum); estimate = sampled past the class's limits (--estimate); "
-                  "h = exchanges and live acceptance only.",
+                  "class nearest (a real policy, a lower bound of the optimum); estimate = sampled past the class's "
+                  "limits (--estimate); h = exchanges and live acceptance only.",
                   markup=False, highlight=False, style="dim")
