@@ -19,7 +19,17 @@ from solver.core.rules import RuleSet
 ATTRIBUTE_STYLE = {"Princess": "bold #ff5b8c", "Fairy": "bold #3b7bff", "Angel": "bold #e6b422",
                    "Extra": "bold white", "Sora": "italic"}
 
-console = Console(highlight=False, soft_wrap=True, markup=False)  # (user text, e.g. an id "[/bold]", is never markup)
+
+
+class _Console(Console):
+    def on_broken_pipe(self) -> None:
+        """The reader of stdout went away (| head): raised on, so the command says so in one line like every
+        other command (cli.main), where rich would exit 1 without a word."""
+        self.quiet = True
+        raise BrokenPipeError
+
+
+console = _Console(highlight=False, soft_wrap=True, markup=False)  # (user text, e.g. an id "[/bold]", is never markup)
 UNREACHABLE = "no complete hand can be reached (every target needs tiles that are not left)"
 
 

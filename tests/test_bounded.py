@@ -145,10 +145,13 @@ def test_stdout_on_a_full_disk_is_one_line(args):
     assert done.stderr.startswith("error: cannot write the output") and "Exception ignored" not in done.stderr
 
 
-def test_a_closed_pipe_is_one_line():
+@pytest.mark.parametrize("args", [("generate", "waits", "-n", "5", "--workers", "1"),
+                                  ("check", str(ROOT / "tests" / "data" / "claims_right.jsonl"), "--workers", "1")])
+def test_a_closed_pipe_is_one_line(args):
+    """Plain writes (generate) and rich's (check's table, which rich alone would end with exit 1 and no word)."""
     read, write = os.pipe()
     os.close(read)  # nobody will read: the first write fails (EPIPE)
-    done = subprocess.run([sys.executable, str(ROOT / "cli.py"), "generate", "waits", "-n", "5", "--workers", "1"],
+    done = subprocess.run([sys.executable, str(ROOT / "cli.py"), *args],
                           stdout=write, stderr=subprocess.PIPE, text=True, timeout=LIMIT, cwd=ROOT)
     os.close(write)
     assert done.returncode == 1 and "broken pipe" in done.stderr and done.stderr.count("\n") == 1, done.stderr
