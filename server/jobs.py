@@ -12,7 +12,7 @@ import datetime as dt
 from collections import OrderedDict
 from typing import Any, Mapping
 
-from solver.api import Evaluator, open_catalogue
+from solver.api import Evaluator, open_catalogue, plan_limits
 from solver.core.errors import MjError
 from solver.core.hand import check_hand
 from solver.core.notation import parse_hand_in_order, parse_tiles
@@ -156,8 +156,6 @@ def analyze(params: Mapping[str, str]) -> dict[str, Any]:
 def plan(params: Mapping[str, str]) -> dict[str, Any]:
     """`mj plan --json`: P(win) and E[score] per discard over the draws left (solver/planning): the optimum, bounds
     past the budget; `detour` or `nearest` for a named class."""
-    from solver.planning.recursion import STATE_LIMIT
-    from solver.planning.request import SECONDS
     from solver.serialize_plan import plan_dict
 
     ev = evaluator(params)
@@ -170,8 +168,9 @@ def plan(params: Mapping[str, str]) -> dict[str, Any]:
         raise MjError(f"objective must be win or score, not '{objective[:20]}'")
     games = params.get("estimate")
     games = whole(games, "estimate", 2, MAX_GAMES) if games else None
-    max_states = whole(params.get("max_states") or str(STATE_LIMIT), "max_states", 1, STATE_LIMIT)
-    seconds = decimal(params.get("seconds") or str(SECONDS), "seconds", 0.01, MAX_SECONDS)
+    state_limit, seconds = plan_limits()  # (the defaults; a request may lower the cap, not raise it)
+    max_states = whole(params.get("max_states") or str(state_limit), "max_states", 1, state_limit)
+    seconds = decimal(params.get("seconds") or str(seconds), "seconds", 0.01, MAX_SECONDS)
     request = ev.plan_request_of(_hand_text(params), turns, objective, params.get("seen", ""),
                                  params.get("waiting_room", ""), _tile(ev, params.get("favourite")), detour,
                                  estimate=games, max_states=max_states, nearest=nearest, seconds=seconds)

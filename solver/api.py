@@ -31,6 +31,14 @@ TileLike = int | str
 HandLike = Hand | str
 
 
+def plan_limits() -> tuple[int, float]:
+    """The planner's default state cap and time budget (what a plan asks for when it names neither)."""
+    from solver.planning.recursion import STATE_LIMIT
+    from solver.planning.request import SECONDS
+
+    return STATE_LIMIT, SECONDS
+
+
 def open_catalogue(files: Iterable[str] = ()) -> Catalogue:
     try:
         return load_catalogue(files)
@@ -134,14 +142,14 @@ class Evaluator:
                         max_states: int | None = None, seed: int = 0, *, nearest: bool = False,
                         seconds: float | None | str = "default") -> "PlanRequest":
         """The PlanRequest of Evaluator.plan's keywords (names accepted for every tile; `seconds` None: no clock)."""
-        from solver.planning.request import SECONDS, Limits, PlanRequest, Position
-        from solver.planning.recursion import STATE_LIMIT
+        from solver.planning.request import Limits, PlanRequest, Position
 
+        state_limit, default_seconds = plan_limits()
         room = parse_tiles(waiting_room, self.rules) if isinstance(waiting_room, str) \
             else [self.tile(t) for t in waiting_room]
         position = Position(self.hand(hand), self.seen(seen), tuple(room), self.tile(favourite))
-        limits = Limits(STATE_LIMIT if max_states is None else max_states, SECONDS if seconds == "default" else seconds,
-                        estimate, seed)
+        limits = Limits(state_limit if max_states is None else max_states,
+                        default_seconds if seconds == "default" else seconds, estimate, seed)
         return PlanRequest(position, turns, objective, PlanRequest.play_of(detour, nearest), detour, both, limits)
 
     def plan_request(self, request: "PlanRequest", progress=None) -> "Plan":
