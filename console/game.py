@@ -81,7 +81,11 @@ def play(player: PlayerOpt = None,
             from console.game_view import Narrator
 
             on_event = Narrator(ev, specs)
-        sink = WholeFile(log, "the log ") if log else None  # before the deal: a bad path costs no human's game
+        if log is not None:  # (an empty one is refused, not taken for none)
+            from solver.batch.output import check_output
+
+            check_output(log, "--log")
+        sink = WholeFile(log, "the log ") if log is not None else None  # before the deal: a bad path costs no human's game
         try:
             record = Game(ev, setup, players, fallback_player, on_event).play()
             if sink:

@@ -9,7 +9,7 @@ from typing import Annotated, Any, Optional
 import typer
 
 from console.batch import ALL_CORES, ClusterOpt, ForceOpt, OutputOpt, ResumeOpt, TimeBudgetOpt, run_batch
-from console.common import JsonOpt, PlannerBudgetOpt, RulesOpt
+from console.common import BuiltInRulesOpt, JsonOpt, PlannerBudgetOpt
 from solver.batch.job import MAX_WORKERS
 from solver.core.rules import DEFAULT_RULES
 
@@ -24,7 +24,7 @@ def tournament(
     jobs: Annotated[int, typer.Option("--jobs", "--workers", "-j", min=1, max=MAX_WORKERS,
                                       help="Worker processes (default: every core).")] = ALL_CORES,
     cluster: ClusterOpt = None, output: OutputOpt = None, resume: ResumeOpt = False, force: ForceOpt = False,
-    rules: RulesOpt = DEFAULT_RULES,
+    rules: BuiltInRulesOpt = DEFAULT_RULES,
     calls: Annotated[str, typer.Option("--calls", help="Calls from any seat's discard, or only from the "
                                                        "previous seat's: any or previous.")] = "any",
     multiple_ron: Annotated[bool, typer.Option("--multiple-ron",

@@ -151,9 +151,23 @@ def check_line(line: Any, index: int, settings: Settings) -> None:
           and line.get("seed") == deal_seed(settings.seed, index // n)
           and line.get("seats") == seating(n, index % n) and line.get("end") in ("tsumo", "ron", "draw")
           and _ints(line.get("scores"), n, none=True) and _ints(line.get("errors"), n)
-          and _ints(line.get("winners"), None) and (line.get("from") is None or isinstance(line["from"], int)))
+          and _ints(line.get("winners"), None) and _ended(line, n))
     if not ok:
         raise MjError(f"line {index + 1} is not game {index} of this tournament")
+
+
+def _ended(line: dict[str, Any], n: int) -> bool:
+    """The end as a game can end: no winner and no discarder in a draw; one winner who drew the tile in a tsumo;
+    in a ron, distinct winners and a discarder who is none of them, all seats of the game."""
+    end, winners, source = line["end"], line["winners"], line.get("from")
+    if end == "draw":
+        return not winners and source is None
+    seats = range(n)
+    if not winners or len(set(winners)) != len(winners) or any(w not in seats for w in winners):
+        return False
+    if end == "tsumo":
+        return len(winners) == 1 and source == winners[0]
+    return isinstance(source, int) and not isinstance(source, bool) and source in seats and source not in winners
 
 
 def _ints(value: Any, n: int | None, none: bool = False) -> bool:

@@ -159,6 +159,10 @@ def test_an_empty_output_is_refused(tmp_path):
                  ("tournament", "-p", "greedy", "-p", "random", "--games", "2")):
         code, out, err = run_mj(*args, "--output", "")
         assert code == 2 and out == "" and err == "error: --output is empty: give a file name\n", (args, err)
+        code, out, err = run_mj(*args, "--output", str(tmp_path / "new.jsonl"), "--resume", "--force")
+        assert code == 2 and out == "" and "give one of them" in err and err.count("\n") == 1, (args, err)
+    code, out, err = run_mj("play", "--seed", "1", "--log", "")  # (no game is played to be lost)
+    assert code == 2 and out == "" and err == "error: --log is empty: give a file name\n", err
 
 
 def test_tournament_refuses_a_directory_as_output(tmp_path):

@@ -15,6 +15,7 @@ import pytest
 from test_check import wait_for_lines
 from test_hardening import ROOT, assert_one_error_line, run_mj
 
+from solver.core.errors import MjError
 from game.stats import mean_interval, t_quantile, wilson
 from game.tournament import Settings, Tally, deal_seed, player_names, seating
 
@@ -109,6 +110,20 @@ def game_line(settings: Settings, index: int, scores: list[int], winner: int | N
             "seats": seating(n, index % n), "end": end, "winners": [] if winner is None else [winner],
             "from": None if winner is None else (winner if discarder is None else discarder), "scores": scores,
             "errors": [0] * n, "events": 10}
+
+
+@pytest.mark.parametrize("change", [{"winners": [9]}, {"from": -1}, {"winners": [1, 1]}, {"from": 1},
+                                    {"end": "tsumo"}, {"winners": []}, {"end": "draw"}, {"from": True}])
+def test_resumed_lines_with_an_impossible_end_are_refused(change):
+    """A ron of seat 1 off seat 0's discard, edited into an end no game has (a winner past the seats, a discarder
+    who won or is no seat, a tsumo or a draw with a discarder)."""
+    from game.tournament import check_line
+
+    settings = Settings(("A", "B", "C"), deals=1)
+    line = game_line(settings, 0, [0, 12000, -12000], 1, 0)
+    check_line(line, 0, settings)  # (as played: taken)
+    with pytest.raises(MjError, match="line 1 is not game 0"):
+        check_line({**line, **change}, 0, settings)
 
 
 def test_summary_of_known_small_results():
@@ -206,6 +221,45 @@ def test_stopped_by_sigterm_says_what_it_wrote(tmp_path):
     assert err.startswith("interrupted after ") and " of 40 games (in " in err and err.count("\n") == 1, err
     assert err.endswith("); rerun with --resume to continue\n") and stdout == b""
     assert out.read_bytes().count(b"\n") == int(err.split()[2])  # every game it says, and whole
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_stopped_run_leaves_no_bot_running(tmp_path, jobs):
+    """Ctrl-C while every worker waits on a hung external bot: the run stops, and so do the bots (a worker killed
+    alone would leave them to run for ever)."""
+    import os
+    import time
+
+    bot = tmp_path / "hung.py"
+    bot.write_text("import os, sys, time\n"
+                   f"open(os.path.join({str(tmp_path)!r}, f'bot.{{os.getpid()}}'), 'w').close()\n"
+                   "time.sleep(300)\n", encoding="utf-8")
+    proc = subprocess.Popen([sys.executable, str(ROOT / "cli.py"), "tournament", "-p", "greedy", "-p",
+                             f"cmd:{sys.executable} {bot}", "--games", "4", "--bot-timeout", "30", "--jobs", jobs,
+                             "--output", str(tmp_path / "out.jsonl")], cwd=ROOT, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 60
+    while len(list(tmp_path.glob("bot.*"))) < int(jobs) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    pids = [int(p.suffix[1:]) for p in tmp_path.glob("bot.*")]
+    assert len(pids) == int(jobs), "the bots did not start"
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130 and err.startswith(b"interrupted after 0 of 4 games"), err
+    time.sleep(0.5)
+    alive = [pid for pid in pids if running(pid)]
+    for pid in alive:
+        os.kill(pid, signal.SIGKILL)  # (not left behind by the test either)
+    assert not alive, f"bots still running: {alive}"
+
+
+def running(pid: int) -> bool:
+    """Whether the process runs (a zombie, killed and not yet reaped by whoever inherited it, does not)."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="utf-8") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
 
 
 def test_resume_refuses_changed_options_and_foreign_files(tmp_path):

@@ -19,7 +19,7 @@ from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
 
-from solver.batch.forked import Forked, can_fork
+from solver.batch.forked import Forked, can_fork, kill_group
 from solver.core.errors import MjError
 from solver.batch.job import MAX_WORKERS, Job, JobFailed, WorkerLost, completed  # noqa: F401 (WorkerLost, completed: part of this room's entry)
 
@@ -102,12 +102,12 @@ class LocalProcesses:
             return
         try:
             if kill:
-                proc.kill()
+                kill_group(proc.pid)  # (a worker leads its own session: what it started goes with it)
             else:
                 proc.stdin.close()  # end of input: the worker finishes and exits on its own
             proc.wait(timeout=None if kill else 5)
         except (OSError, subprocess.TimeoutExpired):
-            proc.kill()
+            kill_group(proc.pid)
             proc.wait()
         for stream in (proc.stdin, proc.stdout):
             try:

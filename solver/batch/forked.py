@@ -24,6 +24,16 @@ def can_fork() -> bool:
         return False
 
 
+def kill_group(pid: int) -> None:
+    """SIGKILL to a worker's session: the worker (its leader) and whatever it started there, e.g. the external bots
+    of a tournament's games, which a killed worker would otherwise leave running (a hung one for ever)."""
+    for kill in (os.killpg, os.kill):  # (the worker itself too: killed before its setsid, it leads no group yet)
+        try:
+            kill(pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):  # (gone, with everything it started)
+            pass
+
+
 class Forked:
     """The part of ``subprocess.Popen`` that executors.LocalProcesses uses, for a forked worker."""
 
@@ -57,10 +67,7 @@ class Forked:
 
     def kill(self) -> None:
         if self.returncode is None:
-            try:
-                os.kill(self.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
+            kill_group(self.pid)
 
 
 def _child(source: int, channel: int, job: bytes) -> None:

@@ -72,6 +72,8 @@ def holds_output(path: str, source: str | None, resume: bool, force: bool) -> bo
     """Whether ``path`` holds an earlier run's output to continue. MjError for the outputs refused:
     a directory, the input itself (also through a link), or earlier output without ``--resume`` or ``--force``."""
     check_output(path)
+    if resume and force:
+        raise MjError("--resume continues the earlier run and --force overwrites it: give one of them")
     if source not in (None, "-") and _samefile(path, source):
         raise MjError(f"--output {shown(path)} is the input file; write the results elsewhere")
     exists = os.path.exists(path) and os.path.getsize(path) > 0
