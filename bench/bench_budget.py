@@ -4,10 +4,11 @@
     .venv/bin/python bench/bench_budget.py --quick    # budgets 1 and 5 s, fewer positions
 
 Positions: the discards of one planner COM's seat in games against greedy / seed000 COMs (20-28 draws left, seen
-tiles and a waiting room as the seat saw them), and seeded 13-tile hands at h = 1, 2, 3 with 0-15 seen tiles
-(bench_optimal.positions) at 3 and 12 draws. Per budget: median and worst seconds of the default plan (both
-objectives, as `mj plan` and the web page ask), each over its budget, how it answered, and the baseline measured
-in the same run: the class nearest asked for alone with the same budget (exact within it; past it an error).
+tiles and a waiting room as the seat saw them), seeded 13-tile hands at h = 1, 2, 3 with 0-15 seen tiles
+(bench_optimal.positions) at 3 and 12 draws, and complete hands (COMPLETE) at 3 and 4 draws. Per budget: median and
+worst seconds of the default plan (both objectives, as `mj plan` and the web page ask), each over its budget, how it
+answered, and the baseline measured in the same run: the class nearest asked for alone with the same budget (exact
+within it; past it an error).
 Target (the guide: every input answered within a time budget): worst <= budget + 0.5 s.
 """
 
@@ -52,6 +53,17 @@ def game_positions(ev: Evaluator, games: int) -> list[tuple[int, object]]:
     return found
 
 
+# complete 13-tile hands (a win declined): the complete hands within 3 exchanges of one number in the hundreds of
+# thousands, whose builds once ran seconds past the budget (QA of 2026-11-27)
+COMPLETE = (("春香 千早 美希 雪歩 やよい 律子 あずさ 伊織 真 亜美 真美 響 貴音", "春香 春香"),
+            ("春香 千早 美希 雪歩 やよい 律子 あずさ 伊織 真 亜美 真美 響 貴音", ""),
+            ("[静香 百合子 昴] 真 雪歩 あずさ 可奈 歩 可奈 志保 詩花 エレナ 美也", ""))
+
+
+def complete_positions(ev: Evaluator, turns: int) -> list[tuple[int, object]]:
+    return [(turns, ev.plan_request_of(hand, turns, seen=seen).position) for hand, seen in COMPLETE]
+
+
 def run(ev: Evaluator, cases, seconds: float, **kwargs) -> tuple[list[float], Counter]:
     times, methods = [], Counter()
     for turns, position in cases:
@@ -73,7 +85,8 @@ def main() -> None:
     games = game_positions(ev, 1 if args.quick else 2)
     hands = [p for h in (1, 2, 3) for p in positions(ev, h, 1 if args.quick else 2, 0)]
     sets = {"game positions (20-28 draws)": games[::2] if args.quick else games,
-            "drawn hands, 3 draws": [(3, p) for p in hands], "drawn hands, 12 draws": [(12, p) for p in hands]}
+            "drawn hands, 3 draws": [(3, p) for p in hands], "drawn hands, 12 draws": [(12, p) for p in hands],
+            "complete hands, 3 draws": complete_positions(ev, 3), "complete hands, 4 draws": complete_positions(ev, 4)}
     print(f"{'positions':<30} {'budget':>6} {'median':>7} {'worst':>7} {'worst/budget':>12} "
           f"{'nearest median':>14}  answered   (target: worst <= budget + {SLACK} s)")
     for name, cases in sets.items():

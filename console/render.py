@@ -315,7 +315,10 @@ def plan_view(plan, rules: RuleSet) -> list[Any]:
                       h_cell(row.h), "-" if row.live is None else str(row.live))
     out.append(table)
     best = plan.recommended
-    if best.tile is not None:
+    if plan.tsumo_now:
+        out.append(Text.assemble(("Recommended: tsumo now", "bold"), f" (scores {plan.tsumo}); declining it, "
+                                 "discard ", tiles_text([best.tile], rules)))
+    elif best.tile is not None:
         out.append(Text.assemble(("Recommended: discard ", "bold"), tiles_text([best.tile], rules)))
     if best.sora is not None:
         advice = f"use そら now and take {rules.tiles.name(best.sora.take)}" if best.sora.use_now \

@@ -50,4 +50,5 @@ def plan_dict(plan: Plan, rules: RuleSet) -> dict[str, Any]:
             "separated": plan.separated, "stopped": plan.stopped, "policy_class": plan.policy_class,
             "discards": [discard_dict(row, rules) for row in plan.discards],
             "recommended": {**discard_dict(best, rules), "objective": plan.objective, "win_now": plan.complete,
+                            "tsumo_now": plan.tsumo_now,
                             "sora": sora}}

@@ -96,7 +96,8 @@ def nearest_value(units, concealed, called, *, seen, turns, objective, rules, so
     lowest cost. A drawn tile no target in play needs is discarded at once; a complete hand in play
     wins at once; otherwise the discard is a tile no target in play can use (junk: any of them) if
     there is one, else one leaving the lowest cost. With nothing in play the hand is kept as it is.
-    No waiting room, no そら.
+    No waiting room, no そら. A complete 13-tile hand (h = 0: only itself listed) values each discard by the class
+    restarted from the 12 tiles it leaves, the discard seen.
     """
     K = len(concealed)
     size = sum(concealed)
@@ -164,6 +165,10 @@ def nearest_value(units, concealed, called, *, seen, turns, objective, rules, so
         return max(v12(add(hand, k, -1), wall, t, play) for k in options)
 
     hand = tuple(concealed)
+    if size == concealed_size and h == 0:  # complete: each discard restarts the class from the 12 tiles it leaves
+        return {k: nearest_value(units, add(hand, k, -1), called, seen=add(tuple(seen), k, 1), turns=turns,
+                                 objective=objective, rules=rules, sora=sora, favourite=favourite)[None]
+                for k in range(K) if hand[k]}
     if size == concealed_size:
         return {k: v12(add(hand, k, -1), wall0, turns, listed) for k in range(K) if hand[k]}
     return {None: v12(hand, wall0, turns, listed)}

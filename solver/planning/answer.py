@@ -61,4 +61,15 @@ class Plan:
 
     @property
     def recommended(self) -> DiscardPlan:
+        """The best discard (declining the win where the hand is complete: see tsumo_now)."""
         return self.discards[0]
+
+    @property
+    def tsumo_now(self) -> bool:
+        """Whether winning now is the recommendation: a complete hand wins for sure (P(win) 1, no discard does
+        better), and for E[score] its tsumo scores at least the best discard's value (its lower bound where
+        bracketed, the rows' own rule)."""
+        if not self.complete or self.tsumo is None:
+            return False
+        best = self.recommended.expected_score
+        return self.objective == "win" or best is None or self.tsumo >= best

@@ -77,3 +77,12 @@ def behind(start: float, done: int, left: int, deadline: float | None, pace: flo
         return False
     now = time.monotonic()
     return (now - start) / done * left * pace > deadline - now
+
+
+def check(deadline: float | None, what: str) -> None:
+    """OutOfTime once the deadline has passed: said between a step's costly builds, which read no clock inside
+    (a complete hand's list at 3 draws holds hundreds of thousands of hands: seconds a build)."""
+    if deadline is not None and time.monotonic() > deadline:
+        from solver.planning.targets import OutOfTime
+
+        raise OutOfTime(f"{what} passed its time budget")

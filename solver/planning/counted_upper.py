@@ -51,20 +51,21 @@ def counted_relaxation(rules: RuleSet, request: PlanRequest, tiles: list[int | N
     hand, best_win, nowin, slots, room, wall, sora = pool_tools(rules, request)
     walls = draw_multisets(wall, turns)
     total = comb(sum(wall), turns)
-    # per multiset: can any pool of it win at all (the largest pool holds every other)
-    whole = [best_win.score(pool_of(hand.concealed, room, draws, None, True), slots) is not None
-             for draws, _ in walls]
+    # per multiset: can any pool of it win at all (the largest pool holds every other); found with the first row
+    whole: list[bool] = []
     out: dict[int | None, Fraction] = {}
     for tile in tiles:
-        if deadline is not None and time.monotonic() > deadline:
-            break
         floor = caps(rules, position, turns, tile)[1]
         kept = 0 if sora is None else hand.concealed[sora] - (tile == sora)
         value = 0
-        for (draws, ways), can_win in zip(walls, whole):
+        for n, (draws, ways) in enumerate(walls):
+            if not n & 1023 and deadline is not None and time.monotonic() > deadline:
+                return out  # (a row is given whole or not at all)
+            if n == len(whole):
+                whole.append(best_win.score(pool_of(hand.concealed, room, draws, None, True), slots) is not None)
             fetch = sora is not None and kept + draws.count(sora) > 0
             pool = pool_of(hand.concealed, room, draws, tile, fetch)
-            value += ways * best_end(best_win if can_win else None, nowin, pool, slots, floor)[1]
+            value += ways * best_end(best_win if whole[n] else None, nowin, pool, slots, floor)[1]
         out[tile] = Fraction(value, total)
     return out
 

@@ -28,6 +28,7 @@ from fractions import Fraction
 import numpy as np
 
 from solver.core.rules import RuleSet
+from solver.planning import clock as share
 from solver.planning.closed import _planc, add, best_moves, falling, native_two_draws
 from solver.planning.fetch_closed import FetchClosed
 from solver.planning.prepare import about, check_turns, position_counts, reach_with_room, rough_states
@@ -378,9 +379,11 @@ def fetch_win(rules: RuleSet, position, turns: int, discards: list[int | None], 
     positions = relevant + [k for k, n in enumerate(hand.concealed) if n and k not in relevant and k != sora] + [sora]
     nr = len(relevant)
     compact = {tuple(t[k] for k in relevant): 1 for t in targets.counts}
+    share.check(deadline, "the exact search with every fetch")  # (each build below takes seconds on a long list)
     search = Search(positions=positions, n_relevant=nr, targets=compact,
                     nowin=NoWinScore(rules, hand.called, position.favourite), kinds=len(wall), objective="win",
                     sora_pos=None, state_limit=state_limit)
+    share.check(deadline, "the exact search with every fetch")
     start = tuple(hand.concealed[k] for k in positions) + (0,)
     wall_r = tuple(wall[k] for k in relevant)
     base = tuple(start[i] + wall_r[i] + room[k] for i, k in enumerate(relevant))

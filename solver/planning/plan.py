@@ -21,6 +21,7 @@ from solver.planning.bracket import bracket, label_of, sora_slack
 from solver.planning import clock as share
 from solver.planning.clock import Clock
 from solver.planning.counted_upper import with_counted_uppers
+from solver.planning.restart import ranked, restarted
 from solver.planning.sampled_upper import settled
 from solver.planning.targets import OutOfTime, TooLarge
 
@@ -258,7 +259,10 @@ def exact_plan(rules: RuleSet, request: PlanRequest, progress: Progress | None, 
                        detour=request.detour, state_limit=request.limits.max_states, deadline=deadline)
     choices, roots = root_states(prep, rules, position)
     rows = exact_rows(prep, objective, choices, roots, turns, progress, deadline if pace else None)
-    return finish(prep, rules, request, choices, rows, prep.labels, None)
+    done = finish(prep, rules, request, choices, rows, prep.labels, None)
+    if done.complete and request.play == "nearest":  # (its lowest h is 0: the class restarted after each discard)
+        return restarted(rules, request, done, lambda alone: exact_plan(rules, alone, None, deadline, pace=pace))
+    return done
 
 
 def estimate_plan(rules: RuleSet, request: PlanRequest, progress: Progress | None,
@@ -272,7 +276,10 @@ def estimate_plan(rules: RuleSet, request: PlanRequest, progress: Progress | Non
     rows, games = estimated_rows(prep, request.objective, choices, roots, request.turns, asked,
                                  request.limits.seed, progress, deadline)
     labels = estimate_labels(games, asked)
-    return replace(finish(prep, rules, request, choices, rows, labels, games), method="estimate")
+    done = replace(finish(prep, rules, request, choices, rows, labels, games), method="estimate")
+    if done.complete and request.play == "nearest":  # (as exact_plan's)
+        return restarted(rules, request, done, lambda alone: estimate_plan(rules, alone, None, deadline))
+    return done
 
 
 def finish(prep: Prepared, rules: RuleSet, request: PlanRequest, choices, rows, labels, games) -> Plan:
@@ -286,13 +293,7 @@ def finish(prep: Prepared, rules: RuleSet, request: PlanRequest, choices, rows, 
                 out_of_wall = tuple(s + r for s, r in zip(seen, room))
             h_after, live = searched_acceptance(rules, kept[i], out_of_wall, prep.wall)
         rows[i] = replace(row, h=h_after, live=live)
-    first, second = ("win_probability", "expected_score") if request.objective == "win" else \
-        ("expected_score", "win_probability")
-
-    def key(row: DiscardPlan) -> tuple:
-        other = getattr(row, second)
-        return getattr(row, first), -1 if other is None else other
-    rows.sort(key=key, reverse=True)
+    rows = ranked(rows, request.objective)
     search = next(iter(prep.searches.values()))
     complete = hand.size(rules) == rules.hand_size and not any(start[nr:]) and start[:nr] in search.scores
     tsumo = search.scores.get(start[:nr]) if complete else None

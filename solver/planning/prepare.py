@@ -9,6 +9,7 @@ from solver.core.errors import FOURTH_COPY, HAND_SIZE, MjError
 from solver.core.hand import COPIES, Hand, Situation, check_hand, check_situation
 from solver.core.rules import RuleSet
 from solver.core.search.fast import search_for
+from solver.planning import clock as share
 from solver.planning.recursion import STATE_LIMIT, Search
 from solver.planning.request import Position
 from solver.planning.targets import NoWinScore, Targets, enumerate_targets
@@ -176,6 +177,7 @@ def prepare(rules: RuleSet, position: Position, *, turns: int, objectives: tuple
                             nearest=detour is None and not lossless) for obj in objectives}
     for search in searches.values():
         search.deadline = deadline
+    share.check(deadline, "the exact plan")  # (the builds above take seconds on a long list, reading no clock)
     start = tuple(hand.concealed[k] for k in positions) + (0,)  # the last slot: collapsed junk
     return Prepared(targets, positions, searches, start, wall, tuple(wall[k] for k in targets.relevant),
                     tuple(room[k] for k in targets.relevant), W0, h0, budget, labels, sora_pos, fetch_unsearched)

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from fractions import Fraction
 
 from solver.core.errors import MjError
+from solver.planning import clock as share
 from solver.planning.closed import ClosedForms, _planc, falling, native_two_draws
 from solver.planning.first_draw import REST, FirstDraw, FirstMove  # noqa: F401 (FirstMove: API)
 from solver.planning.reach import Costed, Reach
@@ -68,12 +69,14 @@ class Search(Reach, ClosedForms, FirstDraw):
         read without recursion with one draw left and for ready hands under "nearest" (made on first use: the
         optimum's two-draw forms never read it)."""
         if self._completing is None:
-            self._completing = {}
-            for t, score in self.scores.items():
+            built: dict[tuple[int, ...], list[tuple]] = {}
+            for n, (t, score) in enumerate(self.scores.items()):
+                if not n & 4095:  # (a long list takes seconds: the clock read on the way; kept only whole)
+                    share.check(self.deadline, "the exact plan")
                 for i, c in enumerate(t):
                     if c:
-                        self._completing.setdefault(t[:i] + (c - 1,) + t[i + 1:], []).append(
-                            (i, self.sparse_of[t], score))
+                        built.setdefault(t[:i] + (c - 1,) + t[i + 1:], []).append((i, self.sparse_of[t], score))
+            self._completing = built
         return self._completing
 
     # --- conversions --------------------------------------------------------------------------------
