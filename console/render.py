@@ -145,6 +145,7 @@ def analysis_view(analysis, hand, rules: RuleSet, plan=None) -> list[Any]:
                       *extra)
     out.append(table)
     if plan:
+        out.extend(recommendation(plan, rules))  # (over the draws left: the h-based そら verdict below says "by h")
         headline = plan_headline(plan)
         if headline is not None:
             out.append(headline)
@@ -191,7 +192,7 @@ def analysis_view(analysis, hand, rules: RuleSet, plan=None) -> list[Any]:
         best = s.options[0] if s.options else None
         verdict = (f"use そら now: take {rules.tiles.name(best.take)} (h {h_cell(s.h_now)} → {h_cell(best.h)})"
                    if s.use_now else f"keep そら: no tile in the waiting room lowers h (now {h_cell(s.h_now)})")
-        out.append(Text(verdict))
+        out.append(Text(("by h alone: " if plan else "") + verdict))
     for note in analysis.notes:
         out.append(Text(f"note: {note}", style="italic"))
     return out
@@ -298,6 +299,21 @@ def estimate_note(plan: Any) -> Text:
                 "per discard (the same walls for each)", style="bold")
 
 
+def recommendation(plan, rules: RuleSet) -> list[Text]:
+    """The plan's recommended move: winning now, or the discard, and the そら advice before the next draw."""
+    out, best = [], plan.recommended
+    if plan.tsumo_now:
+        out.append(Text.assemble(("Recommended: tsumo now", "bold"), f" (scores {plan.tsumo}); declining it, "
+                                 "discard ", tiles_text([best.tile], rules)))
+    elif best.tile is not None:
+        out.append(Text.assemble(("Recommended: discard ", "bold"), tiles_text([best.tile], rules)))
+    if best.sora is not None:
+        advice = f"use そら now and take {rules.tiles.name(best.sora.take)}" if best.sora.use_now \
+            else "keep そら for now (using it is worth no more yet)"
+        out.append(Text(f"そら before the next draw: {advice}"))
+    return out
+
+
 def plan_view(plan, rules: RuleSet) -> list[Any]:
     """The readable report of `mj plan`: one row per discard, best first for the objective."""
     out: list[Any] = []
@@ -314,16 +330,7 @@ def plan_view(plan, rules: RuleSet) -> list[Any]:
         table.add_row(tiles_text([row.tile], rules) if row.tile is not None else "-", win, score,
                       h_cell(row.h), "-" if row.live is None else str(row.live))
     out.append(table)
-    best = plan.recommended
-    if plan.tsumo_now:
-        out.append(Text.assemble(("Recommended: tsumo now", "bold"), f" (scores {plan.tsumo}); declining it, "
-                                 "discard ", tiles_text([best.tile], rules)))
-    elif best.tile is not None:
-        out.append(Text.assemble(("Recommended: discard ", "bold"), tiles_text([best.tile], rules)))
-    if best.sora is not None:
-        advice = f"use そら now and take {rules.tiles.name(best.sora.take)}" if best.sora.use_now \
-            else "keep そら for now (using it is worth no more yet)"
-        out.append(Text(f"そら before the next draw: {advice}"))
+    out.extend(recommendation(plan, rules))
     headline = plan_headline(plan)
     if headline is not None:
         out.append(headline)

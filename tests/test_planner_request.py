@@ -76,6 +76,13 @@ def test_a_wall_with_nothing_left_and_a_waiting_room_past_three_copies_are_said_
     haruka = ev.tile("春香")
     with pytest.raises(MjError, match="^0 春香 seen and 4 in the waiting room: there are only 3$"):
         ev.plan_request(PlanRequest(Position(hand, (), (haruka,) * 4), 2, both=False))
+    held = next(k for k, n in enumerate(hand.concealed) if n == 1)  # (the hand's copies with the room's: not "seen")
+    name = ev.tiles.name(held)
+    with pytest.raises(MjError, match=f"^1 {name} in hand and 3 in the waiting room: there are only 3$"):
+        ev.plan_request(PlanRequest(Position(hand, (), (held,) * 3), 2, both=False))
+    seen = tuple(int(k == held) for k in range(len(hand.concealed)))
+    with pytest.raises(MjError, match=f"^1 {name} in hand, 1 seen and 2 in the waiting room: there are only 3$"):
+        ev.plan_request(PlanRequest(Position(hand, seen, (held,) * 2), 2, both=False))
 
 
 def test_a_rough_count_reads_at_any_size():

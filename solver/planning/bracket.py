@@ -73,7 +73,8 @@ def bracket(request: PlanRequest, lower: Plan, stopped: str | None, listed: Prep
     deadline, before = clock.share(share.UPPER), rows
     sampling = None if rules is None else Beside(lambda: with_sampled_uppers(rules, request, before, deadline))
     try:
-        rows, raised, looked, games = raised_lower(request, lower, rows, rules, slack, exact_plan, sample, clock)
+        rows, raised, looked, games, fetched = raised_lower(request, lower, rows, rules, slack, exact_plan, sample,
+                                                            clock)
     except BaseException:
         if sampling is not None:
             sampling.close()
@@ -88,6 +89,10 @@ def bracket(request: PlanRequest, lower: Plan, stopped: str | None, listed: Prep
     labels = {key: f"bounds: lower = the {what} of the class {value}" for key, value in lower.policy_class.items()}
     if looked:
         labels["win_probability"] += LABEL.format(n=looked, of=len(rows))
+    if fetched:
+        from solver.planning.fetch_first import LABEL as FETCHED
+
+        labels[label_of(request.objective)] += FETCHED.format(n=fetched, of=len(rows))
     if raised:
         from solver.planning.estimate import POLICY
         from solver.planning.sampled_lower import LABEL as SAMPLED
@@ -102,13 +107,15 @@ def bracket(request: PlanRequest, lower: Plan, stopped: str | None, listed: Prep
 
 
 def raised_lower(request: PlanRequest, lower: Plan, rows: tuple, rules: RuleSet | None, slack: Fraction | None,
-                 exact_plan: Callable | None, sample: bool, clock: Clock) -> tuple[tuple, int, int, int]:
-    """The rows' lower side raised by the estimate's policy's sample (`sample`: the lower plan is the class nearest)
-    and the one-step lookahead, on one share of the clock; (rows, rows raised, rows looked ahead, games)."""
+                 exact_plan: Callable | None, sample: bool, clock: Clock) -> tuple[tuple, int, int, int, int]:
+    """The rows' lower side raised by the estimate's policy's sample (`sample`: the lower plan is the class nearest),
+    the one-step lookahead, and with a そら held a fetch at once, on one share of the clock; (rows, rows raised, rows
+    looked ahead, games, rows raised by a fetch)."""
+    from solver.planning.fetch_first import fetch_first
     from solver.planning.lookahead import improve
     from solver.planning.sampled_lower import raise_rows
 
-    raised = looked = games = 0
+    raised = looked = games = fetched = 0
     lower_end = clock.share(share.LOWER)
     if sample and rules is not None and lower.games is None:
         rows, raised, games = raise_rows(rules, request, rows, lower_end)
@@ -118,7 +125,9 @@ def raised_lower(request: PlanRequest, lower: Plan, rows: tuple, rules: RuleSet 
             rows[0].win_interval is None:
         solve = lambda sub, deadline: exact_plan(rules, sub, None, deadline)  # noqa: E731
         rows, looked = improve(rules, request, rows, solve, lower_end)
-    return rows, raised, looked, games
+    if rules is not None and exact_plan is not None and slack is None:  # (the no-fetch optimum's rows: no そら held)
+        rows, fetched = fetch_first(rules, request, rows, lambda sub, end: exact_plan(rules, sub, None, end), lower_end)
+    return rows, raised, looked, games, fetched
 
 
 def relaxed_uppers(request: PlanRequest, lower: Plan, stopped: str | None, listed: Prepared | None,

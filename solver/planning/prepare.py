@@ -73,10 +73,12 @@ def position_counts(rules: RuleSet, position: Position, turns: int):
     room = [0] * kinds
     for k in position.waiting_room:
         room[k] += 1
-    for k, (s, r) in enumerate(zip(seen, room)):  # (the hand's own copies: check_hand)
-        if s + r > COPIES:
-            raise MjError(f"{s} {rules.tiles.name(k)} seen and {r} in the waiting room: there are only {COPIES}",
-                          FOURTH_COPY)
+    totals = hand.totals(rules)
+    for k, (s, r) in enumerate(zip(seen, room)):  # (the hand's own copies alone: check_hand)
+        if r and totals[k] + s + r > COPIES:  # (said with the waiting room, which check_hand would call seen)
+            name, n = rules.tiles.name(k), totals[k]
+            where = f"{s} {name} seen" if not n else f"{n} {name} in hand, {s} seen" if s else f"{n} {name} in hand"
+            raise MjError(f"{where} and {r} in the waiting room: there are only {COPIES}", FOURTH_COPY)
     wall = wall_counts(rules, hand, tuple(s + r for s, r in zip(seen, room)))
     sora = rules.tiles.sora
     fetches = min(hand.concealed[sora], turns) if rules.sora_mode == "fetch" and sora is not None else 0
