@@ -23,6 +23,8 @@ OTHER_OPTIMUM = 0.6  # the other objective over all play (the rest: the class ne
 OTHER_NEAREST = 0.35  # ... or beside a sampled first objective, its class nearest (past it the sample's own values)
 BRACKET = 0.7  # with both objectives, the first one's bracket (the rest is the other's: a column never left empty)
 LEAST_GAMES = 100  # walls an estimate plays whatever the clock says: every input gets an answer
+BUILD_SECONDS = 5e-6  # a listed complete hand's share of building one search over the list (1-2 s at 230,000 hands,
+# two builds, here: half that, so only a build plainly past the deadline is given up)
 PACE_SHARE = 0.5  # a paced search's later roots taken at this share of the earlier ones' mean (shared memo)
 SCORE_PACE = 0.45  # ... E[score]'s over all play, paced on its first draw's kinds (later ones reuse the C tables)
 
@@ -77,6 +79,15 @@ def behind(start: float, done: int, left: int, deadline: float | None, pace: flo
         return False
     now = time.monotonic()
     return (now - start) / done * left * pace > deadline - now
+
+
+def affordable(deadline: float | None, hands: int, what: str) -> None:
+    """OutOfTime where building the searches over `hands` listed complete hands would itself pass the deadline (at
+    BUILD_SECONDS a hand: their Python objects, which read no clock), so a hopeless step gives its time back first."""
+    if deadline is not None and time.monotonic() + hands * BUILD_SECONDS > deadline:
+        from solver.planning.targets import OutOfTime
+
+        raise OutOfTime(f"{what} would pass its time budget building its searches over {hands:,} complete hands")
 
 
 def check(deadline: float | None, what: str) -> None:

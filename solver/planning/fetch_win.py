@@ -378,6 +378,7 @@ def fetch_win(rules: RuleSet, position, turns: int, discards: list[int | None], 
         raise ValueError("a fetch-mode そら is in no unit")  # a bug, never input
     positions = relevant + [k for k, n in enumerate(hand.concealed) if n and k not in relevant and k != sora] + [sora]
     nr = len(relevant)
+    share.affordable(deadline, len(targets.counts), "the exact search with every fetch")
     compact = {tuple(t[k] for k in relevant): 1 for t in targets.counts}
     share.check(deadline, "the exact search with every fetch")  # (each build below takes seconds on a long list)
     search = Search(positions=positions, n_relevant=nr, targets=compact,

@@ -171,6 +171,7 @@ def prepare(rules: RuleSet, position: Position, *, turns: int, objectives: tuple
 
     positions = list(targets.relevant) + [k for k in range(kinds) if hand.concealed[k] and k not in targets.relevant]
     sora_pos = positions.index(sora) if fetch else None
+    share.affordable(deadline, len(targets.counts) * len(objectives), "the exact plan")
     compact = {tuple(t[k] for k in targets.relevant): s for t, s in targets.counts.items()}
     nowin = NoWinScore(rules, hand.called, favourite)
     searches = {obj: Search(positions=positions, n_relevant=len(targets.relevant), targets=compact, nowin=nowin,
