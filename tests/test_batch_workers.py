@@ -118,7 +118,7 @@ def refuse(chunk: list[int]) -> list[int]:
     return [2 * n for n in chunk]
 
 
-def test_a_jobs_error_in_a_worker_is_raised_here_and_the_worker_goes_on():
+def test_a_jobs_error_in_a_worker_is_raised_here_and_the_worker_goes_on(monkeypatch):
     """A job that raises in a worker process: the parent raises the same error (its code kept) as one process
     would, never WorkerLost (a traceback of `mj review -j 2` had said a worker died), and the worker takes the next
     chunk. An error that would not unpickle comes as a RuntimeError with its text."""
@@ -127,6 +127,8 @@ def test_a_jobs_error_in_a_worker_is_raised_here_and_the_worker_goes_on():
     from solver.batch.executors import LocalProcesses
     from solver.core.errors import MjError
 
+    # (where this process runs threads the worker is spawned, not forked: it imports this module to unpickle the job)
+    monkeypatch.setenv("PYTHONPATH", str(ROOT / "tests"))
     executor = LocalProcesses(1, Job(refuse))
     try:
         with pytest.raises(MjError, match="13 is refused") as caught:
