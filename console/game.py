@@ -85,7 +85,8 @@ def play(player: PlayerOpt = None,
             from solver.batch.output import check_output
 
             check_output(log, "--log")
-        sink = WholeFile(log, "the log ") if log is not None else None  # before the deal: a bad path costs no human's game
+        # (before the deal: a bad path costs no human's game)
+        sink = WholeFile(log, "the log ") if log is not None else None
         try:
             record = Game(ev, setup, players, fallback_player, on_event).play()
             if sink:

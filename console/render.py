@@ -20,7 +20,6 @@ ATTRIBUTE_STYLE = {"Princess": "bold #ff5b8c", "Fairy": "bold #3b7bff", "Angel":
                    "Extra": "bold white", "Sora": "italic"}
 
 
-
 class _Console(Console):
     def on_broken_pipe(self) -> None:
         """The reader of stdout went away (| head): raised on, so the command says so in one line like every
