@@ -90,3 +90,17 @@ def test_the_counted_relaxation_gives_whole_rows_or_none(ev):
     best = ev.plan(HAND, turns=2, seen=SEEN, objective="score", both=False, seconds=None)
     optimum = {r.tile: r.expected_score for r in best.discards}
     assert all(rows[t] >= optimum[t] for t in tiles)  # (an upper bound)
+
+
+def test_equal_lower_bounds_rank_the_larger_upper_bound_first():
+    """QA: three rows tied at 9.80 % went to the one whose upper bound was 10.7 % (the others' 19 %)."""
+    from fractions import Fraction
+
+    from solver.planning.answer import DiscardPlan, ranked
+
+    def row(tile, lower, upper, score=None):
+        return DiscardPlan(tile, Fraction(lower), score, 1, 1, upper=None if upper is None else Fraction(upper))
+    rows = [row(0, "0.098", "0.107"), row(1, "0.098", "0.193"), row(2, "0.04", "0.5"), row(3, "0.098", "0.190")]
+    assert [r.tile for r in ranked(rows, "win")] == [1, 3, 0, 2]
+    exact = [row(0, "0.1", None, 5), row(1, "0.1", None, 7)]  # (no upper: by the other objective, as before)
+    assert [r.tile for r in ranked(exact, "win")] == [1, 0]

@@ -39,8 +39,9 @@ def test_a_fetch_at_once_raises_the_rows_to_real_values_below_the_optimum(ev):
         room = [ev.tile(t) for t in ROOM.split()] + [row.tile]
         room.remove(row.sora.take)
         hand = request.position.hand.remove(row.tile).remove(sora).add(row.sora.take)
-        alone = ev.plan_request(replace(request, position=replace(request.position, hand=hand,
-                                                                  waiting_room=tuple(room + [sora]))))
+        seen = tuple(room.count(k) + (k == sora) for k in range(len(hand.concealed)))  # (the room then out of play)
+        alone = ev.plan_request(replace(request, position=replace(request.position, hand=hand, seen=seen,
+                                                                  waiting_room=())))
         assert row.win_probability == alone.recommended.win_probability == row.sora.value_if_used
         assert row.win_interval is None  # (exact)
     assert raised == 12

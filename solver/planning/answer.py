@@ -73,3 +73,15 @@ class Plan:
             return False
         best = self.recommended.expected_score
         return self.objective == "win" or best is None or self.tsumo >= best
+
+
+def ranked(rows, objective: str) -> list:
+    """Best first for the objective: by its value (the lower bound where bracketed), ties by its upper bound (the
+    row that may be worth more), then by the other objective (None last)."""
+    first, upper, second = ("win_probability", "upper", "expected_score") if objective == "win" else \
+        ("expected_score", "score_upper", "win_probability")
+
+    def key(row) -> tuple:
+        value, bound, other = getattr(row, first), getattr(row, upper), getattr(row, second)
+        return value, value if bound is None else bound, -1 if other is None else other
+    return sorted(rows, key=key, reverse=True)

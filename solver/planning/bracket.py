@@ -14,7 +14,7 @@ import numpy as np
 
 from solver.core.rules import RuleSet
 from solver.planning import clock as share
-from solver.planning.answer import Plan
+from solver.planning.answer import Plan, ranked
 from solver.planning.clock import Clock
 from solver.planning.prepare import Prepared, fetch_could_follow, position_counts
 from solver.planning.request import PlanRequest
@@ -84,6 +84,7 @@ def bracket(request: PlanRequest, lower: Plan, stopped: str | None, listed: Prep
         sampled, estimated, walls = sampling.value()
         found = {r.tile: r for r in sampled}
         rows = tuple(replace(r, **{f: getattr(found[r.tile], f) for f in SAMPLED_FIELDS}) for r in rows)
+    rows = tuple(ranked(rows, request.objective))  # (equal lower bounds: the larger upper bound first)
     method = "estimate" if lower.games is not None else "bounds"
     what = "estimated (sampled) value" if method == "estimate" else "exact value"
     labels = {key: f"bounds: lower = the {what} of the class {value}" for key, value in lower.policy_class.items()}

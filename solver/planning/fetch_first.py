@@ -6,7 +6,8 @@ never (the estimate's policy), so a room tile that a win needs was worth nothing
 could look best (QA of 2026-11-27: 5.9 % recommended where discarding 奈緒 and fetching wins 18.5 %). For a row
 (discard d of the hand H, a そら kept) and each room tile r (the discard joins the room), the policy "discard d,
 send そら to the room for r before the next draw, then play the class nearest of the 12 tiles H - d - そら + r" is a
-real way of playing, valued exactly (the class's plan of that position); the row is raised to the best of them where
+real way of playing, valued exactly (the class's plan of that position, the room's tiles then out of play: no
+later fetch, so the plan stays quick with a second そら held); the row is raised to the best of them where
 that is higher, and its そら advice says to fetch r now. Best rows first, while the clock lasts; a fetch whose plan
 passes its limits is skipped.
 """
@@ -18,9 +19,8 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from solver.core.rules import RuleSet
-from solver.planning.answer import SoraMove
+from solver.planning.answer import SoraMove, ranked
 from solver.planning.request import PlanRequest
-from solver.planning.restart import ranked
 from solver.planning.targets import TooLarge
 
 LABEL = ("; for {n} of {of} discards a fetch at once does better (そら to the waiting room for its best tile before "
@@ -32,6 +32,15 @@ def applies(rules: RuleSet, request: PlanRequest) -> bool:
     sora = rules.tiles.sora
     return (rules.sora_mode == "fetch" and sora is not None and request.position.hand.concealed[sora] > 0
             and bool(request.position.waiting_room) and request.turns >= 1)
+
+
+def out_of_play(position, hand, room: list[int]):
+    """The position after the fetch with the room's tiles out of play (seen): nearest then never fetches again,
+    which keeps its plan quick where a second そら is held (a policy that forgoes fetches is still a real one)."""
+    seen = list(position.seen or (0,) * len(hand.concealed))
+    for k in room:
+        seen[k] += 1
+    return replace(position, hand=hand, seen=tuple(seen), waiting_room=())
 
 
 def fetch_first(rules: RuleSet, request: PlanRequest, rows: tuple, solve: Callable, deadline: float | None
@@ -54,7 +63,7 @@ def fetch_first(rules: RuleSet, request: PlanRequest, rows: tuple, solve: Callab
         for take in sorted(set(room) - {sora}):
             left = list(room)
             left.remove(take)
-            after = replace(position, hand=kept.remove(sora).add(take), waiting_room=tuple(left + [sora]))
+            after = out_of_play(position, kept.remove(sora).add(take), left + [sora])
             try:
                 got = solve(replace(request, position=after, play="nearest", detour=None, both=False), deadline)
             except TooLarge:

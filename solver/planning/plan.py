@@ -12,7 +12,7 @@ from dataclasses import replace
 
 from solver.core.hand import Hand
 from solver.core.rules import RuleSet
-from solver.planning.answer import DiscardPlan, Plan, Progress, SoraMove
+from solver.planning.answer import DiscardPlan, Plan, Progress, SoraMove, ranked
 from solver.planning.prepare import (Prepared, about, acceptances, fetch_could_follow, position_counts, prepare,
                                      root_states, rough_states, searched_acceptance)
 from solver.planning.recursion import STATE_LIMIT, check_probability
@@ -21,7 +21,7 @@ from solver.planning.bracket import bracket, label_of, sora_slack
 from solver.planning import clock as share
 from solver.planning.clock import Clock
 from solver.planning.counted_upper import with_counted_uppers
-from solver.planning.restart import ranked, restarted
+from solver.planning.restart import restarted
 from solver.planning.sampled_upper import settled
 from solver.planning.targets import OutOfTime, TooLarge
 

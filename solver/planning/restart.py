@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from solver.core.rules import RuleSet
-from solver.planning.answer import Plan
+from solver.planning.answer import Plan, ranked
 from solver.planning.request import PlanRequest, Position
 
 LABEL = "; the hand is complete, so each discard is valued by the class restarted from the 12 tiles it leaves"
@@ -42,14 +42,3 @@ def restarted(rules: RuleSet, request: PlanRequest, plan: Plan, run: Callable[[P
     labels = {key: (next(iter(said[key])) if len(said[key]) == 1 else text) + LABEL
               for key, text in plan.policy_class.items()}
     return replace(plan, discards=tuple(ranked(rows, request.objective)), states=states, policy_class=labels)
-
-
-def ranked(rows: list, objective: str) -> list:
-    """Best first for the objective, ties by the other objective (None last)."""
-    first, second = ("win_probability", "expected_score") if objective == "win" else \
-        ("expected_score", "win_probability")
-
-    def key(row) -> tuple:
-        other = getattr(row, second)
-        return getattr(row, first), -1 if other is None else other
-    return sorted(rows, key=key, reverse=True)
