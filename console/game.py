@@ -81,10 +81,8 @@ def play(player: PlayerOpt = None,
             from console.game_view import Narrator
 
             on_event = Narrator(ev, specs)
-        if log is not None:  # (an empty one is refused, not taken for none)
-            from solver.batch.output import check_output
-
-            check_output(log, "--log")
+        if log == "":  # (refused, not taken for no log; a directory or a bad path: WholeFile says so)
+            raise MjError("--log is empty: give a file name")
         # (before the deal: a bad path costs no human's game)
         sink = WholeFile(log, "the log ") if log is not None else None
         try:
