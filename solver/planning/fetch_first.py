@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from solver.core.rules import RuleSet
-from solver.planning.answer import SoraMove, ranked
+from solver.planning.answer import SoraMove
 from solver.planning.request import PlanRequest
 from solver.planning.targets import TooLarge
 
@@ -34,19 +34,10 @@ def applies(rules: RuleSet, request: PlanRequest) -> bool:
             and bool(request.position.waiting_room) and request.turns >= 1)
 
 
-def out_of_play(position, hand, room: list[int]):
-    """The position after the fetch with the room's tiles out of play (seen): nearest then never fetches again,
-    which keeps its plan quick where a second そら is held (a policy that forgoes fetches is still a real one)."""
-    seen = list(position.seen or (0,) * len(hand.concealed))
-    for k in room:
-        seen[k] += 1
-    return replace(position, hand=hand, seen=tuple(seen), waiting_room=())
-
-
 def fetch_first(rules: RuleSet, request: PlanRequest, rows: tuple, solve: Callable, deadline: float | None
                 ) -> tuple[tuple, int]:
-    """The rows with each one's lower bound raised to its best fetch at once where higher (see the module doc),
-    re-ranked; and how many were raised."""
+    """The rows with each one's lower bound raised to its best fetch at once where higher (see the module doc; the
+    bracket ranks them after), and how many were raised."""
     if not applies(rules, request):
         return rows, 0
     field, interval = FIELDS[request.objective]
@@ -63,7 +54,8 @@ def fetch_first(rules: RuleSet, request: PlanRequest, rows: tuple, solve: Callab
         for take in sorted(set(room) - {sora}):
             left = list(room)
             left.remove(take)
-            after = out_of_play(position, kept.remove(sora).add(take), left + [sora])
+            # (the room's tiles then out of play: nearest never fetches again, quick with a second そら held)
+            after = replace(position.seeing(left + [sora]), hand=kept.remove(sora).add(take), waiting_room=())
             try:
                 got = solve(replace(request, position=after, play="nearest", detour=None, both=False), deadline)
             except TooLarge:
@@ -77,4 +69,4 @@ def fetch_first(rules: RuleSet, request: PlanRequest, rows: tuple, solve: Callab
             out[i] = replace(row, **{field: best[0], interval: None},
                              sora=SoraMove(True, best[1], best[0], waiting if waiting is not None else best[0]))
             raised += 1
-    return tuple(ranked(out, request.objective)), raised
+    return tuple(out), raised

@@ -23,6 +23,7 @@ from fractions import Fraction
 
 from solver.core.errors import MjError
 from solver.core.rules import RuleSet
+from solver.planning.answer import ranked
 from solver.planning.request import Limits, PlanRequest, Position
 from solver.planning.targets import TooLarge
 
@@ -61,9 +62,8 @@ def lookahead_value(rules: RuleSet, request: PlanRequest, discard: int, solve: S
     """LA(discard) exactly (see the module doc); TooLarge (or another MjError) when a draw's plan fails."""
     position = request.position
     kept = position.hand.remove(discard)
-    seen = list(position.seen or (0,) * len(kept.concealed))
-    seen[discard] += 1  # out of play: a later fetch of it is not counted (a real policy still, a fetch forgone)
-    after = replace(position, hand=kept, seen=tuple(seen))
+    # (the discard out of play: a later fetch of it is not counted; a real policy still, a fetch forgone)
+    after = replace(position.seeing([discard]), hand=kept)
     wall = wall_of(rules, after)
     W = sum(wall)
     total = Fraction(0)
@@ -85,9 +85,8 @@ def lookahead_value(rules: RuleSet, request: PlanRequest, discard: int, solve: S
                                     False, limits), until)
             value = Fraction(1) if got.complete else max(r.win_probability for r in got.discards)  # complete: tsumo
         except TooLarge:  # past its share or states (a drawn そら that could fetch, say): the drawn tile discarded
-            gone = list(after.seen)  # at once, out of play, and nearest played from the 12 tiles
-            gone[x] += 1
-            got = solve(PlanRequest(replace(after, seen=tuple(gone)), request.turns - 1, "win", "nearest", None,
+            # at once, out of play, and nearest played from the 12 tiles
+            got = solve(PlanRequest(after.seeing([x]), request.turns - 1, "win", "nearest", None,
                                     False, limits), deadline)
             value = got.discards[0].win_probability
         total += n * value
@@ -124,6 +123,5 @@ def improve(rules: RuleSet, request: PlanRequest, rows: tuple, solve: Solve,
         done += 1
         if value > row.win_probability:
             out[i] = replace(row, win_probability=value)
-    out.sort(key=lambda r: (r.win_probability, -1 if r.expected_score is None else r.expected_score), reverse=True)
-    return tuple(out), done
+    return tuple(ranked(out, "win")), done
 

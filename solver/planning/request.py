@@ -3,7 +3,7 @@ way by the API (`Evaluator.plan`, `Evaluator.plan_request`), the command line an
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from solver.core.errors import MjError
 from solver.core.hand import Hand
@@ -24,6 +24,13 @@ class Position:
     seen: tuple[int, ...] = ()
     waiting_room: tuple[int, ...] = ()  # tiles, one entry per copy
     favourite: int | None = None
+
+    def seeing(self, tiles) -> "Position":
+        """The position with `tiles` (kinds, an entry per copy) seen too: out of the wall and out of play."""
+        seen = list(self.seen or (0,) * len(self.hand.concealed))
+        for k in tiles:
+            seen[k] += 1
+        return replace(self, seen=tuple(seen))
 
 
 @dataclass(frozen=True)

@@ -23,9 +23,7 @@ def after_discard(rules: RuleSet, position: Position, tile: int) -> Position:
     hand = position.hand.remove(tile)
     if rules.sora_mode == "fetch" and rules.tiles.sora is not None:
         return replace(position, hand=hand, waiting_room=tuple(position.waiting_room) + (tile,))
-    seen = list(position.seen or (0,) * len(hand.concealed))
-    seen[tile] += 1
-    return replace(position, hand=hand, seen=tuple(seen))
+    return replace(position.seeing([tile]), hand=hand)
 
 
 def restarted(rules: RuleSet, request: PlanRequest, plan: Plan, run: Callable[[PlanRequest], Plan]) -> Plan:
