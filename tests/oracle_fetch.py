@@ -19,9 +19,11 @@ def plus(counts, k, n):
     return tuple(out)
 
 
-def fetch_value(units, concealed, *, seen, room, turns, objective, rules, sora, favourite=None, called=()):
+def fetch_value(units, concealed, *, seen, room, turns, objective, rules, sora, favourite=None, called=(),
+                allowed=None):
     """{discard kind (None for a hand one tile short): best value}. `room`: waiting-room counts per kind
-    (out of the wall, like `seen`); `called`: indices of the called units (locked, their copies out)."""
+    (out of the wall, like `seen`); `called`: indices of the called units (locked, their copies out). `allowed`: a
+    set of concealed count tuples, the only complete hands that may win (None: every complete hand)."""
     K = len(concealed)
     win = objective == "win"
     fetch = rules.get("sora_mode") == "fetch" and sora is not None
@@ -51,7 +53,7 @@ def fetch_value(units, concealed, *, seen, room, turns, objective, rules, sora, 
 
     @lru_cache(maxsize=None)
     def v13(hand, wall, room, t):
-        s = score(hand, True)
+        s = score(hand, True) if allowed is None or hand in allowed else None
         best = Fraction(-1)
         if s is not None:
             if win:

@@ -87,8 +87,8 @@ def forced_bounds(monkeypatch):
     monkeypatch.setattr(sampled_lower, "raise_rows", lambda rules, request, rows, clock=None: (rows, 0, 0))
     score_plan = plan_module.score_plan  # P(win) by the search with every fetch (a そら held) stops too
 
-    def no_win_by_fetch(rules, request, prep, progress, deadline):
-        return None if request.objective == "win" else score_plan(rules, request, prep, progress, deadline)
+    def no_win_by_fetch(rules, request, prep, progress, deadline, deep=None):
+        return None if request.objective == "win" else score_plan(rules, request, prep, progress, deadline, deep)
     monkeypatch.setattr(plan_module, "score_plan", no_win_by_fetch)
 
 
@@ -224,16 +224,24 @@ def test_lookahead_stops_at_its_clock():
 
 
 def test_no_lookahead_with_a_fetching_sora_in_hand():
-    """A fetch-mode そら in hand could fetch before the first draw, which the lookahead does not model: the rows
-    stay the class nearest's, and the label says no lookahead."""
+    """A fetch-mode そら in hand could fetch before the first draw, which the lookahead does not model: the label
+    says no lookahead, and the rows are the class nearest's, raised only where the deepening with every fetch
+    (fetch_within.py) finds more (here, with no clock, to its last level: the optimum)."""
+    from solver.planning.fetch_within import Deepening
+
     ev = Evaluator("2019-12")
     with_sora = "そら 真 雪歩 あずさ 可奈 歩 未来 まつり 美也 紗代子 海美 奈緒 美奈子"
     with pytest.MonkeyPatch.context() as patch:
         forced_bounds(patch)
         got = ev.plan(with_sora, turns=2, both=False, seconds=None)
-    near = ev.plan(with_sora, turns=2, both=False, nearest=True, seconds=None)
-    assert "lookahead" not in got.policy_class["win_probability"]
-    assert {r.tile: r.win_probability for r in got.discards} == {r.tile: r.win_probability for r in near.discards}
+    near = {r.tile: r.win_probability for r in ev.plan(with_sora, turns=2, both=False, nearest=True,
+                                                        seconds=None).discards}
+    deep = Deepening(ev.rules, ev.plan_request_of(with_sora, 2, both=False, seconds=None))
+    deep.deepen(None)
+    assert "lookahead" not in got.policy_class["win_probability"] and deep.optimal
+    assert {r.tile: r.win_probability for r in got.discards} == {t: max(v, deep.found[1][t][0])
+                                                               for t, v in near.items()}
+    assert any(deep.found[1][t][0] > v for t, v in near.items())
 
 
 def test_the_fetch_search_does_not_eat_the_optimums_budget():
@@ -246,7 +254,7 @@ def test_the_fetch_search_does_not_eat_the_optimums_budget():
     hand = "ジュリア 翼 静香 詩花 可奈 詩花 ジュリア 星梨花 環 星梨花 美也 静香 茜"
     seconds = 3.0
 
-    def refused(rules, request, prep, progress, deadline, wait=False):
+    def refused(rules, request, prep, progress, deadline, deep=None, wait=False):
         if wait:
             time.sleep(max(0.0, deadline - time.monotonic()))
         return None

@@ -42,11 +42,11 @@ def sora_slack(prep: Prepared, turns: int, sora: int) -> Fraction:
 
 def bracket(request: PlanRequest, lower: Plan, stopped: str | None, listed: Prepared | None,
             rules: RuleSet | None = None, slack: Fraction | None = None, exact_plan: Callable | None = None,
-            sample: bool = False, clock: Clock | None = None, relist: bool = False) -> Plan:
+            sample: bool = False, clock: Clock | None = None, relist: bool = False, deep=None) -> Plan:
     """The lower plan's rows, raised by a one-step lookahead where it finishes (lookahead.py) and, with `sample`
     (the lower plan is the class nearest), by the estimate's policy's sampled value where higher (sampled_lower.py),
     with a proved upper bound of the optimal P(win) each (bounds.py). `clock`: the request's (clock.py); each step
-    takes its share of what is left."""
+    takes its share of what is left. `deep`: the optimal step's levels with every fetch (fetch_within.py)."""
     from solver.planning.bounds import separated
     from solver.planning.lookahead import LABEL
     from solver.planning.sampled_upper import LABEL as SAMPLED_UPPER, SAMPLED_FIELDS, with_sampled_uppers
@@ -73,8 +73,8 @@ def bracket(request: PlanRequest, lower: Plan, stopped: str | None, listed: Prep
     deadline, before = clock.share(share.UPPER), rows
     sampling = None if rules is None else Beside(lambda: with_sampled_uppers(rules, request, before, deadline))
     try:
-        rows, raised, looked, games, fetched = raised_lower(request, lower, rows, rules, slack, exact_plan, sample,
-                                                            clock)
+        rows, raised, looked, games, fetched, nearer = raised_lower(request, lower, rows, rules, slack, exact_plan,
+                                                                    sample, clock, deep)
     except BaseException:
         if sampling is not None:
             sampling.close()
@@ -85,11 +85,17 @@ def bracket(request: PlanRequest, lower: Plan, stopped: str | None, listed: Prep
         found = {r.tile: r for r in sampled}
         rows = tuple(replace(r, **{f: getattr(found[r.tile], f) for f in SAMPLED_FIELDS}) for r in rows)
     rows = tuple(ranked(rows, request.objective))  # (equal lower bounds: the larger upper bound first)
-    method = "estimate" if lower.games is not None else "bounds"
-    what = "estimated (sampled) value" if method == "estimate" else "exact value"
+    interval = "win_interval" if request.objective == "win" else "score_interval"
+    # (an estimate whose every row was raised to an exact value, fetch_within's, is bounds)
+    method = "estimate" if lower.games is not None and any(getattr(r, interval) for r in rows) else "bounds"
+    what = "estimated (sampled) value" if lower.games is not None else "exact value"
     labels = {key: f"bounds: lower = the {what} of the class {value}" for key, value in lower.policy_class.items()}
     if looked:
         labels["win_probability"] += LABEL.format(n=looked, of=len(rows))
+    if nearer[0]:
+        from solver.planning.fetch_within import LABEL as NEARER
+
+        labels["win_probability"] += NEARER.format(n=nearer[0], of=len(rows), b=nearer[1])
     if fetched:
         from solver.planning.fetch_first import LABEL as FETCHED
 
@@ -108,16 +114,22 @@ def bracket(request: PlanRequest, lower: Plan, stopped: str | None, listed: Prep
 
 
 def raised_lower(request: PlanRequest, lower: Plan, rows: tuple, rules: RuleSet | None, slack: Fraction | None,
-                 exact_plan: Callable | None, sample: bool, clock: Clock) -> tuple[tuple, int, int, int, int]:
-    """The rows' lower side raised by the estimate's policy's sample (`sample`: the lower plan is the class nearest),
-    the one-step lookahead, and with a そら held a fetch at once, on one share of the clock; (rows, rows raised, rows
-    looked ahead, games, rows raised by a fetch)."""
+                 exact_plan: Callable | None, sample: bool, clock: Clock,
+                 deep=None) -> tuple[tuple, int, int, int, int, tuple]:
+    """The rows' lower side raised, on one share of the clock, with a そら held first by the optimum with every
+    fetch toward the nearer complete hands (fetch_within.py), then by the estimate's policy's sample (`sample`: the
+    lower plan is the class nearest), the one-step lookahead, and with a そら held a fetch at once; (rows, rows
+    raised, rows looked ahead, games, rows raised by a fetch, (rows raised by fetch_within, its B))."""
     from solver.planning.fetch_first import fetch_first
+    from solver.planning.fetch_within import fetch_within
     from solver.planning.lookahead import improve
     from solver.planning.sampled_lower import raise_rows
 
     raised = looked = games = fetched = 0
+    nearer = (0, None)
     lower_end = clock.share(share.LOWER)
+    if rules is not None and slack is None:  # (its search is the quickest and, with a そら held, the strongest)
+        rows, *nearer = fetch_within(rules, request, rows, lower_end, deep)
     if sample and rules is not None and lower.games is None:
         rows, raised, games = raise_rows(rules, request, rows, lower_end)
     # (an estimate's rows are sampled: kept as they are; the no-fetch optimum is more than a lookahead on nearest;
@@ -128,7 +140,7 @@ def raised_lower(request: PlanRequest, lower: Plan, rows: tuple, rules: RuleSet 
         rows, looked = improve(rules, request, rows, solve, lower_end)
     if rules is not None and exact_plan is not None and slack is None:  # (the no-fetch optimum's rows: no そら held)
         rows, fetched = fetch_first(rules, request, rows, lambda sub, end: exact_plan(rules, sub, None, end), lower_end)
-    return rows, raised, looked, games, fetched
+    return rows, raised, looked, games, fetched, tuple(nearer)
 
 
 def relaxed_uppers(request: PlanRequest, lower: Plan, stopped: str | None, listed: Prepared | None,

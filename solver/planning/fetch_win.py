@@ -360,17 +360,18 @@ class FetchWin(FetchClosed):
 
 def fetch_win(rules: RuleSet, position, turns: int, discards: list[int | None], *, state_limit: int,
               deadline: float | None = None, tick: Callable[[int], None] | None = None,
-              listed: Targets | None = None) -> tuple[list[tuple], int]:
+              listed: Targets | None = None, guess: bool = True) -> tuple[list[tuple], int]:
     """Per root (a discard kind, None: the 12-tile hand as it stands) its first move as
     (P(win), P(win) drawing at once, the kind a そら fetches first or None), and the states visited.
     TooLarge (OutOfTime) past the limits. `listed`: the complete hands of prepare.reach_with_room, where the
-    caller has them (prepare's own list is the same where no waiting room is given)."""
+    caller has them (prepare's own list is the same where no waiting room is given). `guess`: refuse up front a
+    search the position's rough size puts past the state limit (False for fetch_within.py's shorter lists)."""
     hand = position.hand
     _, room, wall, _ = position_counts(rules, position, turns)
     check_turns(turns, sum(wall))
-    guess = rough_states(rules, position, turns, turns - 1)  # (turns 4 of a real hand passes the default)
-    if guess > state_limit:
-        raise TooLarge(f"the exact search with every fetch would visit about {about(guess)} states, past {state_limit:,}")
+    rough = rough_states(rules, position, turns, turns - 1) if guess else 0  # (turns 4 of a real hand passes it)
+    if rough > state_limit:
+        raise TooLarge(f"the exact search with every fetch would visit about {about(rough)} states, past {state_limit:,}")
     targets = listed or reach_with_room(rules, position, turns, deadline)
     sora = rules.tiles.sora
     relevant = list(targets.relevant)

@@ -21,6 +21,7 @@ from solver.planning.bracket import bracket, label_of, sora_slack
 from solver.planning import clock as share
 from solver.planning.clock import Clock
 from solver.planning.counted_upper import with_counted_uppers
+from solver.planning.fetch_within import Deepening, applies as deepens
 from solver.planning.restart import restarted
 from solver.planning.sampled_upper import settled
 from solver.planning.targets import OutOfTime, TooLarge
@@ -51,7 +52,7 @@ def plan(rules: RuleSet, request: PlanRequest | Hand, progress: Progress | None 
                 raise
             return estimate_plan(rules, request, progress, clock.end)
     single = replace(request, both=False)  # the other objective after it, never at its expense (with_other)
-    stopped, listed, slack, relist = None, None, None, False
+    stopped, listed, slack, relist, deep = None, None, None, False, None
     try:
         # (turns 5 of a real hand passes the default; a small --max-states does not skip a short horizon's listing,
         # which the relaxation's upper bound uses; up to RELIST_TURNS the bracket lists the hands for it alone)
@@ -64,8 +65,9 @@ def plan(rules: RuleSet, request: PlanRequest | Hand, progress: Progress | None 
         listed = prepare(rules, request.position, turns=request.turns, objectives=(request.objective,),
                          play="optimal", state_limit=limits.max_states, deadline=deadline)
         # (P(win)'s search with every fetch leaves time to the no-fetch optimum; E[score]'s fallback, a class, is quick)
-        found = score_plan(rules, single, listed, progress, deadline if request.objective == "score" else
-                           share.keeping(deadline, share.NO_FETCH, 1 - share.FETCH))
+        deep = Deepening(rules, single) if deepens(rules, single) else None  # (a そら held: P(win) by levels)
+        found = score_plan(rules, single, listed, progress, deadline if request.objective == "score" or deep else
+                           share.keeping(deadline, share.NO_FETCH, 1 - share.FETCH), deep)
         if found is None:  # (the search with every fetch stopped: the planner's own, on what is left)
             found = exact_plan(rules, single, progress, deadline, listed, pace=True)  # (hopeless: the bracket's time)
         if found.policy_class[label_of(request.objective)] == "all play":
@@ -94,7 +96,7 @@ def plan(rules: RuleSet, request: PlanRequest | Hand, progress: Progress | None 
             early.settle()  # (done already: the bracket's own sample may take the second core)
         reached(progress, lower)
         result = bracket(request, lower, stopped, listed, rules, slack, exact_plan, sample,
-                         clock.part(share.BRACKET) if request.both else clock, relist)
+                         clock.part(share.BRACKET) if request.both else clock, relist, deep)
         reached(progress, result)
         result = with_other(rules, request, result, progress, clock, early) if request.both else result
     finally:
@@ -189,11 +191,12 @@ def with_other(rules: RuleSet, request: PlanRequest, result: Plan, progress: Pro
 
 
 def score_plan(rules: RuleSet, request: PlanRequest, prep: Prepared | None, progress: Progress | None,
-               deadline: float | None) -> Plan | None:
+               deadline: float | None, deep: Deepening | None = None) -> Plan | None:
     """The request's objective over all play with every fetch where it finishes within the limits (the deadline
     and the state cap), else None: the class answers as before (P(win) with a そら held: TooLarge, so the bracket answers).
     E[score] always (score_optimum.py, over full counts); P(win) only where a fetch could follow (fetch_win.py;
-    elsewhere the planner's own search is all play, and faster)."""
+    elsewhere the planner's own search is all play, and faster), with a そら held by deepening where `deep` is
+    given (fetch_within.py: the levels it reaches are the bracket's lower side)."""
     from solver.planning.fetch_win import fetch_win
     from solver.planning.score_optimum import score_optimum
 
@@ -210,7 +213,12 @@ def score_plan(rules: RuleSet, request: PlanRequest, prep: Prepared | None, prog
         tiles = [None if c is None else prep.positions[c] for c in choices]
         tick = (lambda states: progress(0, len(tiles), states)) if progress else None
         listed = None if request.position.waiting_room else prep.targets  # (without a room given, prepare's list
-        if objective == "win":  # is the searches' own) the compact search (fetch_win.py)
+        if objective == "win" and deep is not None:  # is the searches' own) the compact search (fetch_win.py), by
+            deep.deepen(deadline)  # levels where a そら is held
+            if not deep.optimal:
+                raise TooLarge(deep.why or "the exact search with every fetch passed its time budget")
+            moves, states = [deep.found[1][t] for t in tiles], 0
+        elif objective == "win":
             moves, states = fetch_win(rules, request.position, request.turns, tiles, state_limit=limits.max_states,
                                       deadline=deadline, tick=tick, listed=listed)
         else:

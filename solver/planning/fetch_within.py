@@ -1,0 +1,133 @@
+"""P(win) with a fetch-mode そら held, by deepening (docs/formulation.md section 8, "P(win) with every fetch" and
+"Bounds past the budget"): the optimum with every fetch of the game in which only the complete hands within B
+exchanges of the hand win, for B = the least such cost, then one more, ... up to the draws plus the fetches.
+
+With two そら held the search with every fetch (fetch_win.py) takes 5-44 s at 3 draws: it lists every complete hand
+within the draws plus the fetches (20,000-50,000) and filters a state's list at each step. The classes the bracket
+had below it fetch once (fetch_first.py) or never, and lost up to 16 points of P(win) there (QA of 2026-11-27:
+the best play fetches twice, over two turns). The same search over the hands within B exchanges alone is the exact
+optimum of a smaller game whose wins are wins: a real way of playing, so a lower bound of the optimum at every B,
+and the optimum itself at the last B (the same list as the search with every fetch). Each level's values are at
+least the last's (more hands win), and the levels below the last cost a fraction of it (the lists grow about
+tenfold a level): on the QA's hands 0.01-3 s at the least B, 0.2-17 s one above it, where it mostly reached the
+optimum. The optimal step deepens while its share of the clock lasts, and the bracket goes on from there.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+from fractions import Fraction
+
+from solver.core.rules import RuleSet
+from solver.planning.answer import SoraMove
+from solver.planning.prepare import position_counts
+from solver.planning.request import PlanRequest
+from solver.planning.targets import TooLarge, enumerate_targets
+
+LABEL = ("; for {n} of {of} discards the optimum with every fetch toward the complete hands within {b} exchanges "
+         "of the hand does better (exact)")
+
+
+def applies(rules: RuleSet, request: PlanRequest) -> bool:
+    sora = rules.tiles.sora
+    return (request.objective == "win" and rules.sora_mode == "fetch" and sora is not None
+            and request.position.hand.concealed[sora] > 0 and request.turns >= 1)
+
+
+class Deepening:
+    """The levels of one P(win) request, resumed where the last call stopped: `found` is the deepest finished one as
+    (B, {discard: (value, value drawing at once, the kind a そら fetches first or None)}), `why` what stopped it."""
+
+    def __init__(self, rules: RuleSet, request: PlanRequest):
+        self.rules, self.request = rules, request
+        hand = request.position.hand
+        held = [k for k, n in enumerate(hand.concealed) if n]
+        self.discards = held if hand.size(rules) == rules.hand_size else [None]
+        self.seen, _, _, fetches = position_counts(rules, request.position, request.turns)
+        self.top = request.turns + fetches  # the last level: every complete hand a play can end in
+        self.budget = 0  # the next level
+        self.found: tuple[int, dict] | None = None
+        self.why: str | None = None
+        self.last: tuple[int, float] | None = None  # the last level's complete hands and seconds
+
+    @property
+    def optimal(self) -> bool:
+        return self.found is not None and self.found[0] == self.top
+
+    def deepen(self, deadline: float | None) -> None:
+        """The next levels while the deadline lasts; a level that passes it or a limit ends the deepening (with less
+        time later it would not finish either)."""
+        while self.step(deadline):
+            pass
+
+    def step(self, deadline: float | None) -> bool:
+        """The next level with complete hands in it; False where none is left, the deadline has passed or the
+        deepening has ended."""
+        from solver.planning.fetch_win import fetch_win
+
+        position, turns = self.request.position, self.request.turns
+        while self.why is None and self.budget <= self.top:
+            if deadline is not None and time.monotonic() > deadline:
+                return False
+            try:
+                listed = enumerate_targets(self.rules, position.hand, self.seen, self.budget, position.favourite,
+                                           deadline=deadline)
+                if not listed.counts:
+                    self.budget += 1
+                    continue
+                if self.hopeless(len(listed.counts), deadline):
+                    self.why = (f"the complete hands within {self.budget} exchanges ({len(listed.counts):,}) "
+                                f"would take the search with every fetch past its time budget")
+                    return False
+                start = time.monotonic()
+                # (the last level's list is the search with every fetch's own: sized up front as it always was)
+                moves, _ = fetch_win(self.rules, position, turns, self.discards,
+                                     state_limit=self.request.limits.max_states, deadline=deadline, listed=listed,
+                                     guess=self.budget == self.top)
+            except TooLarge as exc:  # (OutOfTime too: the levels done stand)
+                reached = "" if self.found is None else f" (done within {self.found[0]} exchanges of the hand)"
+                self.why = f"{exc}{reached}"
+                return False
+            self.found = (self.budget, dict(zip(self.discards, moves)))
+            self.last = (len(listed.counts), time.monotonic() - start)
+            self.budget += 1
+            return True
+        if self.found is None and self.why is None:  # no complete hand within reach at all: no play wins
+            self.found = (self.top, {d: (Fraction(0), Fraction(0), None) for d in self.discards})
+            return True
+        return False
+
+    def hopeless(self, hands: int, deadline: float | None) -> bool:
+        """Whether a level over `hands` complete hands plainly cannot finish by the deadline: the last level's time
+        grown by the square root of the lists' ratio (measured: a level takes 5-18 times the last for lists 34-68
+        times longer), so its time goes to the bracket instead. It decides what to search, never a value."""
+        if deadline is None or self.last is None:
+            return False
+        done, seconds = self.last
+        return time.monotonic() + seconds * (hands / done) ** 0.5 > deadline
+
+
+def fetch_within(rules: RuleSet, request: PlanRequest, rows: tuple, deadline: float | None,
+                 deep: Deepening | None = None) -> tuple[tuple, int, int | None]:
+    """The rows with each one's P(win) raised to the deepest level's value where higher, deepened further while the
+    deadline lasts (`deep`: the levels the optimal step reached; the bracket ranks the rows after), how many were
+    raised, and that level's B (None: none finished)."""
+    if not applies(rules, request):
+        return rows, 0, None
+    deep = deep or Deepening(rules, request)
+    deep.deepen(deadline)
+    if deep.found is None:
+        return rows, 0, None
+    budget, moves = deep.found
+    sora, hand = rules.tiles.sora, request.position.hand
+    out, raised = [], 0
+    for row in rows:
+        value, wait, take = moves[row.tile]
+        if row.win_probability is None or value > row.win_probability:
+            holds = hand.concealed[sora] > (row.tile == sora)
+            advice = SoraMove(take is not None, take, value if take is not None else None, wait) if holds else None
+            row = replace(row, win_probability=value, win_interval=None, sora=advice)
+            raised += 1
+        out.append(row)
+    return tuple(out), raised, budget
