@@ -50,6 +50,7 @@ class Deepening:
         self.found: tuple[int, dict] | None = None
         self.why: str | None = None
         self.last: tuple[int, float] | None = None  # the last level's complete hands and seconds
+        self.states = 0  # visited by the levels finished
 
     @property
     def optimal(self) -> bool:
@@ -82,7 +83,7 @@ class Deepening:
                     return False
                 start = time.monotonic()
                 # (the last level's list is the search with every fetch's own: sized up front as it always was)
-                moves, _ = fetch_win(self.rules, position, turns, self.discards,
+                moves, states = fetch_win(self.rules, position, turns, self.discards,
                                      state_limit=self.request.limits.max_states, deadline=deadline, listed=listed,
                                      guess=self.budget == self.top)
             except TooLarge as exc:  # (OutOfTime too: the levels done stand)
@@ -91,6 +92,7 @@ class Deepening:
                 return False
             self.found = (self.budget, dict(zip(self.discards, moves)))
             self.last = (len(listed.counts), time.monotonic() - start)
+            self.states += states
             self.budget += 1
             return True
         if self.found is None and self.why is None:  # no complete hand within reach at all: no play wins

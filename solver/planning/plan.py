@@ -217,7 +217,7 @@ def score_plan(rules: RuleSet, request: PlanRequest, prep: Prepared | None, prog
             deep.deepen(deadline)  # levels where a そら is held
             if not deep.optimal:
                 raise TooLarge(deep.why or "the exact search with every fetch passed its time budget")
-            moves, states = [deep.found[1][t] for t in tiles], 0
+            moves, states = [deep.found[1][t] for t in tiles], deep.states
         elif objective == "win":
             moves, states = fetch_win(rules, request.position, request.turns, tiles, state_limit=limits.max_states,
                                       deadline=deadline, tick=tick, listed=listed)

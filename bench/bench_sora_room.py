@@ -1,0 +1,92 @@
+"""P(win) with a fetch-mode そら held and a waiting room, 3 draws (2019-12): the default answer against the optimum,
+and against the same answer without the deepening (solver/planning/fetch_within.py), measured in the same run.
+
+    .venv/bin/python bench/bench_sora_room.py              # 8 positions, the default budget (5 s), ~90 s
+    .venv/bin/python bench/bench_sora_room.py --optimum    # ... and the optimum recomputed with no clock (~3 min more)
+
+The positions come from the QA round of 2026-11-27 (five with two そら, three with one); OPTIMUM holds each one's
+optimal P(win) (the search with every fetch with no clock, 1.3-42 s each), which --optimum recomputes. Per answer:
+seconds, method, the recommended discard's value and whether it is an optimal discard (its optimum equals the best).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from solver import Evaluator  # noqa: E402
+from solver.planning import fetch_within, plan as plan_module  # noqa: E402
+
+POSITIONS = [  # (hand, waiting room)
+    ("律子 そら 紬 ひなた 千早 雪歩 真美 百合子 そら 育 やよい 真美 杏奈", "風花 美也 星梨花 奈緒 麗花 美奈子 このみ"),
+    ("朋花 千鶴 伊織 美希 そら 亜利沙 未来 翼 杏奈 そら 瑞希 千早 静香", "貴音 可憐 真美 ロコ 紗代子 このみ"),
+    ("美希 そら 百合子 亜利沙 エミリー 未来 まつり 百合子 エミリー 可奈 未来 静香 そら", "育 亜美 朋花 のり子 歩 環 真美 奈緒"),
+    ("ロコ やよい 昴 そら あずさ 紗代子 そら 可憐 真美 美奈子 育 ひなた このみ", "美奈子 志保 美也 亜美 茜 千鶴"),
+    ("亜美 歩 そら 紗代子 朋花 真 昴 あずさ 莉緒 やよい 亜美 そら 詩花", "美奈子 伊織 紬 亜利沙 律子"),
+    ("エレナ そら 美奈子 可奈 瑞希 可憐 麗花 美希 歩 貴音 翼 瑞希 ジュリア", "育 桃子 海美 のり子 美希 のり子 杏奈"),
+    ("翼 美奈子 のり子 真美 そら 育 ひなた 響 翼 瑞希 ジュリア このみ 莉緒", "伊織 紗代子 エミリー"),
+    ("美希 伊織 亜美 真美 恵美 歩 瑞希 琴葉 このみ 瑞希 桃子 そら 詩花", "美希 可憐 亜美"),
+]
+OPTIMUM = [0.19069487849080297, 0.07661118224498506, 0.07182618646723958, 0.028403371675772036,
+           0.019513936767457895, 0.12443490731623785, 0.03416423922741826, 0.06789383561643836]
+TURNS = 3
+
+
+def optimum_rows(ev: Evaluator, hand: str, room: str) -> dict:
+    """{discard: optimal P(win)}: the plan with no clock and a state cap it does not reach."""
+    got = ev.plan(hand, TURNS, waiting_room=room, both=False, seconds=None, max_states=50_000_000)
+    assert got.method == "optimal", got.stopped
+    return {r.tile: float(r.win_probability) for r in got.discards}
+
+
+def answered(ev: Evaluator, hand: str, room: str, deepening: bool) -> tuple[float, str, int, float]:
+    """(seconds, method, recommended discard, its value) of the default answer (P(win) alone), with or without the
+    deepening (without: the optimal step and the bracket as before it, no levels)."""
+    saved = plan_module.deepens, fetch_within.fetch_within
+    if not deepening:
+        plan_module.deepens = lambda rules, request: False
+        fetch_within.fetch_within = lambda rules, request, rows, deadline, deep=None: (rows, 0, None)
+    try:
+        start = time.monotonic()
+        got = ev.plan(hand, TURNS, waiting_room=room, both=False)
+        return time.monotonic() - start, got.method, got.recommended.tile, float(got.recommended.win_probability)
+    finally:
+        plan_module.deepens, fetch_within.fetch_within = saved
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--optimum", action="store_true", help="recompute each position's optimum (no clock)")
+    args = parser.parse_args()
+    ev = Evaluator("2019-12")
+    results = {True: [], False: []}
+    for (hand, room), best in zip(POSITIONS, OPTIMUM):
+        rows = optimum_rows(ev, hand, room) if args.optimum else None
+        if rows is not None:
+            best = max(rows.values())
+        print(f"{hand.count('そら')} そら  {hand}  (room {room}): optimum {best:.4f}")
+        for deepening in (False, True):
+            seconds, method, tile, value = answered(ev, hand, room, deepening)
+            hit = None if rows is None else rows[tile] == best
+            results[deepening].append((seconds, best - value, hit))
+            what = "with the deepening   " if deepening else "without (the baseline)"
+            print(f"    {what} {seconds:5.2f} s  {method:8}  {ev.tiles.name(tile):6} {value:.4f}  "
+                  f"{'' if hit is None else ('optimal discard' if hit else 'NOT an optimal discard')}", flush=True)
+    print()
+    for deepening in (False, True):
+        got = results[deepening]
+        times, gaps = [s for s, _, _ in got], [g for _, g, _ in got]
+        hits = [h for _, _, h in got if h is not None]
+        what = "with the deepening   " if deepening else "without (the baseline)"
+        print(f"{what}: seconds median {statistics.median(times):.2f} worst {max(times):.2f}; the optimum less the "
+              f"recommended value: mean {statistics.mean(gaps):.4f}, worst {max(gaps):.4f}"
+              + (f"; an optimal discard in {sum(hits)} of {len(hits)}" if hits else ""))
+
+
+if __name__ == "__main__":
+    main()
