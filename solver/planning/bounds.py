@@ -124,6 +124,43 @@ def win_upper(targets, hand: tuple[int, ...], wall: tuple[int, ...], room: tuple
     return floored((Fraction(total, subsets), Fraction(scored, subsets) + floor), floors, tops_of(tops, best), subsets)
 
 
+def fetch_needs(targets: np.ndarray, hand, room, wall, t: int, held: int, sora: int, scores=None):
+    """The relaxation's needs where a fetch-mode そら may fetch (docs/formulation.md section 8, "Bounds past the
+    budget"), and each one's score (0 without `scores`): a win's hand holds tiles of the hand H, of the draws D and
+    of the waiting room, and each room tile in it took a fetch, that is a そら held or drawn, one a turn at most. So
+    for a target T with m = (T - H)^+, some r <= min(m, room) with |r| <= t has D >= m - r and max(0, |r| - held)
+    そら in D. Each such need once (r grows a tile at a time; the best score of the targets asking for it).
+    Columns are `wall`'s, the そら's at `sora`; the result goes to win_upper with an empty hand and room."""
+    wall_a = np.array(wall, dtype=np.int16)
+    need = np.maximum(targets.astype(np.int16) - np.array(hand, dtype=np.int16), 0)
+    need[:, sora] = 0
+    avail = np.minimum(need, np.array(room, dtype=np.int16))
+    values = np.zeros(len(need), dtype=np.int64) if scores is None else np.asarray(scores, dtype=np.int64)
+    needs, kept = [need], [values]
+    for fetched in range(1, min(t, held + int(wall_a[sora])) + 1):  # (one fetch a turn, before its draw)
+        rows, kinds = np.nonzero(avail)
+        if not len(rows):
+            break
+        picked = np.arange(len(rows))
+        need, avail, values = need[rows], avail[rows], values[rows]
+        need[picked, kinds] -= 1
+        avail[picked, kinds] -= 1
+        if fetched > held:
+            need[:, sora] += 1
+        alive = need.sum(1) - max(0, held - fetched) <= t  # (each later fetch of a そら held saves one draw at most)
+        key = np.ascontiguousarray(np.concatenate([need[alive], avail[alive]], 1))
+        _, first, inverse = np.unique(key.view(np.dtype((np.void, key.shape[1] * 2))).ravel(), return_index=True,
+                                      return_inverse=True)
+        best = np.full(len(first), np.iinfo(np.int64).min, dtype=np.int64)
+        np.maximum.at(best, inverse.ravel(), values[alive])
+        need, avail, values = need[alive][first], avail[alive][first], best
+        needs.append(need)
+        kept.append(values)
+    need, values = np.concatenate(needs), np.concatenate(kept)
+    ok = (need.sum(1) <= t) & (need <= wall_a).all(1)
+    return np.ascontiguousarray(need[ok]), values[ok]
+
+
 def tops_of(tops, best) -> dict[int, int]:
     """{score: the draw sets whose best held need scores that} (needs of one score merged)."""
     out: dict[int, int] = {}

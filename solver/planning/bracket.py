@@ -24,7 +24,8 @@ RELIST_LIMIT = 1_000_000  # hands the relaxation lists for itself (as matrices: 
 # h = 1 lists 190,000-450,000)
 
 UPPER = ("perfect-information relaxation: the chance that the coming draws hold the missing tiles of some complete "
-         "hand within reach (with a fetch-mode そら, less the waiting room's copies), computed exactly")
+         "hand within reach (with a fetch-mode そら, less the waiting room's copies, one a そら held or drawn), "
+         "computed exactly")
 
 def label_of(objective: str) -> str:
     return "win_probability" if objective == "win" else "expected_score"
@@ -62,7 +63,7 @@ def bracket(request: PlanRequest, lower: Plan, stopped: str | None, listed: Prep
     else:
         deadline = clock.share(share.RELIST if relist else share.UPPER)
         relist = relist and (deadline is None or deadline - time.monotonic() >= share.RELIST_LEAST)
-        uppers, note, context = relaxed_uppers(request, lower, stopped, listed, rules, deadline, relist)
+        uppers, note, context = relaxed_uppers(request, lower, stopped, listed, rules, deadline, relist, deep)
     rows = tuple(replace(r, upper=uppers[r.tile]) for r in lower.discards)
     if rules is not None:  # E[score] <= N + (S - N) U, or the relaxation's mean (score_bounds.py)
         rows = with_score_uppers(rules, request.position, request.turns, rows, context)
@@ -144,13 +145,14 @@ def raised_lower(request: PlanRequest, lower: Plan, rows: tuple, rules: RuleSet 
 
 
 def relaxed_uppers(request: PlanRequest, lower: Plan, stopped: str | None, listed: Prepared | None,
-                   rules: RuleSet | None, deadline: float | None = None,
-                   relist: bool = False) -> tuple[dict, str, dict | None]:
+                   rules: RuleSet | None, deadline: float | None = None, relist: bool = False,
+                   deep=None) -> tuple[dict, str, dict | None]:
     """Per row the perfect-information relaxation (bounds.py) over the listed hands, or 1 where it is not computed;
     and with `rules`, per row the same relaxation of E[score] (score_bounds.py; None where not computed). The rows
-    are taken best first: past the clock, those done keep their bound and the rest get 1. `relist`: with no list
-    given (the optimum was not started), the hands are listed here, within the deadline."""
-    from solver.planning.bounds import win_upper
+    are taken best first (by the deepening's values where `deep` has some, fetch_within.py): past the clock, those
+    done keep their bound and the rest get 1. `relist`: with no list given (the optimum was not started), the hands
+    are listed here, within the deadline."""
+    from solver.planning.bounds import fetch_needs, win_upper
     from solver.planning.score_bounds import caps
 
     position, note = request.position, UPPER
@@ -172,11 +174,21 @@ def relaxed_uppers(request: PlanRequest, lower: Plan, stopped: str | None, liste
                 scored = listed.targets.counts  # (over every kind: no target holds a kind outside `relevant`)
                 keys, scores = np.array(list(scored), dtype=np.int16), list(scored.values())
                 fetch = listed.sora is not None
-        targets = keys[:, list(relevant)] if len(keys) else np.zeros((0, len(relevant)), dtype=np.int16)
-        # the needs depend on hand + room alone (with a fetch, every discard alike): one count per such sum, at the
-        # least no-win cap N0 of its rows, which also gives each row's mean at its own cap N (win_upper's floors)
-        asked = []
-        for row in lower.discards:
+        relevant = list(relevant)
+        targets = keys[:, relevant] if len(keys) else np.zeros((0, len(relevant)), dtype=np.int16)
+        sora = rules.tiles.sora if fetch and rules is not None else None
+        if sora is not None and sora not in relevant:  # (its column: a room tile in a win took a fetch, fetch_needs)
+            relevant.append(sora)
+            targets = np.concatenate([targets, np.zeros((len(targets), 1), dtype=targets.dtype)], 1)
+            wall_r = tuple(wall_r) + (position_counts(rules, position, request.turns)[2][sora],)
+            room_r = tuple(room_r) + (0,)
+        # the needs depend on the hand and the room alone (without a そら's column, on their sum): one count per such
+        # key, at the least no-win cap N0 of its rows, which also gives each row's mean at its own cap N (win_upper's
+        # floors)
+        asked, rows = [], lower.discards
+        if deep is not None and deep.found is not None:
+            rows = sorted(rows, key=lambda row: deep.found[1][row.tile][0], reverse=True)
+        for row in rows:
             kept = position.hand if row.tile is None else position.hand.remove(row.tile)
             hand = tuple(kept.concealed[k] for k in relevant)
             room = list(room_r) if fetch else [0] * len(relevant)
@@ -184,16 +196,24 @@ def relaxed_uppers(request: PlanRequest, lower: Plan, stopped: str | None, liste
                 room[relevant.index(row.tile)] += 1  # the discard lies in the waiting room
             # (no end without a win scores more than N)
             floor = None if rules is None else caps(rules, position, request.turns, row.tile)[1]
-            asked.append((row.tile, hand, tuple(room), floor, tuple(h + r for h, r in zip(hand, room))))
+            key = (hand, tuple(room)) if sora is not None else tuple(h + r for h, r in zip(hand, room))
+            asked.append((row.tile, hand, tuple(room), floor, key))
         floors: dict[tuple, set] = {}
         for _, _, _, floor, key in asked:
             floors.setdefault(key, set()).add(floor)
         counted: dict[tuple, object] = {}
         for tile, hand, room, floor, key in asked:
             if key not in counted:
-                counted[key] = win_upper(targets, hand, wall_r, room, W, request.turns, deadline=deadline,
-                                         **({} if rules is None else {"scores": scores, "floor": min(floors[key]),
-                                                                      "floors": tuple(sorted(floors[key]))}))
+                scored = {} if rules is None else {"floor": min(floors[key]), "floors": tuple(sorted(floors[key]))}
+                if sora is None:
+                    counted[key] = win_upper(targets, hand, wall_r, room, W, request.turns, deadline=deadline,
+                                             **(scored and dict(scored, scores=scores)))
+                else:  # (the room's tiles only as far as the そら held or drawn can fetch them)
+                    at = relevant.index(sora)
+                    needs, values = fetch_needs(targets, hand, room, wall_r, request.turns, hand[at], at, scores)
+                    empty = (0,) * len(relevant)
+                    counted[key] = win_upper(needs, empty, wall_r, empty, W, request.turns, deadline=deadline,
+                                             scores=values.tolist(), **scored)
             if rules is None:
                 uppers[tile] = counted[key]
             else:
