@@ -6,7 +6,8 @@ and against the same answer without the deepening (solver/planning/fetch_within.
 
 The positions come from the QA round of 2026-11-27 (five with two そら, three with one); OPTIMUM holds each one's
 optimal P(win) (the search with every fetch with no clock, 1.3-42 s each), which --optimum recomputes. Per answer:
-seconds, method, the recommended discard's value and whether it is an optimal discard (its optimum equals the best).
+seconds, method, the recommended discard's value and proved upper bound, and whether it is an optimal discard (its
+optimum equals the best). The baseline keeps today's upper bound (bounds.fetch_needs): only the lower side differs.
 """
 
 from __future__ import annotations
@@ -44,9 +45,9 @@ def optimum_rows(ev: Evaluator, hand: str, room: str) -> dict:
     return {r.tile: float(r.win_probability) for r in got.discards}
 
 
-def answered(ev: Evaluator, hand: str, room: str, deepening: bool) -> tuple[float, str, int, float]:
-    """(seconds, method, recommended discard, its value) of the default answer (P(win) alone), with or without the
-    deepening (without: the optimal step and the bracket as before it, no levels)."""
+def answered(ev: Evaluator, hand: str, room: str, deepening: bool) -> tuple[float, str, int, float, float]:
+    """(seconds, method, recommended discard, its value, its proved upper bound) of the default answer (P(win)
+    alone), with or without the deepening (without: the optimal step and the bracket as before it, no levels)."""
     saved = plan_module.deepens, fetch_within.fetch_within
     if not deepening:
         plan_module.deepens = lambda rules, request: False
@@ -54,7 +55,8 @@ def answered(ev: Evaluator, hand: str, room: str, deepening: bool) -> tuple[floa
     try:
         start = time.monotonic()
         got = ev.plan(hand, TURNS, waiting_room=room, both=False)
-        return time.monotonic() - start, got.method, got.recommended.tile, float(got.recommended.win_probability)
+        best = got.recommended
+        return time.monotonic() - start, got.method, best.tile, float(best.win_probability), float(best.upper)
     finally:
         plan_module.deepens, fetch_within.fetch_within = saved
 
@@ -71,11 +73,11 @@ def main() -> None:
             best = max(rows.values())
         print(f"{hand.count('そら')} そら  {hand}  (room {room}): optimum {best:.4f}")
         for deepening in (False, True):
-            seconds, method, tile, value = answered(ev, hand, room, deepening)
+            seconds, method, tile, value, upper = answered(ev, hand, room, deepening)
             hit = None if rows is None else rows[tile] == best
             results[deepening].append((seconds, best - value, hit))
             what = "with the deepening   " if deepening else "without (the baseline)"
-            print(f"    {what} {seconds:5.2f} s  {method:8}  {ev.tiles.name(tile):6} {value:.4f}  "
+            print(f"    {what} {seconds:5.2f} s  {method:8}  {ev.tiles.name(tile):6} {value:.4f} - {upper:.4f}  "
                   f"{'' if hit is None else ('optimal discard' if hit else 'NOT an optimal discard')}", flush=True)
     print()
     for deepening in (False, True):
