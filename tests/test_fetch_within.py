@@ -19,7 +19,7 @@ def names(counts) -> list[str]:
     return [f"k{k}" for k, n in enumerate(counts) for _ in range(n)]
 
 
-@settings(BASE_SETTINGS, max_examples=80)
+@settings(BASE_SETTINGS, max_examples=60)
 @given(room_positions(max_kinds=6, max_units=7, max_room=3, max_turns=3))
 def test_each_level_is_the_optimum_of_its_smaller_game(case):
     game, deal, seen, room, favourite, turns = case
@@ -96,3 +96,17 @@ def test_past_the_optimum_the_bracket_keeps_the_deepest_level(ev):
         assert row.win_probability <= best[row.tile] <= row.upper
     top = plan.recommended
     assert top.win_probability == deep.found[1][top.tile][0] and top.sora.take == deep.found[1][top.tile][2]
+
+
+def test_the_p_win_column_beside_e_score_is_raised_too(ev):
+    """Sorted by E[score], the P(win) column (with_other) past its limits is the estimate's sample, raised to the
+    deepening's exact values where higher and labelled so."""
+    plan = ev.plan(HAND, 2, objective="score", waiting_room=ROOM, seconds=None, max_states=300)
+    deep = Deepening(ev.rules, ev.plan_request_of(HAND, 2, waiting_room=ROOM, both=False, seconds=None,
+                                                  max_states=300))
+    deep.deepen(None)
+    assert plan.method in ("bounds", "estimate") and deep.found[0] == 3
+    assert LABEL.format(n=0, of=0, b=3)[20:] in plan.policy_class["win_probability"]
+    for row in plan.discards:
+        assert row.win_probability >= deep.found[1][row.tile][0] and row.win_probability <= row.upper
+    assert any(row.win_probability == deep.found[1][row.tile][0] and row.win_interval is None for row in plan.discards)
