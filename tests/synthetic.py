@@ -301,6 +301,20 @@ def room_positions(draw, *, max_kinds: int = 5, max_units: int = 6, max_room: in
     return game, deal, seen, room, draw(favourites(game, deal)), draw(st.integers(1, max_turns))
 
 
+def sora_room_request(case, **options):
+    """(evaluator, plan request) of a room_positions case whose hand holds そら (assumed), the position's tiles
+    named k0, k1, ...; MjError where the plan refuses it."""
+    game, deal, seen, room, favourite, turns = case
+    assume(game.sora is not None and deal.concealed[game.sora])
+    ev = game.evaluator("2019-12")
+
+    def names(counts) -> list[str]:
+        return [f"k{k}" for k, n in enumerate(counts) for _ in range(n)]
+    return ev, ev.plan_request_of(Hand(tuple(deal.concealed), tuple(deal.called)), turns, seen=names(seen),
+                                  waiting_room=names(room), favourite=None if favourite is None else f"k{favourite}",
+                                  **options)
+
+
 def concealed_kinds(deal: Deal, *, exclude: Sequence[int | None] = ()) -> list[int]:
     return [k for k, n in enumerate(deal.concealed) if n and k not in exclude]
 

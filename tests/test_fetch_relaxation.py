@@ -14,15 +14,11 @@ import numpy as np
 from hypothesis import assume, given, settings
 from oracle import complete_targets
 from oracle_fetch import fetch_value
-from synthetic import BASE_SETTINGS, room_positions
+from synthetic import BASE_SETTINGS, room_positions, sora_room_request
 
-from solver import Evaluator, Hand, MjError
+from solver import Evaluator, MjError
 from solver.planning.bounds import fetch_needs, win_upper
 from solver.planning.prepare import reach_with_room
-
-
-def names(counts) -> list[str]:
-    return [f"k{k}" for k, n in enumerate(counts) for _ in range(n)]
 
 
 def counted_event(targets, hand, room, wall, turns, sora) -> Fraction:
@@ -47,11 +43,8 @@ def counted_event(targets, hand, room, wall, turns, sora) -> Fraction:
 @given(room_positions(max_kinds=6, max_units=7, max_room=3, max_turns=3))
 def test_the_fetch_relaxation_counts_its_event_and_bounds_the_optimum(case):
     game, deal, seen, room, favourite, turns = case
-    assume(game.sora is not None and deal.concealed[game.sora])
-    ev = game.evaluator("2019-12")
     try:
-        request = ev.plan_request_of(Hand(tuple(deal.concealed), tuple(deal.called)), turns, seen=names(seen),
-                                     waiting_room=names(room), favourite=None if favourite is None else f"k{favourite}")
+        ev, request = sora_room_request(case)
         listed = reach_with_room(ev.rules, request.position, turns)
     except MjError:
         return

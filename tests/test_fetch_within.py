@@ -6,29 +6,21 @@ itself; and the QA's hand with two そら, where the default answer recommended 
 from __future__ import annotations
 
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import given, settings
 from oracle import complete_targets
 from oracle_fetch import fetch_value
-from synthetic import BASE_SETTINGS, room_positions
+from synthetic import BASE_SETTINGS, room_positions, sora_room_request
 
-from solver import Evaluator, Hand, MjError
+from solver import Evaluator, MjError
 from solver.planning.fetch_within import LABEL, Deepening
-
-
-def names(counts) -> list[str]:
-    return [f"k{k}" for k, n in enumerate(counts) for _ in range(n)]
 
 
 @settings(BASE_SETTINGS, max_examples=60)
 @given(room_positions(max_kinds=6, max_units=7, max_room=3, max_turns=3))
 def test_each_level_is_the_optimum_of_its_smaller_game(case):
     game, deal, seen, room, favourite, turns = case
-    assume(game.sora is not None and deal.concealed[game.sora])
-    ev = game.evaluator("2019-12")
     try:
-        request = ev.plan_request_of(Hand(tuple(deal.concealed), tuple(deal.called)), turns, seen=names(seen),
-                                     waiting_room=names(room), favourite=None if favourite is None else f"k{favourite}",
-                                     both=False, seconds=None)
+        ev, request = sora_room_request(case, both=False, seconds=None)
         deep = Deepening(ev.rules, request)
         levels = []
         while deep.step(None):
