@@ -150,8 +150,7 @@ def analysis_view(analysis, hand, rules: RuleSet, plan=None) -> list[Any]:
             out.append(headline)
         out.append(Text(f"P(win) class: {plan.policy_class['win_probability']}; "
                         f"E[score] class: {plan.policy_class['expected_score']}", style="dim"))
-        if plan.games is not None:
-            out.append(estimate_note(plan))
+        out.extend(estimate_note(plan))
     if analysis.waits:
         table = Table(title="Waits (score by tsumo / by ron)")
         for column in ("tile", "live", "tsumo", "ron"):
@@ -293,9 +292,15 @@ def plan_headline(plan: Any) -> Text | None:
     return None
 
 
-def estimate_note(plan: Any) -> Text:
-    return Text(f"ESTIMATE, not exact: the exact plans passed their limits; {plan.games} sampled walls "
-                "per discard (the same walls for each)", style="bold")
+def estimate_note(plan: Any) -> list[Text]:
+    """The note under a plan with sampled values (marked ~), naming their columns; none where every value is exact
+    (a sample whose rows were all raised to exact values, the deepening's with a そら held)."""
+    sampled = [name for name, field in (("P(win)", "win_interval"), ("E[score]", "score_interval"))
+               if any(getattr(row, field) is not None for row in plan.discards)]
+    if plan.games is None or not sampled:
+        return []
+    return [Text(f"ESTIMATE, not exact ({' and '.join(sampled)}): the exact plans passed their limits; {plan.games} "
+                 "sampled walls per discard (the same walls for each)", style="bold")]
 
 
 def recommendation(plan, rules: RuleSet) -> list[Text]:
@@ -335,8 +340,7 @@ def plan_view(plan, rules: RuleSet) -> list[Any]:
         out.append(headline)
     out.append(Text(f"P(win) class: {plan.policy_class['win_probability']}"))
     out.append(Text(f"E[score] class: {plan.policy_class['expected_score']}"))
-    if plan.games is not None:
-        out.append(estimate_note(plan))
+    out.extend(estimate_note(plan))
     out.append(Text(f"{plan.states} states; model: docs/formulation.md section 8", style="dim"))
     return out
 

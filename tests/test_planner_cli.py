@@ -77,3 +77,19 @@ def test_analyze_turns_takes_the_plan_options_and_labels_an_estimate():
     classes = [json.loads(CliRunner().invoke(app, ["analyze", EXAMPLE, "--turns", "2", "--json", *more]).output)
                ["plan"]["policy_class"]["win_probability"] for more in ([], ["--nearest"], ["--detour", "1", "--seconds", "120"])]
     assert classes[0] == "all play" and classes[1].startswith("nearest") and not classes[2].startswith("nearest")
+
+
+def test_the_estimate_note_names_the_sampled_columns_and_only_where_some_are(ev):
+    """QA of 2026-11-27: an estimate whose P(win) rows were all raised to exact values (the deepening with a そら
+    held) said "ESTIMATE, not exact" under exact numbers. The note now names the columns that hold sampled values,
+    and is left out where none does."""
+    from dataclasses import replace
+
+    from console.render import estimate_note
+
+    plan = ev.plan("真 雪歩 あずさ 可奈 歩 未来 まつり 美也 紗代子 海美 奈緒 美奈子 星梨花", 2, seconds=None)
+    exact = replace(plan, games=1000)
+    assert estimate_note(plan) == [] and estimate_note(exact) == []
+    rows = (replace(exact.discards[0], score_interval=(1.0, 2.0)),) + exact.discards[1:]
+    [note] = estimate_note(replace(exact, discards=rows))
+    assert note.plain.startswith("ESTIMATE, not exact (E[score]):") and "1000 sampled walls" in note.plain

@@ -61,7 +61,7 @@ def bracket(request: PlanRequest, lower: Plan, stopped: str | None, listed: Prep
         note = (f"the no-fetch optimum (every win listed, a drawn そら discarded at once) plus the chance "
                 f"{float(slack):.4f} that a そら is drawn before the last draw")
     else:
-        deadline = clock.share(share.RELIST if relist else share.UPPER)
+        deadline = clock.share(share.RELIST if relist else share.FETCH_UPPER if deep is not None else share.UPPER)
         relist = relist and (deadline is None or deadline - time.monotonic() >= share.RELIST_LEAST)
         uppers, note, context = relaxed_uppers(request, lower, stopped, listed, rules, deadline, relist, deep)
     rows = tuple(replace(r, upper=uppers[r.tile]) for r in lower.discards)
