@@ -138,3 +138,13 @@ def fetch_within(rules: RuleSet, request: PlanRequest, rows: tuple, deadline: fl
             raised += 1
         out.append(row)
     return tuple(out), raised, budget
+
+
+def deepened(rules: RuleSet, request: PlanRequest, found, deadline: float | None):
+    """A P(win) plan of a class (the column beside E[score]) with each row raised to the deepening's value where
+    higher, within the deadline, and labelled so."""
+    rows, raised, budget = fetch_within(rules, request, found.discards, deadline)
+    if not raised:
+        return found
+    label = found.policy_class["win_probability"] + LABEL.format(n=raised, of=len(rows), b=budget)
+    return replace(found, discards=rows, policy_class=dict(found.policy_class, win_probability=label))

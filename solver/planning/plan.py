@@ -21,7 +21,7 @@ from solver.planning.bracket import bracket, label_of, sora_slack
 from solver.planning import clock as share
 from solver.planning.clock import Clock
 from solver.planning.counted_upper import with_counted_uppers
-from solver.planning.fetch_within import Deepening, applies as deepens
+from solver.planning.fetch_within import Deepening, applies as deepens, deepened
 from solver.planning.restart import restarted
 from solver.planning.sampled_upper import settled
 from solver.planning.targets import OutOfTime, TooLarge
@@ -168,7 +168,7 @@ def with_other(rules: RuleSet, request: PlanRequest, result: Plan, progress: Pro
                     labels = dict(result.policy_class, **{label_of(other): f"not computed: {exc}"})
                     return replace(result, policy_class=labels)
     if other == "win" and found.policy_class["win_probability"] != "all play":  # (a そら held: its levels, exact)
-        found = deepened(rules, asked, found, clock)
+        found = deepened(rules, asked, found, clock.share(share.OTHER_NEAREST))
     field = label_of(other)
     interval = "win_interval" if other == "win" else "score_interval"  # (None where the value is exact)
     values = {r.tile: (getattr(r, field), getattr(r, interval)) for r in found.discards}
@@ -193,18 +193,6 @@ def with_other(rules: RuleSet, request: PlanRequest, result: Plan, progress: Pro
     # a named class (a drawn そら discarded at once; past its limits, nearest) is exact within that class
     method = "class" if result.method == "optimal" and other == "win" and not optimal_win else result.method
     return replace(result, discards=rows, policy_class=labels, states=result.states + found.states, method=method)
-
-
-def deepened(rules: RuleSet, request: PlanRequest, found: Plan, clock: Clock) -> Plan:
-    """A P(win) plan of a class with each row raised to the deepening's value where higher (fetch_within.py, on a
-    share of the time left; a そら held), labelled."""
-    from solver.planning.fetch_within import LABEL, fetch_within
-
-    rows, raised, budget = fetch_within(rules, request, found.discards, clock.share(share.OTHER_NEAREST))
-    if not raised:
-        return found
-    label = found.policy_class["win_probability"] + LABEL.format(n=raised, of=len(rows), b=budget)
-    return replace(found, discards=rows, policy_class=dict(found.policy_class, win_probability=label))
 
 
 def score_plan(rules: RuleSet, request: PlanRequest, prep: Prepared | None, progress: Progress | None,
