@@ -18,6 +18,8 @@ from fractions import Fraction
 import numpy as np
 
 from solver.core.search.native import forced_pure
+from solver.planning.answer import DiscardPlan
+from solver.planning.clock import LEAST_GAMES
 
 try:
     from solver.planning import _estimatec  # play() in C (setup.py), where it was built
@@ -189,3 +191,23 @@ def play(search, policy: Policy, hand: tuple[int, ...], wall: list[int], draws: 
         if x < nr:
             costs += matrix[:, x] > hand[x]  # the targets that now lack it
     return False, search.nowin.score(search.full(hand))
+
+
+def estimated_rows(prep, objective: str, choices, roots, turns: int, games: int, seed: int,
+                   progress, deadline: float | None = None) -> tuple[list[DiscardPlan], int]:
+    """The rows and the walls played (fewer than `games` where the deadline stopped it)."""
+    search = prep.searches[objective]
+    tick = (lambda done: progress(done, len(roots), games * done // len(roots))) if progress else None
+    sampled = simulate(search, [hand12 for hand12, _ in roots], prep.wall_r, prep.W0, turns, games, seed, tick,
+                       deadline, min(games, LEAST_GAMES))
+    rows = [DiscardPlan(None if c is None else prep.positions[c], s.win_probability, s.expected_score, None, None,
+                        win_interval=s.win_interval(), score_interval=s.score_interval())
+            for c, s in zip(choices, sampled)]
+    return rows, sampled[0].games if sampled else games
+
+
+def estimate_labels(games: int, asked: int | None = None) -> dict[str, str]:
+    stop = "" if asked is None or games >= asked else f" (the time budget stopped it at {games} of {asked})"
+    what = f"estimate past the exact frontier: Monte Carlo of the policy ({POLICY}) over {games} sampled walls{stop}"
+    return {"win_probability": what + ", 95 % Wilson interval",
+            "expected_score": what + ", 95 % normal interval"}

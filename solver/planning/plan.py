@@ -21,6 +21,7 @@ from solver.planning.bracket import bracket, label_of, sora_slack
 from solver.planning import clock as share
 from solver.planning.clock import Clock
 from solver.planning.counted_upper import with_counted_uppers
+from solver.planning.estimate import estimate_labels, estimated_rows
 from solver.planning.fetch_within import Deepening, applies as deepens, deepened
 from solver.planning.restart import restarted
 from solver.planning.sampled_upper import settled
@@ -398,27 +399,3 @@ def first_moves(prep: Prepared, search, roots, turns: int, tick, pace: float | N
     finally:
         search.deadline = own
     return out
-
-
-def estimated_rows(prep: Prepared, objective: str, choices, roots, turns: int, games: int, seed: int,
-                   progress: Progress | None, deadline: float | None = None) -> tuple[list[DiscardPlan], int]:
-    """The rows and the walls played (fewer than `games` where the deadline stopped it)."""
-    from solver.planning.estimate import simulate
-
-    search = prep.searches[objective]
-    tick = (lambda done: progress(done, len(roots), games * done // len(roots))) if progress else None
-    sampled = simulate(search, [hand12 for hand12, _ in roots], prep.wall_r, prep.W0, turns, games, seed, tick,
-                       deadline, min(games, share.LEAST_GAMES))
-    rows = [DiscardPlan(None if c is None else prep.positions[c], s.win_probability, s.expected_score, None, None,
-                        win_interval=s.win_interval(), score_interval=s.score_interval())
-            for c, s in zip(choices, sampled)]
-    return rows, sampled[0].games if sampled else games
-
-
-def estimate_labels(games: int, asked: int | None = None) -> dict[str, str]:
-    from solver.planning.estimate import POLICY
-
-    stop = "" if asked is None or games >= asked else f" (the time budget stopped it at {games} of {asked})"
-    what = f"estimate past the exact frontier: Monte Carlo of the policy ({POLICY}) over {games} sampled walls{stop}"
-    return {"win_probability": what + ", 95 % Wilson interval",
-            "expected_score": what + ", 95 % normal interval"}
