@@ -65,7 +65,8 @@ def plan(rules: RuleSet, request: PlanRequest | Hand, progress: Progress | None 
         deadline = clock.optimum()
         listed = prepare(rules, request.position, turns=request.turns, objectives=(request.objective,),
                          play="optimal", state_limit=limits.max_states, deadline=deadline)
-        # (P(win)'s search with every fetch leaves time to the no-fetch optimum; E[score]'s fallback, a class, is quick)
+        # (P(win)'s search with every fetch leaves time to the no-fetch optimum, but with a そら held its levels take it
+        # all, the bracket going on from them; E[score]'s fallback, a class, is quick)
         deep = Deepening(rules, single) if deepens(rules, single) else None  # (a そら held: P(win) by levels)
         found = score_plan(rules, single, listed, progress, deadline if request.objective == "score" or deep else
                            share.keeping(deadline, share.NO_FETCH, 1 - share.FETCH), deep)
@@ -219,8 +220,9 @@ def score_plan(rules: RuleSet, request: PlanRequest, prep: Prepared | None, prog
         tiles = [None if c is None else prep.positions[c] for c in choices]
         tick = (lambda states: progress(0, len(tiles), states)) if progress else None
         listed = None if request.position.waiting_room else prep.targets  # (without a room given, prepare's list
-        if objective == "win" and deep is not None:  # is the searches' own) the compact search (fetch_win.py), by
-            deep.deepen(deadline)  # levels where a そら is held
+        # is the searches' own) the compact search (fetch_win.py), by levels where a そら is held (fetch_within.py)
+        if objective == "win" and deep is not None:
+            deep.deepen(deadline)
             if not deep.optimal:
                 raise TooLarge(deep.why or "the exact search with every fetch passed its time budget")
             moves, states = [deep.found[1][t] for t in tiles], deep.states
