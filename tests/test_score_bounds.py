@@ -374,7 +374,7 @@ def test_the_relaxation_of_e_score_counts_every_set_of_draws(case, param, floor)
 
 
 def test_each_rows_relaxation_is_counted_at_its_own_no_win_cap(ev, monkeypatch):
-    """Each row's relaxation of E[score] is the mean at its own no-win cap N (win_upper's floors), the same as
+    """Each row's relaxation of E[score] is the mean at its own no-win cap N (a count of its own), the same as
     counting it alone; and with a fetch that could follow (a そら live, two draws or more) the waiting room's tiles
     count only as far as a drawn そら can fetch them (bounds.fetch_needs), so no row's mean is above the count that
     took them free, and some are below it."""

@@ -182,10 +182,9 @@ def relaxed_uppers(request: PlanRequest, lower: Plan, stopped: str | None, liste
             targets = np.concatenate([targets, np.zeros((len(targets), 1), dtype=targets.dtype)], 1)
             wall_r = tuple(wall_r) + (position_counts(rules, position, request.turns)[2][sora],)
             room_r = tuple(room_r) + (0,)
-        # the needs depend on the hand and the room alone (without a そら's column, on their sum): one count per such
-        # key, at the least no-win cap N0 of its rows, which also gives each row's mean at its own cap N (win_upper's
-        # floors)
-        asked, rows = [], lower.discards
+        # one count per hand and room (without a そら's column, per their sum: rows alike share it), at the row's own
+        # no-win cap N (no end without a win scores more than N)
+        rows, counted = lower.discards, {}
         if deep is not None and deep.found is not None:
             rows = sorted(rows, key=lambda row: deep.found[1][row.tile][0], reverse=True)
         for row in rows:
@@ -194,30 +193,22 @@ def relaxed_uppers(request: PlanRequest, lower: Plan, stopped: str | None, liste
             room = list(room_r) if fetch else [0] * len(relevant)
             if fetch and row.tile is not None and row.tile in relevant:
                 room[relevant.index(row.tile)] += 1  # the discard lies in the waiting room
-            # (no end without a win scores more than N)
             floor = None if rules is None else caps(rules, position, request.turns, row.tile)[1]
-            key = (hand, tuple(room)) if sora is not None else tuple(h + r for h, r in zip(hand, room))
-            asked.append((row.tile, hand, tuple(room), floor, key))
-        floors: dict[tuple, set] = {}
-        for _, _, _, floor, key in asked:
-            floors.setdefault(key, set()).add(floor)
-        counted: dict[tuple, object] = {}
-        for tile, hand, room, floor, key in asked:
+            key = ((hand, tuple(room)) if sora is not None else tuple(h + r for h, r in zip(hand, room)), floor)
             if key not in counted:
-                scored = {} if rules is None else {"floor": min(floors[key]), "floors": tuple(sorted(floors[key]))}
                 if sora is None:
                     counted[key] = win_upper(targets, hand, wall_r, room, W, request.turns, deadline=deadline,
-                                             **(scored and dict(scored, scores=scores)))
+                                             **({} if rules is None else {"scores": scores, "floor": floor}))
                 else:  # (the room's tiles only as far as the そら held or drawn can fetch them)
                     at = relevant.index(sora)
                     needs, values = fetch_needs(targets, hand, room, wall_r, request.turns, hand[at], at, scores)
                     empty = (0,) * len(relevant)
                     counted[key] = win_upper(needs, empty, wall_r, empty, W, request.turns, deadline=deadline,
-                                             scores=values.tolist(), **scored)
+                                             scores=values.tolist(), floor=floor)
             if rules is None:
-                uppers[tile] = counted[key]
+                uppers[row.tile] = counted[key]
             else:
-                uppers[tile], context[tile] = counted[key][0], counted[key][2][floor]
+                uppers[row.tile], context[row.tile] = counted[key][:2]
     except TooLarge as exc:  # too many complete hands within reach to list, or too many patterns: only 1 is proved
         if not isinstance(exc, OutOfTime) or not uppers:
             uppers, context = {}, None
