@@ -76,28 +76,29 @@ class FetchWin(FetchClosed):
     def room(self, hand, wall) -> list[int]:
         return [b - h - w for b, h, w in zip(self.base, hand, wall)]
 
-    def reach(self, hand, wall, live_sora, t, alive):
-        """Targets within reach: cost <= t + そら held, every missing copy in the wall (or the room while a fetch can
-        still happen). Children only lose targets, so filtering the parent's list is exact. A long list is rows of
+    def reach(self, hand, wall, live_sora, t, alive, cap: int | None = None):
+        """Targets within reach: cost <= t + そら held (or `cap`), every missing copy in the wall (or the room while a
+        fetch can still happen). Children only lose targets, so filtering the parent's list is exact. A long list is rows of
         the targets' matrix (numpy), a short one (SHORT or fewer) Search's sparse tuples (plain loops are faster)."""
         held = hand[self.sp]
-        available = wall
-        if held or (live_sora and t >= 2):
-            available = [w + r for w, r in zip(wall, self.room(hand, wall))]
+        cap = t + held if cap is None else cap
+        roomed = held or (live_sora and t >= 2)  # (then wall + room: base - hand over the relevant kinds)
+        if self.rows_c is not None and not isinstance(alive, list):
+            return self.kept(_planc.reach_rows(self.rows_c, self.nr, alive, hand, self.base if roomed else wall, cap,
+                                               roomed))
+        available = [b - h for b, h in zip(self.base, hand)] if roomed else wall
         if isinstance(alive, list):
-            return [target for _, target in self.search.costs(hand, available, alive, t + held)]
-        if self.rows_c is not None:
-            return self.kept(_planc.reach_rows(self.rows_c, self.nr, alive, hand, available, t + held))
+            return [target for _, target in self.search.costs(hand, available, alive, cap)]
         need = self.matrix[alive] - np.array(hand[:self.nr], dtype=np.int16)
         np.maximum(need, 0, out=need)
-        return self.kept(alive[(need.sum(1) <= t + held) & (need <= np.array(available, dtype=np.int16)).all(1)])
+        return self.kept(alive[(need.sum(1) <= cap) & (need <= np.array(available, dtype=np.int16)).all(1)])
 
     def kept(self, rows):
         """A list within reach as kept: rows of the matrix (numpy; C's bytes of intp read as such), or Search's
         sparse tuples where SHORT or fewer."""
         if isinstance(rows, bytes):
             rows = np.frombuffer(rows, np.intp)
-        return self.targets(rows) if len(rows) <= SHORT else rows
+        return rows if self.rows_c is not None or len(rows) > SHORT else self.targets(rows)
 
     def as_rows(self, alive):
         """A list's rows of the matrix (numpy), whether it is kept as rows or as sparse tuples."""
@@ -173,11 +174,11 @@ class FetchWin(FetchClosed):
             room = self.room(hand, wall)
             if not len(alive):
                 got = 0
-            elif t == 1:
-                got = self.fetch_last(hand, wall, room, self.within_two(hand, alive))
+            elif t == 1:  # (one そら held: the list is within t + 1 = 2 tiles, all the closed form reads)
+                got = self.fetch_last(hand, wall, room, self.targets(alive))
             elif not held and t == 2:  # two draws left, a そら live: what a drawn one adds to the no-fetch value
-                near = self.targets(alive)
-                swap = self.swap_last(hand, wall, room, self.within_two(hand, alive))  # (it reads those within 2)
+                near = self.targets(alive)  # (within t = 2 tiles: what the swap reads)
+                swap = self.swap_last(hand, wall, room, near)
                 extra = swap - self.search.last_draw(hand, wall)
                 got = self.search.v12(hand, wall, (), W, 2, near) + live_sora * extra
             else:  # (at a part's own t, only roots holding no そら come here: no max over fetches of parts)
@@ -201,10 +202,11 @@ class FetchWin(FetchClosed):
 
     def waiting(self, hand, wall, live_sora, W, t, alive, exact: bool = False) -> int:
         """Drawing at once with a そら held (no fetch first); with one held and two draws left, every draw's best
-        swap in one pass (drawn_swaps). `exact`: `alive` is this state's own list (v12's)."""
-        if hand[self.sp] != 1 or t != 2:
-            return self.draw(hand, wall, live_sora, W, t, alive)
+        swap in one pass (drawn_swaps). `exact`: `alive` is this state's own list (v12's); else the parent's, narrowed
+        here once rather than by each draw (a root's is every listed hand)."""
         near = alive if exact else self.reach(hand, wall, live_sora, t, alive)
+        if hand[self.sp] != 1 or t != 2:
+            return self.draw(hand, wall, live_sora, W, t, near)
         room = self.room(hand, wall)
         got, live = self.swaps(hand, wall, room, near)
         return got + (W - live) * self.fetch_last(hand, wall, room, self.within_two(hand, near))
@@ -260,12 +262,13 @@ class FetchWin(FetchClosed):
         key = (hand, wall, live_sora, W, t, 13)
         got = self.memo.get(key)
         if got is None:
-            alive = self.reach(hand, wall, live_sora, t, alive)
+            # (one draw left: only the targets within 2 tiles matter to the closed forms, one pass finds them)
+            alive = self.reach(hand, wall, live_sora, t, alive, 2 if t == 1 else None)
             if not len(alive) or (t == 1 and held > 2):
                 got = 0
             elif t == 1:  # one そら: swap a tile for a room tile; two: discard one, fetch with the other
                 one = add(hand, sp, -1)
-                near = self.within_two(one, alive)
+                near = self.targets(alive)
                 room = self.room(hand, wall)
                 got = self.swap_last(one, wall, room, near) if held == 1 else self.fetch_last(one, wall, room, near)
             else:

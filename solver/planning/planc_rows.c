@@ -2,8 +2,9 @@
  * fallback): a list within reach is an array of row indices into the targets' matrix (T x nr bytes, counts over
  * the relevant kinds), kept as numpy intp; each filter returns the kept indices as bytes of intp, in order.
  *
- * reach_rows(matrix, nr, rows, hand, available, cap): the rows whose missing copies (row - hand)^+ are each at
- *   most `available` and sum to at most cap.
+ * reach_rows(matrix, nr, rows, hand, available, cap[, less_hand]): the rows whose missing copies (row - hand)^+ are
+ *   each at most `available` (less the hand's own copies where less_hand: a constant base - hand) and sum to at
+ *   most cap.
  * narrowed_rows(matrix, nr, rows, hand, p, cap): after discarding position p of `hand` (p >= nr: a junk slot),
  *   the rows whose cost from hand - p is at most cap (a row holding as many p as the hand needs one more).
  * most_rows(matrix, nr, rows): per kind the most copies any row holds (a list of nr ints).
@@ -91,14 +92,16 @@ static int narrow(const unsigned char *row, const int *hand, int p, int nr, int 
 
 PyObject *reach_rows(PyObject *self, PyObject *args) {
     PyObject *matrix, *rows, *hand_o, *avail_o;
-    int nr, cap, hand[MAXNR], avail[MAXNR];
+    int nr, cap, less_hand = 0, hand[MAXNR], avail[MAXNR];
     Rows x;
-    if (!PyArg_ParseTuple(args, "OiOOOi", &matrix, &nr, &rows, &hand_o, &avail_o, &cap)) return NULL;
+    if (!PyArg_ParseTuple(args, "OiOOOi|p", &matrix, &nr, &rows, &hand_o, &avail_o, &cap, &less_hand)) return NULL;
     if (open_rows(&x, matrix, rows, nr) < 0) return NULL;
     if (read_ints(hand_o, hand, nr, 0, "hand") < 0 || read_ints(avail_o, avail, nr, 0, "available") < 0) {
         close_rows(&x);
         return NULL;
     }
+    if (less_hand)
+        for (int k = 0; k < nr; k++) avail[k] -= hand[k];
     FILTER(within(row, hand, avail, nr, cap));
     close_rows(&x);
     return NULL;
