@@ -28,6 +28,10 @@ from solver.planning.targets import TooLarge, enumerate_targets
 FIRST = 0.6  # of the time left, what the first level with complete hands may take: where it does not finish, the
 # rest goes to the bracket (QA: a first level of 4.9 s took a 5 s answer's whole optimal step, and the relaxation
 # then reached 2 of 11 discards)
+TOP = 0.5  # the last level's time against the first's grows about as the lists' ratio to the 1/2 (QA hands after the
+# filters' speed-up: 0.46-0.55 on four, where the ratio between neighbouring levels ranged 0.16-0.64) ...
+MARGIN = 1.3  # ... with this margin: where that fits in the time left, the levels between are skipped (they cost
+# as much as the last one again: a one-そら hand's optimum in 2 s had gone to the bracket behind them)
 LABEL = ("; for {n} of {of} discards the optimum with every fetch toward the complete hands at most {b} exchanges "
          "from the hand does better (exact)")
 
@@ -53,6 +57,8 @@ class Deepening:
         self.found: tuple[int, dict] | None = None
         self.why: str | None = None
         self.last: tuple[int, float] | None = None  # the last level's complete hands and seconds
+        self.first: tuple[int, float] | None = None  # ... and the first's
+        self.top_list = None  # the last level's complete hands, once listed
         self.states = 0  # visited by the levels finished
 
     @property
@@ -75,12 +81,14 @@ class Deepening:
             if deadline is not None and time.monotonic() > deadline:
                 return False
             try:
-                listed = enumerate_targets(self.rules, position.hand, self.seen, self.budget, position.favourite,
-                                           deadline=deadline)
+                jump = self.jumps(deadline)
+                if jump:
+                    self.budget = self.top
+                listed = self.listed(self.budget, deadline)
                 if not listed.counts:
                     self.budget += 1
                     continue
-                if self.hopeless(len(listed.counts), deadline):
+                if not jump and self.hopeless(len(listed.counts), deadline):
                     self.why = (f"the complete hands at most {self.budget} exchanges from the hand "
                                 f"({len(listed.counts):,}) would take the search with every fetch past its time budget")
                     return False
@@ -96,6 +104,7 @@ class Deepening:
                 return False
             self.found = (self.budget, dict(zip(self.discards, moves)))
             self.last = (len(listed.counts), time.monotonic() - start)
+            self.first = self.first or self.last
             self.states += states
             self.budget += 1
             return True
@@ -103,6 +112,25 @@ class Deepening:
             self.found = (self.top, {d: (Fraction(0), Fraction(0), None) for d in self.discards})
             return True
         return False
+
+    def listed(self, budget: int, deadline: float | None):
+        """The complete hands at most `budget` exchanges from the hand (the waiting room's copies in play)."""
+        if budget == self.top and self.top_list is not None:
+            return self.top_list
+        position = self.request.position
+        got = enumerate_targets(self.rules, position.hand, self.seen, budget, position.favourite, deadline=deadline)
+        if budget == self.top:
+            self.top_list = got
+        return got
+
+    def jumps(self, deadline: float | None) -> bool:
+        """Whether to go from here straight to the last level: the first level's time grown by the lists' ratio to
+        the TOP power, with its MARGIN, fits in the time left. It decides what to search, never a value."""
+        if deadline is None or self.first is None or self.budget >= self.top:
+            return False
+        hands, seconds = self.first
+        top = len(self.listed(self.top, deadline).counts)
+        return time.monotonic() + MARGIN * seconds * (top / hands) ** TOP <= deadline
 
     def hopeless(self, hands: int, deadline: float | None) -> bool:
         """Whether a level over `hands` complete hands plainly cannot finish by the deadline: the last level's time
