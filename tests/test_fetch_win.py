@@ -220,13 +220,18 @@ def test_row_filters_in_c_equal_their_numpy_lines():
         cap, p = int(rng.integers(0, 8)), int(rng.integers(0, nr + 2))
         need = np.maximum(matrix[rows] - np.array(hand[:nr], dtype=np.int16), 0)
         want = rows[(need.sum(1) <= cap) & (need <= np.array(available, dtype=np.int16)).all(1)]
-        assert np.frombuffer(_planc.reach_rows(mb, nr, rows, hand, available, cap), np.intp).tolist() == want.tolist()
-        own = matrix.astype(np.int8)  # (what fetch_win passes: the search's own int8 matrix, read in place)
-        assert np.frombuffer(_planc.reach_rows(own, nr, rows, hand, available, cap), np.intp).tolist() == want.tolist()
+        sparse = _planc.sparse_rows(mb, nr)
+        assert np.frombuffer(_planc.reach_rows(sparse, rows, hand, available, cap), np.intp).tolist() == want.tolist()
+        own = _planc.sparse_rows(matrix.astype(np.int8), nr)  # (what fetch_win passes: the search's int8 matrix)
+        assert np.frombuffer(_planc.reach_rows(own, rows, hand, available, cap), np.intp).tolist() == want.tolist()
+        base = [a + h for a, h in zip(available, hand)]  # (less_hand: the available copies are base - hand)
+        assert np.frombuffer(_planc.reach_rows(own, rows, hand, base, cap, True), np.intp).tolist() == want.tolist()
         cost = need.sum(1) + ((matrix[rows, p] >= hand[p]) if p < nr else 0)
-        got = np.frombuffer(_planc.narrowed_rows(mb, nr, rows, hand, p, cap), np.intp)
+        got = np.frombuffer(_planc.narrowed_rows(sparse, rows, hand, p, cap), np.intp)
         assert got.tolist() == rows[cost <= cap].tolist()
         most = matrix[rows].max(0).tolist() if len(rows) else [0] * nr
-        assert _planc.most_rows(mb, nr, rows) == most
+        assert _planc.most_rows(sparse, rows) == most
     with pytest.raises(IndexError):
-        _planc.reach_rows(mb, nr, np.array([T], dtype=np.intp), hand, available, cap)
+        _planc.reach_rows(sparse, np.array([T], dtype=np.intp), hand, available, cap)
+    with pytest.raises(ValueError):  # (only sparse_rows' own object is read as rows)
+        _planc.reach_rows(mb, rows, hand, available, cap)

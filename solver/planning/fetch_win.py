@@ -59,8 +59,9 @@ class FetchWin(FetchClosed):
         self.native = native_two_draws()  # the two draws after a draw in C, with the swap of a drawn そら
         self.cost_rows = self.cost_hand = self.cost_value = None  # costs_of's last list
         self.all_rows = np.arange(len(self.matrix), dtype=np.intp)
-        # the row filters in C (planc_rows.c) where built read the search's own matrix (int8, counts 0-3: as bytes)
-        self.rows_c = search.target_matrix() if self.native and 0 < self.nr <= 64 else None
+        # the row filters in C (planc_rows.c) where built, over the search's own matrix's nonzero entries
+        self.rows_c = _planc.sparse_rows(search.target_matrix(), self.nr) if self.native and 0 < self.nr <= 64 \
+            else None
 
     # --- bookkeeping --------------------------------------------------------------------------------
     def counted(self) -> None:
@@ -84,8 +85,7 @@ class FetchWin(FetchClosed):
         cap = t + held if cap is None else cap
         roomed = held or (live_sora and t >= 2)  # (then wall + room: base - hand over the relevant kinds)
         if self.rows_c is not None and not isinstance(alive, list):
-            return self.kept(_planc.reach_rows(self.rows_c, self.nr, alive, hand, self.base if roomed else wall, cap,
-                                               roomed))
+            return self.kept(_planc.reach_rows(self.rows_c, alive, hand, self.base if roomed else wall, cap, roomed))
         available = [b - h for b, h in zip(self.base, hand)] if roomed else wall
         if isinstance(alive, list):
             return [target for _, target in self.search.costs(hand, available, alive, cap)]
@@ -115,7 +115,7 @@ class FetchWin(FetchClosed):
         """The sparse targets of a list, only those 2 tiles or fewer from the hand where C filters a long one first
         (the closed forms at the last fetch read no others; they check liveness themselves)."""
         if self.rows_c is not None and not isinstance(alive, list):
-            alive = np.frombuffer(_planc.reach_rows(self.rows_c, self.nr, alive, hand, [2] * self.nr, 2), np.intp)
+            alive = np.frombuffer(_planc.reach_rows(self.rows_c, alive, hand, [2] * self.nr, 2), np.intp)
         return self.targets(alive)
 
     def plain(self, hand, wall, t, alive) -> list:
@@ -125,7 +125,7 @@ class FetchWin(FetchClosed):
     def most(self, alive) -> list[int]:
         if not isinstance(alive, list):
             if self.rows_c is not None:
-                return _planc.most_rows(self.rows_c, self.nr, alive)
+                return _planc.most_rows(self.rows_c, alive)
             return self.matrix[alive].max(0).tolist() if len(alive) else [0] * self.nr
         out = [0] * self.nr
         for target in alive:
@@ -293,7 +293,7 @@ class FetchWin(FetchClosed):
         if got is not None:
             return got
         if self.rows_c is not None:
-            rows = _planc.narrowed_rows(self.rows_c, self.nr, alive, hand, p, t + held)
+            rows = _planc.narrowed_rows(self.rows_c, alive, hand, p, t + held)
         else:
             cost = self.costs_of(hand, alive)
             if p < self.nr:

@@ -22,6 +22,7 @@ extern int touched[MAXPOS * MAXNR];
 long long best_touched(int n, long long best);
 PyObject *swaps_drawn(PyObject *self, PyObject *args);
 
+PyObject *sparse_rows(PyObject *self, PyObject *args);
 PyObject *reach_rows(PyObject *self, PyObject *args);
 PyObject *narrowed_rows(PyObject *self, PyObject *args);
 PyObject *most_rows(PyObject *self, PyObject *args);
