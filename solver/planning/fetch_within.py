@@ -16,11 +16,13 @@ optimum. The optimal step deepens while its share of the clock lasts, and the br
 from __future__ import annotations
 
 import time
+from collections import Counter
 from dataclasses import replace
 from fractions import Fraction
 
 from solver.core.rules import RuleSet
 from solver.planning.answer import SoraMove
+from solver.planning.clock import part_of
 from solver.planning.prepare import position_counts
 from solver.planning.request import PlanRequest
 from solver.planning.targets import TooLarge, enumerate_targets
@@ -32,8 +34,13 @@ TOP = 0.5  # the last level's time against the first's grows about as the lists'
 # filters' speed-up: 0.46-0.55 on four, where the ratio between neighbouring levels ranged 0.16-0.64) ...
 MARGIN = 1.3  # ... with this margin: where that fits in the time left, the levels between are skipped (they cost
 # as much as the last one again: a one-そら hand's optimum in 2 s had gone to the bracket behind them)
+TOP_LIST = 50_000  # complete hands past which the last level's list is not looked at for that (nor searched in time)
 LABEL = ("; for {n} of {of} discards the optimum with every fetch toward the complete hands at most {b} exchanges "
          "from the hand does better (exact)")
+SHORT = 3  # draws: past them the levels over the first SHORT draws come first (0.1-0.4 s at the least level) ...
+SHORT_SHARE = 0.5  # ... on this share of the time
+SHORT_LABEL = ("; for {n} of {of} discards the optimum over the first {s} draws alone (later draws only add wins) with "
+               "every fetch toward the complete hands at most {b} exchanges from the hand does better (exact)")
 
 
 def applies(rules: RuleSet, request: PlanRequest) -> bool:
@@ -58,8 +65,10 @@ class Deepening:
         self.why: str | None = None
         self.last: tuple[int, float] | None = None  # the last level's complete hands and seconds
         self.first: tuple[int, float] | None = None  # ... and the first's
-        self.top_list = None  # the last level's complete hands, once listed
+        self.top_list = None  # the last level's complete hands, once listed (False: too many to look at)
         self.states = 0  # visited by the levels finished
+        # past SHORT draws, the levels over the first SHORT draws alone (a lower bound: later draws only add wins)
+        self.short = Deepening(rules, replace(request, turns=SHORT)) if request.turns > SHORT else None
 
     @property
     def optimal(self) -> bool:
@@ -67,9 +76,19 @@ class Deepening:
 
     def deepen(self, deadline: float | None) -> None:
         """The next levels while the deadline lasts; a level that passes it or a limit ends the deepening (with less
-        time later it would not finish either)."""
+        time later it would not finish either). Past SHORT draws, the short levels where these stop, and with a clock
+        first too, on SHORT_SHARE of the time (at 4 draws with two そら held the least level of every draw takes 25 s,
+        with one 2-5 s: rarely within a budget)."""
+        if self.short is not None and deadline is not None and not self.optimal:
+            self.short.deepen(part_of(deadline, SHORT_SHARE))
         while self.step(deadline):
             pass
+        if self.short is not None and not self.optimal:
+            self.short.deepen(deadline)
+
+    def levels(self) -> list[Deepening]:
+        """The deepenings whose found levels are lower bounds of the request's rows: the short one first."""
+        return [self] if self.short is None or self.optimal else [self.short, self]
 
     def step(self, deadline: float | None) -> bool:
         """The next level with complete hands in it; False where none is left, the deadline has passed or the
@@ -115,7 +134,7 @@ class Deepening:
 
     def listed(self, budget: int, deadline: float | None):
         """The complete hands at most `budget` exchanges from the hand (the waiting room's copies in play)."""
-        if budget == self.top and self.top_list is not None:
+        if budget == self.top and self.top_list:
             return self.top_list
         position = self.request.position
         got = enumerate_targets(self.rules, position.hand, self.seen, budget, position.favourite, deadline=deadline)
@@ -126,10 +145,18 @@ class Deepening:
     def jumps(self, deadline: float | None) -> bool:
         """Whether to go from here straight to the last level: the first level's time grown by the lists' ratio to
         the TOP power, with its MARGIN, fits in the time left. It decides what to search, never a value."""
-        if deadline is None or self.first is None or self.budget >= self.top:
+        if deadline is None or self.first is None or self.budget >= self.top or self.top_list is False:
             return False
+        if self.top_list is None:  # (a short look: a list past TOP_LIST hands is never searched in a budget's time)
+            position = self.request.position
+            try:
+                self.top_list = enumerate_targets(self.rules, position.hand, self.seen, self.top, position.favourite,
+                                                  limit=TOP_LIST, deadline=part_of(deadline, 0.1))
+            except TooLarge:  # (OutOfTime too)
+                self.top_list = False
+                return False
         hands, seconds = self.first
-        top = len(self.listed(self.top, deadline).counts)
+        top = len(self.top_list.counts)
         return time.monotonic() + MARGIN * seconds * (top / hands) ** TOP <= deadline
 
     def hopeless(self, hands: int, deadline: float | None) -> bool:
@@ -144,35 +171,42 @@ class Deepening:
 
 
 def fetch_within(rules: RuleSet, request: PlanRequest, rows: tuple, deadline: float | None,
-                 deep: Deepening | None = None) -> tuple[tuple, int, int | None]:
+                 deep: Deepening | None = None) -> tuple[tuple, list[str]]:
     """The rows with each one's P(win) raised to the deepest level's value where higher, deepened further while the
-    deadline lasts (`deep`: the levels the optimal step reached; the bracket ranks the rows after), how many were
-    raised, and that level's B (None: none finished)."""
+    deadline lasts (`deep`: the levels the optimal step reached; the bracket ranks the rows after), and the labels'
+    notes of the rows raised (past SHORT draws the short levels' too: Deepening.deepen)."""
     if not applies(rules, request):
-        return rows, 0, None
+        return rows, []
     deep = deep or Deepening(rules, request)
     deep.deepen(deadline)
-    if deep.found is None:
-        return rows, 0, None
-    budget, moves = deep.found
     sora, hand = rules.tiles.sora, request.position.hand
-    out, raised = [], 0
-    for row in rows:
-        value, wait, take = moves[row.tile]
-        if row.win_probability is None or value > row.win_probability:
-            holds = hand.concealed[sora] > (row.tile == sora)
-            advice = SoraMove(take is not None, take, value if take is not None else None, wait) if holds else None
-            row = replace(row, win_probability=value, win_interval=None, sora=advice)
-            raised += 1
-        out.append(row)
-    return tuple(out), raised, budget
+    by = {}  # discard -> the levels whose value it shows: (draws, B)
+    for level in deep.levels():
+        if level.found is None:
+            continue
+        budget, moves = level.found
+        out = []
+        for row in rows:
+            value, wait, take = moves[row.tile]
+            if row.win_probability is None or value > row.win_probability:
+                holds = hand.concealed[sora] > (row.tile == sora)
+                advice = SoraMove(take is not None, take, value if take is not None else None, wait) if holds else None
+                row = replace(row, win_probability=value, win_interval=None, sora=advice)
+                by[row.tile] = (level.request.turns, budget)
+            out.append(row)
+        rows = tuple(out)
+    notes = []
+    for (turns, budget), n in sorted(Counter(by.values()).items()):
+        label = LABEL if turns == request.turns else SHORT_LABEL
+        notes.append(label.format(n=n, of=len(rows), b=budget, s=turns))
+    return rows, notes
 
 
 def deepened(rules: RuleSet, request: PlanRequest, found, deadline: float | None):
     """A P(win) plan of a class (the column beside E[score]) with each row raised to the deepening's value where
     higher, within the deadline, and labelled so."""
-    rows, raised, budget = fetch_within(rules, request, found.discards, deadline)
-    if not raised:
+    rows, notes = fetch_within(rules, request, found.discards, deadline)
+    if not notes:
         return found
-    label = found.policy_class["win_probability"] + LABEL.format(n=raised, of=len(rows), b=budget)
+    label = found.policy_class["win_probability"] + "".join(notes)
     return replace(found, discards=rows, policy_class=dict(found.policy_class, win_probability=label))
