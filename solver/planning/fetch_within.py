@@ -10,7 +10,10 @@ optimum of a smaller game whose wins are wins: a real way of playing, so a lower
 and the optimum itself at the last B (the same list as the search with every fetch). Each level's values are at
 least the last's (more hands win), and the levels below the last cost a fraction of it (the lists grow about
 tenfold a level): on the QA's hands 0.01-3 s at the least B, 0.2-17 s one above it, where it mostly reached the
-optimum. The optimal step deepens while its share of the clock lasts, and the bracket goes on from there.
+optimum. The optimal step deepens while its share of the clock lasts, and the bracket goes on from there. Where the
+first level's time promises it, the step goes from there straight to the last; past 3 draws the levels over the first
+3 draws alone come first (later draws only add wins: a lower bound, and at 4 draws a least level of every draw can
+take 25 s).
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from solver.planning.answer import SoraMove
 from solver.planning.clock import part_of
 from solver.planning.prepare import position_counts
 from solver.planning.request import PlanRequest
-from solver.planning.targets import TooLarge, enumerate_targets
+from solver.planning.targets import TARGET_LIMIT, TooLarge, enumerate_targets
 
 FIRST = 0.6  # of the time left, what the first level with complete hands may take: where it does not finish, the
 # rest goes to the bracket (QA: a first level of 4.9 s took a 5 s answer's whole optimal step, and the relaxation
@@ -132,12 +135,12 @@ class Deepening:
             return True
         return False
 
-    def listed(self, budget: int, deadline: float | None):
+    def listed(self, budget: int, deadline: float | None, limit: int = TARGET_LIMIT):
         """The complete hands at most `budget` exchanges from the hand (the waiting room's copies in play)."""
         if budget == self.top and self.top_list:
             return self.top_list
         position = self.request.position
-        got = enumerate_targets(self.rules, position.hand, self.seen, budget, position.favourite, deadline=deadline)
+        got = enumerate_targets(self.rules, position.hand, self.seen, budget, position.favourite, limit, deadline)
         if budget == self.top:
             self.top_list = got
         return got
@@ -148,10 +151,8 @@ class Deepening:
         if deadline is None or self.first is None or self.budget >= self.top or self.top_list is False:
             return False
         if self.top_list is None:  # (a short look: a list past TOP_LIST hands is never searched in a budget's time)
-            position = self.request.position
             try:
-                self.top_list = enumerate_targets(self.rules, position.hand, self.seen, self.top, position.favourite,
-                                                  limit=TOP_LIST, deadline=part_of(deadline, 0.1))
+                self.listed(self.top, part_of(deadline, 0.1), TOP_LIST)
             except TooLarge:  # (OutOfTime too)
                 self.top_list = False
                 return False
