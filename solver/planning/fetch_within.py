@@ -13,7 +13,7 @@ tenfold a level): on the QA's hands 0.01-3 s at the least B, 0.2-17 s one above 
 optimum. The optimal step deepens while its share of the clock lasts, and the bracket goes on from there. Where the
 first level's time promises it, the step goes from there straight to the last; past 3 draws the levels over the first
 3 draws alone come first (later draws only add wins: a lower bound, and at 4 draws a least level of every draw can
-take 25 s).
+take 25 s), and with a clock past 4 draws they alone.
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ TOP_LIST = 50_000  # complete hands past which the last level's list is not look
 LABEL = ("; for {n} of {of} discards the optimum with every fetch toward the complete hands at most {b} exchanges "
          "from the hand does better (exact)")
 SHORT = 3  # draws: past them the levels over the first SHORT draws come first (0.1-0.4 s at the least level) ...
-SHORT_SHARE = 0.5  # ... on this share of the time
+FULL_TURNS = 4  # ... and with a clock, those of every draw follow up to this many draws alone
 SHORT_LABEL = ("; for {n} of {of} discards the optimum over the first {s} draws alone (later draws only add wins) with "
                "every fetch toward the complete hands at most {b} exchanges from the hand does better (exact)")
 
@@ -79,11 +79,14 @@ class Deepening:
 
     def deepen(self, deadline: float | None) -> None:
         """The next levels while the deadline lasts; a level that passes it or a limit ends the deepening (with less
-        time later it would not finish either). Past SHORT draws, the short levels where these stop, and with a clock
-        first too, on SHORT_SHARE of the time (at 4 draws with two そら held the least level of every draw takes 25 s,
-        with one 2-5 s: rarely within a budget)."""
-        if self.short is not None and deadline is not None and not self.optimal:
-            self.short.deepen(part_of(deadline, SHORT_SHARE))
+        time later it would not finish either). Past SHORT draws with a clock, the short levels first, and those of
+        every draw on what they leave up to FULL_TURNS draws alone (at 4 draws with two そら held the least level of
+        every draw takes 25 s, with one 2-5 s); with no clock, the short levels where these stop."""
+        if self.short is not None and deadline is not None:
+            if not self.optimal:
+                self.short.deepen(deadline)
+            if self.request.turns > FULL_TURNS:
+                return
         while self.step(deadline):
             pass
         if self.short is not None and not self.optimal:
