@@ -3,11 +3,15 @@ and against the same answer without the deepening (solver/planning/fetch_within.
 
     .venv/bin/python bench/bench_sora_room.py              # 8 positions, the default budget (5 s), ~90 s
     .venv/bin/python bench/bench_sora_room.py --optimum    # ... and the optimum recomputed with no clock (~3 min more)
+    .venv/bin/python bench/bench_sora_room.py --turns 4 8  # past 3 draws: with and without the short levels
+
 
 The positions come from the QA round of 2026-11-27 (five with two そら, three with one); OPTIMUM holds each one's
 optimal P(win) (the search with every fetch with no clock, 1.3-42 s each), which --optimum recomputes. Per answer:
 seconds, method, the recommended discard's value and proved upper bound, and whether it is an optimal discard (its
 optimum equals the best). The baseline keeps today's upper bound (bounds.fetch_needs): only the lower side differs.
+Past 3 draws (--turns), where the optimum is out of reach, the baseline is the deepening without its levels over the
+first 3 draws (fetch_within.SHORT), and the recommended row's lower bound is compared.
 """
 
 from __future__ import annotations
@@ -45,27 +49,34 @@ def optimum_rows(ev: Evaluator, hand: str, room: str) -> dict:
     return {r.tile: float(r.win_probability) for r in got.discards}
 
 
-def answered(ev: Evaluator, hand: str, room: str, deepening: bool) -> tuple[float, str, int, float, float]:
+def answered(ev: Evaluator, hand: str, room: str, deepening: bool,
+             turns: int = TURNS) -> tuple[float, str, int, float, float]:
     """(seconds, method, recommended discard, its value, its proved upper bound) of the default answer (P(win)
-    alone), with or without the deepening (without: the optimal step and the bracket as before it, no levels)."""
-    saved = plan_module.deepens, fetch_within.fetch_within
-    if not deepening:
+    alone), with or without the deepening (without: the optimal step and the bracket as before it, no levels; past
+    3 draws, the deepening without its short levels)."""
+    saved = plan_module.deepens, fetch_within.fetch_within, fetch_within.SHORT
+    if not deepening and turns > TURNS:
+        fetch_within.SHORT = turns
+    elif not deepening:
         plan_module.deepens = lambda rules, request: False
-        fetch_within.fetch_within = lambda rules, request, rows, deadline, deep=None: (rows, 0, None)
+        fetch_within.fetch_within = lambda rules, request, rows, deadline, deep=None: (rows, [])
     try:
         start = time.monotonic()
-        got = ev.plan(hand, TURNS, waiting_room=room, both=False)
+        got = ev.plan(hand, turns, waiting_room=room, both=False)
         best = got.recommended
         return time.monotonic() - start, got.method, best.tile, float(best.win_probability), float(best.upper)
     finally:
-        plan_module.deepens, fetch_within.fetch_within = saved
+        plan_module.deepens, fetch_within.fetch_within, fetch_within.SHORT = saved
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--optimum", action="store_true", help="recompute each position's optimum (no clock)")
+    parser.add_argument("--turns", type=int, nargs="+", help="past 3 draws: with and without the short levels")
     args = parser.parse_args()
     ev = Evaluator("2019-12")
+    if args.turns:
+        return short_levels(ev, args.turns)
     results = {True: [], False: []}
     for (hand, room), best in zip(POSITIONS, OPTIMUM):
         rows = optimum_rows(ev, hand, room) if args.optimum else None
@@ -88,6 +99,28 @@ def main() -> None:
         print(f"{what}: seconds median {statistics.median(times):.2f} worst {max(times):.2f}; the optimum less the "
               f"recommended value: mean {statistics.mean(gaps):.4f}, worst {max(gaps):.4f}"
               + (f"; an optimal discard in {sum(hits)} of {len(hits)}" if hits else ""))
+
+
+def short_levels(ev: Evaluator, turns_asked: list[int]) -> None:
+    """Past 3 draws: the recommended row's lower bound and the time, with and without the short levels."""
+    for turns in turns_asked:
+        found = {True: [], False: []}
+        for hand, room in POSITIONS:
+            print(f"{turns} draws, {hand.count('そら')} そら  {hand}  (room {room})")
+            for short in (False, True):
+                seconds, method, tile, value, upper = answered(ev, hand, room, short, turns)
+                found[short].append((seconds, value))
+                what = "with the short levels   " if short else "without (the baseline)  "
+                print(f"    {what} {seconds:5.2f} s  {method:8}  {ev.tiles.name(tile):6} {value:.4f} - {upper:.4f}",
+                      flush=True)
+        for short in (False, True):
+            times, values = [s for s, _ in found[short]], [v for _, v in found[short]]
+            what = "with the short levels" if short else "without (the baseline)"
+            print(f"{turns} draws, {what}: seconds median {statistics.median(times):.2f} worst {max(times):.2f}; "
+                  f"recommended lower bound mean {statistics.mean(values):.4f}, least {min(values):.4f}")
+        gains = [a[1] - b[1] for a, b in zip(found[True], found[False])]
+        print(f"{turns} draws: the lower bound raised on {sum(g > 0 for g in gains)} of {len(gains)} positions, "
+              f"by {statistics.mean(gains):+.4f} mean, {max(gains):+.4f} at most, {min(gains):+.4f} at least\n")
 
 
 if __name__ == "__main__":

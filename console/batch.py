@@ -54,7 +54,7 @@ def run_batch(open_run: Callable[[], Any], show: Callable[[Any], int], budget: f
 
 def show_generate(run: Any) -> int:
     """Positions go to the output as they are made; stderr says only what is not in it."""
-    from console.render import count_bar
+    from console.progress import count_bar
     from solver.batch.signals import Stopped
 
     results = run.positions()

@@ -116,7 +116,7 @@ def analyze(hand: HandArg, seen: SeenOpt = "",
         result = ev.analyze(parsed, seen, favorite, discard, waiting_room, max_exchanges)
         planned = None
         if turns is not None:
-            from console.render import progress_bar
+            from console.progress import progress_bar
 
             with progress_bar(json_) as progress:
                 request = plan_request(ev, parsed, turns, seen=seen, waiting_room=waiting_room or "",

@@ -31,7 +31,7 @@ def plan(hand: HandArg,
 
     Example: mj plan "真 雪歩 あずさ 可奈 歩 未来 まつり 美也 紗代子 海美 奈緒 美奈子 星梨花" --turns 3
     """
-    from console.render import progress_bar
+    from console.progress import progress_bar
 
     with errors():
         ev = evaluator(rules, catalogue, as_of)

@@ -3,10 +3,7 @@ terminal, plain text when piped. The CLI calls these; nothing here models or sol
 
 from __future__ import annotations
 
-import sys
-import time
-from contextlib import contextmanager
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any, Iterable
 
 from rich.console import Console
 from rich.table import Table
@@ -15,6 +12,7 @@ from rich.text import Text
 from solver.core.present import UnitsPresent
 from solver.core.results import DistanceResult, ScoreResult
 from solver.core.rules import RuleSet
+from solver.core.wording import count
 
 ATTRIBUTE_STYLE = {"Princess": "bold #ff5b8c", "Fairy": "bold #3b7bff", "Angel": "bold #e6b422",
                    "Extra": "bold white", "Sora": "italic"}
@@ -243,7 +241,11 @@ def units_view(rules: RuleSet) -> Table:
 
 
 def percent(value) -> str:
-    return "-" if value is None else f"{float(value) * 100:.2f}%"
+    """Two decimals, more digits below 0.01 % (two significant: a bracket 0.00097% – 0.0032% reads as two values)."""
+    if value is None:
+        return "-"
+    shown = float(value) * 100
+    return f"{shown:.2g}%" if 0 < abs(shown) < 0.005 else f"{shown:.2f}%"
 
 
 def points(value) -> str:
@@ -273,10 +275,13 @@ def plan_cells(row: Any) -> tuple[str, str]:
 
 
 def plan_headline(plan: Any) -> Text | None:
-    """What the recommended discard's P(win) is: the optimum, or where the optimum lies (bounds, estimate)."""
+    """What the recommended discard is worth for the objective: the optimum, or where the optimum lies (bounds,
+    estimate)."""
     best = plan.recommended
+    if plan.objective == "score":
+        return score_headline(plan, best)
     if plan.method == "optimal" and best.win_probability is not None:
-        return Text(f"P(win) over {plan.turns} draws: {percent(best.win_probability)} (the optimum)", style="bold")
+        return Text(f"P(win) over {count(plan.turns, 'draw')}: {percent(best.win_probability)} (the optimum)", style="bold")
     if plan.method in ("bounds", "estimate") and best.upper is not None and best.win_probability is not None:
         low = ("~" if best.win_interval is not None else "") + percent(best.win_probability)
         if best.win_interval is not None:  # a sampled lower side (an estimate, or the estimate's policy past nearest)
@@ -288,8 +293,25 @@ def plan_headline(plan: Any) -> Text | None:
             f"the relaxation above it, sampled: ~{percent(best.upper_estimate)} ({percent(best.upper_interval[0])}-"
             f"{percent(best.upper_interval[1])}), an estimate, not a proof")
         notes = "; ".join(part for part in ("the optimum lies between", sampled, proved, why) if part)
-        return Text(f"P(win) over {plan.turns} draws: {low} – {percent(best.upper)} ({notes})", style="bold")
+        return Text(f"P(win) over {count(plan.turns, 'draw')}: {low} – {percent(best.upper)} ({notes})", style="bold")
     return None
+
+
+def score_headline(plan: Any, best: Any) -> Text | None:
+    """E[score]'s headline: its optimum where it is over all play, else its bracket where an upper bound is proved."""
+    over = f"E[score] over {count(plan.turns, 'draw')}: "
+    if best.expected_score is None:
+        return None
+    if plan.policy_class["expected_score"] == "all play":
+        return Text(f"{over}{points(best.expected_score)} (the optimum)", style="bold")
+    if best.score_upper is None:
+        return None
+    low = ("~" if best.score_interval is not None else "") + points(best.expected_score)
+    if best.score_interval is not None:
+        low += f" ({points(best.score_interval[0])}-{points(best.score_interval[1])})"
+    why = f"the exact optimum stopped: {plan.stopped}" if plan.stopped else ""
+    notes = "; ".join(part for part in ("the optimum lies between", why) if part)
+    return Text(f"{over}{low} – {points(best.score_upper)} ({notes})", style="bold")
 
 
 def estimate_note(plan: Any) -> list[Text]:
@@ -323,7 +345,7 @@ def plan_view(plan, rules: RuleSet) -> list[Any]:
     out: list[Any] = []
     objective = "P(win)" if plan.objective == "win" else "E[score]"
     out.append(Text.assemble(("h = ", "bold"), (h_cell(plan.h), "bold"),
-                             f"   {plan.turns} draws left   {plan.wall} unseen tiles   sorted by {objective}"))
+                             f"   {count(plan.turns, 'draw')} left   {count(plan.wall, 'unseen tile')}   sorted by {objective}"))
     if plan.complete:
         out.append(Text(f"The hand is complete: tsumo now scores {plan.tsumo}."))
     table = Table(title="Per discard" if plan.discards[0].tile is not None else "The hand as it stands")
@@ -343,60 +365,3 @@ def plan_view(plan, rules: RuleSet) -> list[Any]:
     out.extend(estimate_note(plan))
     out.append(Text(f"{plan.states} states; model: docs/formulation.md section 8", style="dim"))
     return out
-
-
-# The progress bar for long plans: on stderr, only on a terminal, only after one second.
-DELAY = 1.0  # seconds before a bar appears: short plans print nothing extra
-
-
-@contextmanager
-def progress_bar(quiet: bool = False) -> Iterator[Callable[[int, int, int], None] | None]:
-    """A callback (roots done, roots in all, states) for solver.planning.plan, or None off a terminal."""
-    if quiet or not sys.stderr.isatty():
-        yield None
-        return
-    from rich.console import Console
-    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
-
-    started = time.monotonic()
-    bar: list = []
-
-    def report(done: int, total: int, states: int) -> None:
-        if not bar:
-            if time.monotonic() - started < DELAY:
-                return
-            # (drawn on each report, no refresh thread: a process with a second thread may not fork, and the plan
-            # forks for its second core; plan() reports between its steps too, so a long one shows its bar)
-            progress = Progress(TextColumn("planning"), BarColumn(), TextColumn("{task.completed}/{task.total} roots"),
-                                TextColumn("{task.fields[states]} states"), TimeElapsedColumn(),
-                                console=Console(stderr=True), transient=True, auto_refresh=False)
-            progress.start()
-            bar.extend([progress, progress.add_task("plan", total=total, states=0)])
-        bar[0].update(bar[1], completed=done, total=total, states=states, refresh=True)
-
-    try:
-        yield report
-    finally:
-        if bar:
-            bar[0].stop()
-
-
-@contextmanager
-def count_bar(label: str, total: int | None, start: int = 0, quiet: bool = False) -> Iterator[Callable[..., None]]:
-    """A callback (items done[, total once known]) drawing `label` done/total on stderr, on a terminal only
-    (`quiet`: the items are printed on that terminal, so nothing is drawn over them). The elapsed time shows a
-    slow item is alive."""
-    if quiet or not sys.stderr.isatty():
-        yield lambda done, total=None: None
-        return
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-    progress = Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                        console=Console(stderr=True), transient=True)  # done/total, "?" while it is unknown
-    task = progress.add_task(label, total=total, completed=start)
-    progress.start()
-    try:
-        yield lambda done, total=None: progress.update(task, completed=done, **({"total": total} if total else {}))
-    finally:
-        progress.stop()

@@ -31,7 +31,7 @@ def review(log: Annotated[str, typer.Argument(help="A game log written by mj pla
     """
     with errors():
         from console.game import noted_end, read_log
-        from console.render import count_bar
+        from console.progress import count_bar
         from game.review import review_game
 
         events, ev = read_log(log, catalogue)

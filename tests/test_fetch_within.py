@@ -81,7 +81,7 @@ def test_past_the_optimum_the_bracket_keeps_the_deepest_level(ev):
     assert deep.step(None) and deep.found[0] == 3
     plan = ev.plan(HAND, 2, waiting_room=ROOM, both=False, seconds=None, max_states=300)
     assert plan.method == "bounds" and plan.recommended.tile == optimum.recommended.tile == ev.tile("紬")
-    assert LABEL.format(n=0, of=0, b=3)[20:] in plan.policy_class["win_probability"]
+    assert LABEL.format(n=0, of=0, b="3 exchanges")[20:] in plan.policy_class["win_probability"]
     best = {r.tile: r.win_probability for r in optimum.discards}
     for row in plan.discards:
         value, wait, take = deep.found[1][row.tile]
@@ -99,7 +99,7 @@ def test_the_p_win_column_beside_e_score_is_raised_too(ev):
                                                   max_states=300))
     deep.deepen(None)
     assert plan.method in ("bounds", "estimate") and deep.found[0] == 3
-    assert LABEL.format(n=0, of=0, b=3)[20:] in plan.policy_class["win_probability"]
+    assert LABEL.format(n=0, of=0, b="3 exchanges")[20:] in plan.policy_class["win_probability"]
     for row in plan.discards:
         assert row.win_probability >= deep.found[1][row.tile][0] and row.win_probability <= row.upper
     assert any(row.win_probability == deep.found[1][row.tile][0] and row.win_interval is None for row in plan.discards)
@@ -141,7 +141,7 @@ def test_at_four_draws_the_short_levels_recommend_the_fetching_play(ev):
     rows = tuple(DiscardPlan(tile, None, None, None, None, None) for tile in deep.discards)
     rows, notes = fetch_within(ev.rules, request, rows, None, deep)
     assert deep.found is None and deep.short.found[0] == 3 and deep.short.why  # (its next level passed the cap)
-    assert notes == [SHORT_LABEL.format(n=len(rows), of=len(rows), b=3, s=SHORT)]
+    assert notes == [SHORT_LABEL.format(n=len(rows), of=len(rows), b="3 exchanges", s=SHORT)]
     best = max(rows, key=lambda r: r.win_probability)
     assert best.tile == ev.tile("紬") and best.sora.take == ev.tile("美奈子")
     assert all(r.win_probability == three.found[1][r.tile][0] for r in rows) and best.win_probability > 0.188

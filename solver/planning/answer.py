@@ -22,6 +22,12 @@ class SoraMove:
     value_if_waiting: Fraction  # the value when drawing without using it
 
 
+def holds_sora(rules, hand, discard: int | None) -> bool:
+    """A fetch-mode そら held after the discard (its advice is shown)."""
+    sora = rules.tiles.sora
+    return rules.sora_mode == "fetch" and sora is not None and hand.concealed[sora] > (discard == sora)
+
+
 @dataclass(frozen=True)
 class DiscardPlan:
     tile: int | None  # the discard; None for a 12-tile hand as it stands

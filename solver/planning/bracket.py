@@ -74,8 +74,8 @@ def bracket(request: PlanRequest, lower: Plan, stopped: str | None, listed: Prep
     deadline, before = clock.share(share.UPPER), rows
     sampling = None if rules is None else Beside(lambda: with_sampled_uppers(rules, request, before, deadline))
     try:
-        rows, raised, looked, games, fetched, nearer = raised_lower(request, lower, rows, rules, slack, exact_plan,
-                                                                    sample, clock, deep)
+        rows, raised, looked, games, fetched, notes = raised_lower(request, lower, rows, rules, slack, exact_plan,
+                                                                   sample, clock, deep)
     except BaseException:
         if sampling is not None:
             sampling.close()
@@ -93,7 +93,8 @@ def bracket(request: PlanRequest, lower: Plan, stopped: str | None, listed: Prep
     labels = {key: f"bounds: lower = the {what} of the class {value}" for key, value in lower.policy_class.items()}
     if looked:
         labels["win_probability"] += LABEL.format(n=looked, of=len(rows))
-    labels["win_probability"] += "".join(nearer)
+    for key, extra in notes.items():
+        labels[key] += "".join(extra)
     if fetched:
         from solver.planning.fetch_first import LABEL as FETCHED
 
@@ -113,21 +114,25 @@ def bracket(request: PlanRequest, lower: Plan, stopped: str | None, listed: Prep
 
 def raised_lower(request: PlanRequest, lower: Plan, rows: tuple, rules: RuleSet | None, slack: Fraction | None,
                  exact_plan: Callable | None, sample: bool, clock: Clock,
-                 deep=None) -> tuple[tuple, int, int, int, int, list]:
+                 deep=None) -> tuple[tuple, int, int, int, int, dict]:
     """The rows' lower side raised, on one share of the clock, with a そら held first by the optimum with every
     fetch toward the nearer complete hands (fetch_within.py), then by the estimate's policy's sample (`sample`: the
     lower plan is the class nearest), the one-step lookahead, and with a そら held a fetch at once; (rows, rows
-    raised, rows looked ahead, games, rows raised by a fetch, fetch_within's notes)."""
+    raised, rows looked ahead, games, rows raised by a fetch, the labels' notes of fetch_within and score_within)."""
     from solver.planning.fetch_first import fetch_first
     from solver.planning.fetch_within import fetch_within
     from solver.planning.lookahead import improve
     from solver.planning.sampled_lower import raise_rows
+    from solver.planning.score_short import score_within
 
     raised = looked = games = fetched = 0
-    nearer = []
+    notes = {"win_probability": [], "expected_score": []}
     lower_end = clock.share(share.LOWER)
     if rules is not None and slack is None:  # (its search is the quickest and, with a そら held, the strongest)
-        rows, nearer = fetch_within(rules, request, rows, lower_end, deep)
+        rows, notes["win_probability"] = fetch_within(rules, request, rows, lower_end, deep)
+    if rules is not None and request.objective == "score":  # (exact, and past the class at 4-5 draws)
+        rows, note = score_within(rules, request, rows, lower_end)
+        notes["expected_score"].append(note)
     if sample and rules is not None and lower.games is None:
         rows, raised, games = raise_rows(rules, request, rows, lower_end)
     # (an estimate's rows are sampled: kept as they are; the no-fetch optimum is more than a lookahead on nearest;
@@ -138,7 +143,7 @@ def raised_lower(request: PlanRequest, lower: Plan, rows: tuple, rules: RuleSet 
         rows, looked = improve(rules, request, rows, solve, lower_end)
     if rules is not None and exact_plan is not None and slack is None:  # (the no-fetch optimum's rows: no そら held)
         rows, fetched = fetch_first(rules, request, rows, lambda sub, end: exact_plan(rules, sub, None, end), lower_end)
-    return rows, raised, looked, games, fetched, nearer
+    return rows, raised, looked, games, fetched, notes
 
 
 def relaxed_uppers(request: PlanRequest, lower: Plan, stopped: str | None, listed: Prepared | None,

@@ -24,6 +24,7 @@ from dataclasses import replace
 from fractions import Fraction
 
 from solver.core.rules import RuleSet
+from solver.core.wording import count
 from solver.planning.answer import SoraMove
 from solver.planning.clock import part_of
 from solver.planning.prepare import position_counts
@@ -38,12 +39,12 @@ TOP = 0.5  # the last level's time against the first's grows about as the lists'
 MARGIN = 1.3  # ... with this margin: where that fits in the time left, the levels between are skipped (they cost
 # as much as the last one again: a one-そら hand's optimum in 2 s had gone to the bracket behind them)
 TOP_LIST = 50_000  # complete hands past which the last level's list is not looked at for that (nor searched in time)
-LABEL = ("; for {n} of {of} discards the optimum with every fetch toward the complete hands at most {b} exchanges "
-         "from the hand does better (exact)")
+LABEL = ("; for {n} of {of} discards the optimum with every fetch toward the complete hands at most {b} from the "
+         "hand does better (exact)")  # (b: "1 exchange", "3 exchanges")
 SHORT = 3  # draws: past them the levels over the first SHORT draws come first (0.1-0.4 s at the least level) ...
 FULL_TURNS = 4  # ... and with a clock, those of every draw follow up to this many draws alone
 SHORT_LABEL = ("; for {n} of {of} discards the optimum over the first {s} draws alone (later draws only add wins) with "
-               "every fetch toward the complete hands at most {b} exchanges from the hand does better (exact)")
+               "every fetch toward the complete hands at most {b} from the hand does better (exact)")
 
 
 def applies(rules: RuleSet, request: PlanRequest) -> bool:
@@ -202,14 +203,14 @@ def fetch_within(rules: RuleSet, request: PlanRequest, rows: tuple, deadline: fl
     notes = []
     for (turns, budget), n in sorted(Counter(by.values()).items()):
         label = LABEL if turns == request.turns else SHORT_LABEL
-        notes.append(label.format(n=n, of=len(rows), b=budget, s=turns))
+        notes.append(label.format(n=n, of=len(rows), b=count(budget, "exchange"), s=turns))
     return rows, notes
 
 
-def deepened(rules: RuleSet, request: PlanRequest, found, deadline: float | None):
+def deepened(rules: RuleSet, request: PlanRequest, found, deadline: float | None, deep: Deepening | None = None):
     """A P(win) plan of a class (the column beside E[score]) with each row raised to the deepening's value where
-    higher, within the deadline, and labelled so."""
-    rows, notes = fetch_within(rules, request, found.discards, deadline)
+    higher, within the deadline (`deep`: levels found already), and labelled so."""
+    rows, notes = fetch_within(rules, request, found.discards, deadline, deep)
     if not notes:
         return found
     label = found.policy_class["win_probability"] + "".join(notes)

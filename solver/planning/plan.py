@@ -12,7 +12,7 @@ from dataclasses import replace
 
 from solver.core.hand import Hand
 from solver.core.rules import RuleSet
-from solver.planning.answer import DiscardPlan, Plan, Progress, SoraMove, ranked
+from solver.planning.answer import DiscardPlan, Plan, Progress, SoraMove, holds_sora, ranked
 from solver.planning.prepare import (Prepared, about, acceptances, fetch_could_follow, position_counts, prepare,
                                      root_states, rough_states, searched_acceptance)
 from solver.planning.recursion import STATE_LIMIT, check_probability
@@ -25,6 +25,7 @@ from solver.planning.estimate import estimate_labels, estimated_rows
 from solver.planning.fetch_within import Deepening, applies as deepens, deepened
 from solver.planning.restart import restarted
 from solver.planning.sampled_upper import settled
+from solver.planning.score_short import shortened
 from solver.planning.targets import OutOfTime, TooLarge
 
 RELIST_TURNS = 5  # draws up to which the bracket lists the complete hands for its proved upper bound alone, where the
@@ -75,8 +76,8 @@ def plan(rules: RuleSet, request: PlanRequest | Hand, progress: Progress | None 
         if found.policy_class[label_of(request.objective)] == "all play":
             rows = [replace(r, upper=r.win_probability, score_upper=r.expected_score) for r in found.discards]
             best = replace(found, discards=tuple(rows), method="optimal", separated=True)
-            return with_counted_uppers(rules, request, with_other(rules, request, best, progress, clock),
-                                       clock.end) if request.both else best
+            return reranked(with_counted_uppers(rules, request, with_other(rules, request, best, progress, clock),
+                                                clock.end)) if request.both else best
         lower = found  # every win listed, but a named class (a drawn そら discarded at once): a real policy
         if listed.fetch_unsearched and listed.sora is None and request.objective == "win":
             slack = sora_slack(listed, request.turns, rules.tiles.sora)  # no そら held: the no-fetch optimum, plus that
@@ -104,7 +105,13 @@ def plan(rules: RuleSet, request: PlanRequest | Hand, progress: Progress | None 
     finally:
         if early is not None:
             early.close()
-    return settled(with_counted_uppers(rules, request, result, clock.end))
+    return reranked(settled(with_counted_uppers(rules, request, result, clock.end)))
+
+
+def reranked(done: Plan) -> Plan:
+    """Ties on the objective ordered by their upper bounds and the other objective (answer.ranked) once every column
+    is in: the rows were ranked before the other objective's column was filled."""
+    return replace(done, discards=tuple(ranked(done.discards, done.objective)))
 
 
 def reached(progress: Progress | None, done: Plan) -> None:
@@ -127,9 +134,10 @@ def other_nearest(rules: RuleSet, request: PlanRequest, clock: Clock):
 
     def run():
         try:
-            return exact_plan(rules, asked, None, deadline, pace=True)
+            found = exact_plan(rules, asked, None, deadline, pace=True)
         except TooLarge as exc:
             return str(exc)
+        return shortened(rules, asked, found, deadline) if other == "score" else found  # (with_other's, done here)
     return Beside(run)
 
 
@@ -139,12 +147,13 @@ def with_other(rules: RuleSet, request: PlanRequest, result: Plan, progress: Pro
     left), else the class nearest (the rest of it; `early`: that class already running beside, other_nearest),
     else the estimate of nearest's policy (its least walls), each labelled in policy_class."""
     other = "score" if request.objective == "win" else "win"
-    asked = replace(request, objective=other, both=False)
+    asked, beside = replace(request, objective=other, both=False), False  # (beside: early's Plan, shortened there)
+    deep = Deepening(rules, asked) if other == "win" and deepens(rules, asked) else None  # (a そら held: by levels)
     try:
         if result.method != "optimal":  # all play did not finish for the first objective: over the same states,
             raise TooLarge(result.stopped or "all play passed the limits")  # it would not for the other either
         deadline = clock.share(share.OTHER_OPTIMUM)
-        found = score_plan(rules, asked, None, progress, deadline) or \
+        found = score_plan(rules, asked, None, progress, deadline, deep) or \
             exact_plan(rules, replace(asked, play="optimal"), progress, deadline, pace=True)  # (gives up early)
     except TooLarge as exc:
         # past nearest's limits for the first objective, the estimate's games valued both: nearest for this one is
@@ -152,6 +161,7 @@ def with_other(rules: RuleSet, request: PlanRequest, result: Plan, progress: Pro
         sampled = result.method == "estimate" and all(r.score_interval is not None for r in result.discards)
         try:
             found = early.value() if early is not None else None
+            beside = isinstance(found, Plan)
             if isinstance(found, str) and sampled:  # (it gave up beside: the sample's values stay)
                 raise TooLarge(found)
             if not isinstance(found, Plan):  # (where the first objective was exact, the whole clock, as ever)
@@ -170,7 +180,9 @@ def with_other(rules: RuleSet, request: PlanRequest, result: Plan, progress: Pro
                     labels = dict(result.policy_class, **{label_of(other): f"not computed: {exc}"})
                     return replace(result, policy_class=labels)
     if other == "win" and found.policy_class["win_probability"] != "all play":  # (a そら held: its levels, exact)
-        found = deepened(rules, asked, found, clock.share(share.OTHER_NEAREST))
+        found = deepened(rules, asked, found, clock.share(share.OTHER_NEAREST), deep)
+    elif other == "score" and found.policy_class["expected_score"] != "all play" and not beside:  # (over 3 draws)
+        found = shortened(rules, asked, found, clock.share(share.LOWER))
     field = label_of(other)
     interval = "win_interval" if other == "win" else "score_interval"  # (None where the value is exact)
     values = {r.tile: (getattr(r, field), getattr(r, interval)) for r in found.discards}
@@ -194,7 +206,10 @@ def with_other(rules: RuleSet, request: PlanRequest, result: Plan, progress: Pro
     # "optimal" names P(win) over all play (the headline says so): E[score] over all play beside a P(win) of
     # a named class (a drawn そら discarded at once; past its limits, nearest) is exact within that class
     method = "class" if result.method == "optimal" and other == "win" and not optimal_win else result.method
-    return replace(result, discards=rows, policy_class=labels, states=result.states + found.states, method=method)
+    drawn = any(getattr(r, interval) is not None for r in rows)  # (a sampled column's walls said, as the chosen
+    games = result.games or (found.games if drawn else None)  # objective's: `method` speaks of that one alone)
+    return replace(result, discards=rows, policy_class=labels, states=result.states + found.states, method=method,
+                   games=games)
 
 
 def score_plan(rules: RuleSet, request: PlanRequest, prep: Prepared | None, progress: Progress | None,
@@ -244,12 +259,6 @@ def score_plan(rules: RuleSet, request: PlanRequest, prep: Prepared | None, prog
     labels = dict(prep.labels, **{label_of(objective): "all play"})
     found = finish(prep, rules, request, choices, rows, labels, None)
     return replace(found, states=states)
-
-
-def holds_sora(rules: RuleSet, hand: Hand, discard: int | None) -> bool:
-    """A fetch-mode そら held after the discard (its advice is shown)."""
-    sora = rules.tiles.sora
-    return rules.sora_mode == "fetch" and sora is not None and hand.concealed[sora] > (discard == sora)
 
 
 def legacy_request(hand: Hand, *, turns: int, objective: str = "win", seen: tuple[int, ...] = (),

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from solver.core.errors import FOURTH_COPY, HAND_SIZE, MjError
 from solver.core.hand import COPIES, Hand, Situation, check_hand, check_situation
 from solver.core.rules import RuleSet
+from solver.core.wording import count
 from solver.core.search.fast import search_for
 from solver.planning import clock as share
 from solver.planning.recursion import STATE_LIMIT, Search
@@ -27,7 +28,7 @@ NEAREST = ("nearest: of the complete hands within h exchanges of the starting ha
 
 def class_labels(rules: RuleSet, budget: int, detour: int | None, lossless: bool, sora_note: str) -> dict[str, str]:
     if lossless:  # every win within the turns is listed and every discard is tried
-        narrow = f"targets within {budget} exchanges (every win within the turns){sora_note}"
+        narrow = f"targets within {count(budget, 'exchange')} (every win within the turns){sora_note}"
     elif detour is None:
         narrow = NEAREST + sora_note
     else:

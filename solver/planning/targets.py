@@ -16,6 +16,7 @@ from functools import lru_cache
 from solver.core.errors import MjError
 from solver.core.hand import Hand
 from solver.core.rules import RuleSet
+from solver.core.wording import count
 from solver.core.search.native import forced_pure
 
 try:
@@ -161,9 +162,9 @@ def complete_matrix(rules: RuleSet, hand: Hand, seen: tuple[int, ...], budget: i
 def stopped(late: bool, budget: int, limit: int, listed: int):
     """The listing's stop: past its time budget (OutOfTime) or its limit of hands (TooLarge)."""
     if late:
-        raise OutOfTime(f"listing the complete hands within {budget} exchanges passed the time budget "
+        raise OutOfTime(f"listing the complete hands within {count(budget, 'exchange')} passed the time budget "
                         f"({listed} listed)")
-    raise TooLarge(f"more than {limit} complete hands within {budget} exchanges; lower --detour or --turns")
+    raise TooLarge(f"more than {limit} complete hands within {count(budget, 'exchange')}; lower --detour or --turns")
 
 
 def scored_units(rules: RuleSet, favourite: int | None, *, won: bool) -> list[tuple]:
