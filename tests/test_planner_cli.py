@@ -93,3 +93,28 @@ def test_the_estimate_note_names_the_sampled_columns_and_only_where_some_are(ev)
     rows = (replace(exact.discards[0], score_interval=(1.0, 2.0)),) + exact.discards[1:]
     [note] = estimate_note(replace(exact, discards=rows))
     assert note.plain.startswith("ESTIMATE, not exact (E[score]):") and "1000 sampled walls" in note.plain
+
+
+def test_rows_tied_on_the_objective_are_ranked_by_the_other_one():
+    """QA: with one draw left no discard can win here (every P(win) 0, exact), so the rows follow E[score], filled in
+    after the first ranking; 風花 and そら score 10,319 where 伊織, first in tile order, scores 6,319."""
+    ev = Evaluator("hitori-jong-2.1")
+    got = ev.plan("伊織 亜美 エミリー エミリー ひなた 奈緒 千鶴 このみ 風花 風花 瑞希 莉緒 そら", 1,
+                  seen="真 伊織 静香 翼 翼 茜 ロコ ロコ ロコ 朋花 桃子 歌織 詩花 詩花")
+    keys = [(r.win_probability, r.upper, r.expected_score) for r in got.discards]
+    assert all(r.win_probability == 0 for r in got.discards) and keys == sorted(keys, reverse=True)
+    assert got.recommended.expected_score == max(r.expected_score for r in got.discards) and \
+        round(got.recommended.expected_score) == 10319
+
+
+def test_the_headline_speaks_of_the_objective_and_counts_read_right():
+    text = CliRunner().invoke(app, ["plan", EXAMPLE, "--turns", "1", "--objective", "score"]).stdout
+    assert "1 draw left" in text and "E[score] over 1 draw: " in text and "(the optimum)" in text
+    assert "P(win) over" not in text and "1 draws" not in text
+
+
+def test_tiny_percentages_keep_two_significant_digits():
+    from console.render import percent
+
+    assert [percent(x) for x in (None, 0, 9.7e-06, 3.2e-05, 0.00012, 0.5)] == \
+        ["-", "0.00%", "0.00097%", "0.0032%", "0.01%", "50.00%"]
