@@ -116,7 +116,8 @@ def raised_lower(request: PlanRequest, lower: Plan, rows: tuple, rules: RuleSet 
                  exact_plan: Callable | None, sample: bool, clock: Clock,
                  deep=None) -> tuple[tuple, int, int, int, int, dict]:
     """The rows' lower side raised, on one share of the clock, with a そら held first by the optimum with every
-    fetch toward the nearer complete hands (fetch_within.py), then by the estimate's policy's sample (`sample`: the
+    fetch toward the nearer complete hands (fetch_within.py), E[score] at 4-5 draws by its optimum over 3 draws
+    (score_short.py), then by the estimate's policy's sample (`sample`: the
     lower plan is the class nearest), the one-step lookahead, and with a そら held a fetch at once; (rows, rows
     raised, rows looked ahead, games, rows raised by a fetch, the labels' notes of fetch_within and score_within)."""
     from solver.planning.fetch_first import fetch_first

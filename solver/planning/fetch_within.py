@@ -2,7 +2,7 @@
 "Bounds past the budget"): the optimum with every fetch of the game in which only the complete hands within B
 exchanges of the hand win, for B = the least such cost, then one more, ... up to the draws plus the fetches.
 
-With two そら held the search with every fetch (fetch_win.py) takes 5-44 s at 3 draws: it lists every complete hand
+With two そら held the search with every fetch (fetch_win.py) takes 5-16 s at 3 draws: it lists every complete hand
 within the draws plus the fetches (20,000-50,000) and filters a state's list at each step. The classes the bracket
 had below it fetch once (fetch_first.py) or never, and lost up to 16 points of P(win) there (QA of 2026-11-27:
 the best play fetches twice, over two turns). The same search over the hands within B exchanges alone is the exact

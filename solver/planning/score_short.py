@@ -35,9 +35,9 @@ def score_within(rules: RuleSet, request: PlanRequest, rows: tuple, deadline: fl
     """The rows with each one's E[score] raised to the optimum over SHORT draws where higher (the caller ranks them
     after), and the label's note ("" where none was raised or it did not finish by the deadline). `advise`: the
     rows' そら advice is E[score]'s (the request's objective), so a raised row takes the shorter game's."""
-    from solver.planning.score_optimum import score_optimum
+    from solver.planning.score_optimum import native_tail, score_optimum
 
-    if not applies(request):
+    if not applies(request) or not native_tail(rules, None):  # (in pure Python 3 draws take 100 s: never in time)
         return rows, ""
     try:
         moves, _ = score_optimum(rules, request.position, SHORT, [r.tile for r in rows],
