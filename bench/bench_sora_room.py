@@ -5,9 +5,9 @@ and against the same answer without the deepening (solver/planning/fetch_within.
     .venv/bin/python bench/bench_sora_room.py --optimum    # ... and the optimum recomputed with no clock (~3 min more)
     .venv/bin/python bench/bench_sora_room.py --turns 4 8  # past 3 draws: with and without the short levels
 
-
 The positions come from the QA round of 2026-11-27 (five with two そら, three with one); OPTIMUM holds each one's
-optimal P(win) (the search with every fetch with no clock, 1.3-42 s each), which --optimum recomputes. Per answer:
+optimal P(win) (the search with every fetch with no clock, 1-16 s each; 1.3-42 s before the filters' speed-up of
+2026-11-27 evening), which --optimum recomputes. Per answer:
 seconds, method, the recommended discard's value and proved upper bound, and whether it is an optimal discard (its
 optimum equals the best). The baseline keeps today's upper bound (bounds.fetch_needs): only the lower side differs.
 Past 3 draws (--turns), where the optimum is out of reach, the baseline is the deepening without its levels over the
