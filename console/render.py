@@ -241,7 +241,7 @@ def units_view(rules: RuleSet) -> Table:
 
 
 def percent(value) -> str:
-    """Two decimals, more digits below 0.01 % (two significant: a bracket 0.00097% – 0.0032% reads as two values)."""
+    """Two decimals; below 0.005 % two significant digits (a bracket 0.00097% – 0.0032% reads as two values)."""
     if value is None:
         return "-"
     shown = float(value) * 100

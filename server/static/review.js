@@ -77,7 +77,11 @@ function valueText(x, interval, upper, upperEstimate, format, ends = format) {
   const shown = planValue(x, interval, upper, format, ends);
   return upperEstimate != null && upper != null && upper !== x ? `${shown} (≈ ${format(upperEstimate)})` : shown;
 }
-function percent(p) { return p == null ? "—" : `${(100 * p).toFixed(1)} %`; }
+function percent(p) {  // (below 0.05 % two significant digits, as answers.js)
+  if (p == null) return "—";
+  const v = 100 * p;
+  return `${v > 0 && v < 0.05 ? v.toPrecision(2) : v.toFixed(1)} %`;
+}
 function number(x) { return x == null ? "—" : Number.isInteger(x) ? String(x) : x.toFixed(1); }
 
 async function review() {
