@@ -3,6 +3,7 @@ terminal, plain text when piped. The CLI calls these; nothing here models or sol
 
 from __future__ import annotations
 
+import math
 from typing import Any, Iterable
 
 from rich.console import Console
@@ -241,11 +242,13 @@ def units_view(rules: RuleSet) -> Table:
 
 
 def percent(value) -> str:
-    """Two decimals; below 0.005 % two significant digits (a bracket 0.00097% – 0.0032% reads as two values)."""
+    """Two decimals; below 0.1 % two significant digits, fixed-point (a bracket 0.00097% – 0.0032% reads as two)."""
     if value is None:
         return "-"
     shown = float(value) * 100
-    return f"{shown:.2g}%" if 0 < abs(shown) < 0.005 else f"{shown:.2f}%"
+    if 0 < abs(shown) < 0.1:  # (fixed-point, never an exponent)
+        return f"{shown:.{1 - math.floor(math.log10(abs(shown)))}f}%"
+    return f"{shown:.2f}%"
 
 
 def points(value) -> str:
@@ -363,5 +366,5 @@ def plan_view(plan, rules: RuleSet) -> list[Any]:
     out.append(Text(f"P(win) class: {plan.policy_class['win_probability']}"))
     out.append(Text(f"E[score] class: {plan.policy_class['expected_score']}"))
     out.extend(estimate_note(plan))
-    out.append(Text(f"{plan.states} states; model: docs/formulation.md section 8", style="dim"))
+    out.append(Text(f"{count(plan.states, 'state')}; model: docs/formulation.md section 8", style="dim"))
     return out

@@ -116,5 +116,5 @@ def test_the_headline_speaks_of_the_objective_and_counts_read_right():
 def test_tiny_percentages_keep_two_significant_digits():
     from console.render import percent
 
-    assert [percent(x) for x in (None, 0, 9.7e-06, 3.2e-05, 0.00012, 0.5)] == \
-        ["-", "0.00%", "0.00097%", "0.0032%", "0.01%", "50.00%"]
+    assert [percent(x) for x in (None, 0, 1e-07, 9.7e-06, 3.2e-05, 0.00012, 0.0012, 0.5)] == \
+        ["-", "0.00%", "0.000010%", "0.00097%", "0.0032%", "0.012%", "0.12%", "50.00%"]

@@ -21,6 +21,7 @@ def test_sampled_rows_are_the_stated_policys_value():
     assert got.separated is None or got.recommended.win_interval is None  # (a sampled lower proves no order)
     sampled = [r for r in got.discards if r.win_interval is not None]
     assert sampled, "the estimate's policy beats nearest on some discard of this hand at turns 12"
+    assert got.games == 1000  # (QA: the sampled rows' walls said, so the text's ESTIMATE note names them)
     assert "the estimate's policy" in got.policy_class["win_probability"]
     for row in got.discards:
         tile = row.tile

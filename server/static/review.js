@@ -80,7 +80,7 @@ function valueText(x, interval, upper, upperEstimate, format, ends = format) {
 function percent(p) {  // (below 0.05 % two significant digits, as answers.js)
   if (p == null) return "—";
   const v = 100 * p;
-  return `${v > 0 && v < 0.05 ? v.toPrecision(2) : v.toFixed(1)} %`;
+  return `${v > 0 && v < 0.05 ? v.toFixed(1 - Math.floor(Math.log10(v))) : v.toFixed(1)} %`;
 }
 function number(x) { return x == null ? "—" : Number.isInteger(x) ? String(x) : x.toFixed(1); }
 

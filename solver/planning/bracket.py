@@ -109,7 +109,9 @@ def bracket(request: PlanRequest, lower: Plan, stopped: str | None, listed: Prep
         labels["win_probability"] += SAMPLED_UPPER.format(n=estimated, of=len(rows), games=walls)
     labels["expected_score"] += f"; upper = {SCORE_UPPER}" if rules is not None else "; no upper bound computed"
     gap = separated(rows) if request.objective == "win" and rows[0].win_interval is None else None
-    return replace(lower, discards=rows, policy_class=labels, method=method, separated=gap, stopped=stopped)
+    games = lower.games or (games if raised else None)  # (rows raised by the estimate's policy: their walls said)
+    return replace(lower, discards=rows, policy_class=labels, method=method, separated=gap, stopped=stopped,
+                   games=games)
 
 
 def raised_lower(request: PlanRequest, lower: Plan, rows: tuple, rules: RuleSet | None, slack: Fraction | None,

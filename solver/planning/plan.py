@@ -207,7 +207,8 @@ def with_other(rules: RuleSet, request: PlanRequest, result: Plan, progress: Pro
     # a named class (a drawn そら discarded at once; past its limits, nearest) is exact within that class
     method = "class" if result.method == "optimal" and other == "win" and not optimal_win else result.method
     drawn = any(getattr(r, interval) is not None for r in rows)  # (a sampled column's walls said, as the chosen
-    games = result.games or (found.games if drawn else None)  # objective's: `method` speaks of that one alone)
+    games = min((g for g in (result.games, found.games if drawn else None) if g), default=None)  # objective's:
+    # `method` speaks of that one alone; the fewer where both columns are sampled, each label giving its own)
     return replace(result, discards=rows, policy_class=labels, states=result.states + found.states, method=method,
                    games=games)
 
