@@ -28,6 +28,12 @@ def holds_sora(rules, hand, discard: int | None) -> bool:
     return rules.sora_mode == "fetch" and sora is not None and hand.concealed[sora] > (discard == sora)
 
 
+def first_advice(value, wait, take: int | None) -> "SoraMove":
+    """The そら advice of an exact search's first move: (value, value drawing at once, the kind a そら fetches first
+    or None)."""
+    return SoraMove(take is not None, take, value if take is not None else None, wait)
+
+
 @dataclass(frozen=True)
 class DiscardPlan:
     tile: int | None  # the discard; None for a 12-tile hand as it stands

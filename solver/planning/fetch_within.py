@@ -25,7 +25,7 @@ from fractions import Fraction
 
 from solver.core.rules import RuleSet
 from solver.core.wording import count
-from solver.planning.answer import SoraMove
+from solver.planning.answer import first_advice, holds_sora
 from solver.planning.clock import part_of
 from solver.planning.prepare import position_counts
 from solver.planning.request import PlanRequest
@@ -184,7 +184,7 @@ def fetch_within(rules: RuleSet, request: PlanRequest, rows: tuple, deadline: fl
         return rows, []
     deep = deep or Deepening(rules, request)
     deep.deepen(deadline)
-    sora, hand = rules.tiles.sora, request.position.hand
+    hand = request.position.hand
     by = {}  # discard -> the levels whose value it shows: (draws, B)
     for level in deep.levels():
         if level.found is None:
@@ -194,8 +194,7 @@ def fetch_within(rules: RuleSet, request: PlanRequest, rows: tuple, deadline: fl
         for row in rows:
             value, wait, take = moves[row.tile]
             if row.win_probability is None or value > row.win_probability:
-                holds = hand.concealed[sora] > (row.tile == sora)
-                advice = SoraMove(take is not None, take, value if take is not None else None, wait) if holds else None
+                advice = first_advice(value, wait, take) if holds_sora(rules, hand, row.tile) else None
                 row = replace(row, win_probability=value, win_interval=None, sora=advice)
                 by[row.tile] = (level.request.turns, budget)
             out.append(row)

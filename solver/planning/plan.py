@@ -12,7 +12,7 @@ from dataclasses import replace
 
 from solver.core.hand import Hand
 from solver.core.rules import RuleSet
-from solver.planning.answer import DiscardPlan, Plan, Progress, SoraMove, holds_sora, ranked
+from solver.planning.answer import DiscardPlan, Plan, Progress, SoraMove, first_advice, holds_sora, ranked
 from solver.planning.prepare import (Prepared, about, acceptances, fetch_could_follow, position_counts, prepare,
                                      root_states, rough_states, searched_acceptance)
 from solver.planning.recursion import STATE_LIMIT, check_probability
@@ -254,8 +254,7 @@ def score_plan(rules: RuleSet, request: PlanRequest, prep: Prepared | None, prog
         return None
     win = objective == "win"
     rows = [DiscardPlan(tile, value if win else None, None if win else value, None, None,
-                        SoraMove(take is not None, take, value if take is not None else None, wait)
-                        if holds_sora(rules, request.position.hand, tile) else None)
+                        first_advice(value, wait, take) if holds_sora(rules, request.position.hand, tile) else None)
             for tile, (value, wait, take) in zip(tiles, moves)]
     labels = dict(prep.labels, **{label_of(objective): "all play"})
     found = finish(prep, rules, request, choices, rows, labels, None)

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from solver.core.rules import RuleSet
-from solver.planning.answer import SoraMove, holds_sora
+from solver.planning.answer import first_advice, holds_sora
 from solver.planning.request import PlanRequest
 from solver.planning.targets import TooLarge
 
@@ -49,7 +49,7 @@ def score_within(rules: RuleSet, request: PlanRequest, rows: tuple, deadline: fl
         if row.expected_score is None or value > row.expected_score:
             row = replace(row, expected_score=value, score_interval=None)
             if advise and holds_sora(rules, request.position.hand, row.tile):
-                row = replace(row, sora=SoraMove(take is not None, take, value if take is not None else None, wait))
+                row = replace(row, sora=first_advice(value, wait, take))
             raised += 1
         out.append(row)
     return tuple(out), LABEL.format(n=raised, of=len(rows), s=SHORT) if raised else ""
