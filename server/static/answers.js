@@ -2,8 +2,7 @@
 // here beyond picking the rows to mark: every number comes from the server.
 "use strict";
 
-// (below 0.05 % two significant digits: a bracket 0.00097 % – 0.0032 % reads as two values, not 0.0 % – 0.0 %)
-const pct = (x) => { const v = 100 * x; return `${v > 0 && v < 0.05 ? v.toFixed(1 - Math.floor(Math.log10(v))) : v.toFixed(1)} %`; };
+const pct = (x) => fixedPercent(100 * x);
 const MANY_KINDS = 6;  // more accepted kinds than this fold into a details element (a phone row stays short)
 
 // A table in a box that scrolls sideways if it must: the page itself never does on a phone.

@@ -34,6 +34,9 @@ function planValue(x, interval, upper, format, ends = format) {
   return upper != null && upper !== x ? `${shown} – ${format(upper)}` : shown;
 }
 
+// A percentage (v in %) with one decimal, below 0.05 % two significant digits in fixed point: a bracket 0.00097 % –
+// 0.0032 % reads as two values, not 0.0 % – 0.0 % (the terminal's console/render.percent does the same).
+function fixedPercent(v) { return `${v > 0 && v < 0.05 ? v.toFixed(1 - Math.floor(Math.log10(v))) : v.toFixed(1)} %`; }
 function tileName(key) { return idolsByName.has(key) ? idolsByName.get(key).name : key; }
 
 // A tile by its short name or id: coloured by its attribute, the idol's own colour as a stripe.

@@ -77,11 +77,7 @@ function valueText(x, interval, upper, upperEstimate, format, ends = format) {
   const shown = planValue(x, interval, upper, format, ends);
   return upperEstimate != null && upper != null && upper !== x ? `${shown} (≈ ${format(upperEstimate)})` : shown;
 }
-function percent(p) {  // (below 0.05 % two significant digits, as answers.js)
-  if (p == null) return "—";
-  const v = 100 * p;
-  return `${v > 0 && v < 0.05 ? v.toFixed(1 - Math.floor(Math.log10(v))) : v.toFixed(1)} %`;
-}
+function percent(p) { return p == null ? "—" : fixedPercent(100 * p); }
 function number(x) { return x == null ? "—" : Number.isInteger(x) ? String(x) : x.toFixed(1); }
 
 async function review() {
