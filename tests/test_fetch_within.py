@@ -5,6 +5,8 @@ itself; and the QA's hand with two そら, where the default answer recommended 
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from hypothesis import assume, given, settings
 from oracle import complete_targets
@@ -145,3 +147,19 @@ def test_at_four_draws_the_short_levels_recommend_the_fetching_play(ev):
     best = max(rows, key=lambda r: r.win_probability)
     assert best.tile == ev.tile("紬") and best.sora.take == ev.tile("美奈子")
     assert all(r.win_probability == three.found[1][r.tile][0] for r in rows) and best.win_probability > 0.188
+
+
+def test_a_level_judged_hopeless_is_tried_again_with_more_time(ev):
+    """with_other calls the deepening twice, the second time with a later deadline: a level judged hopeless before
+    it started (nothing spent) is tried then, where it had ended the deepening for good (QA hand at 3 draws with
+    --objective score: P(win) stayed at its first level's 6.0 % where the second reaches 20.9 %)."""
+    hand = "真 雪歩 あずさ 可奈 歩 未来 まつり 美也 紗代子 海美 奈緒 美奈子 そら"
+    request = ev.plan_request_of(hand, 3, waiting_room="星梨花", both=False, seconds=None)
+    deep = Deepening(ev.rules, request)
+    assert deep.step(None) and deep.found[0] == 1
+    # (its first level took ~0.03 s and the next lists 50 times the hands: about 0.6 s, hopeless in 0.2 s)
+    assert not deep.step(time.monotonic() + 0.2) and deep.found[0] == 1
+    assert deep.step(None) and deep.found[0] == 2
+    plain = Deepening(ev.rules, request)
+    plain.step(None), plain.step(None)
+    assert deep.found == plain.found and max(v for v, _, _ in deep.found[1].values()) > 0.2

@@ -67,6 +67,7 @@ class Deepening:
         self.budget = 0  # the next level
         self.found: tuple[int, dict] | None = None
         self.why: str | None = None
+        self.waits: float | None = None  # the deadline a level was hopeless at (nothing spent: a later one retries)
         self.last: tuple[int, float] | None = None  # the last level's complete hands and seconds
         self.first: tuple[int, float] | None = None  # ... and the first's
         self.top_list = None  # the last level's complete hands, once listed (False: too many to look at)
@@ -80,7 +81,8 @@ class Deepening:
 
     def deepen(self, deadline: float | None) -> None:
         """The next levels while the deadline lasts; a level that passes it or a limit ends the deepening (with less
-        time later it would not finish either). Past SHORT draws with a clock, the short levels first, and those of
+        time later it would not finish either; one judged hopeless before it starts is tried again by a call with a
+        later deadline, as with_other's second). Past SHORT draws with a clock, the short levels first, and those of
         every draw on what they leave up to FULL_TURNS draws alone (at 4 draws with two そら held the least level of
         every draw takes 25 s, with one 2-5 s); with no clock, the short levels where these stop."""
         if self.short is not None and deadline is not None:
@@ -103,6 +105,8 @@ class Deepening:
         from solver.planning.fetch_win import fetch_win
 
         position, turns = self.request.position, self.request.turns
+        if self.waits is not None and (deadline is None or deadline > self.waits):
+            self.why = self.waits = None
         while self.why is None and self.budget <= self.top:
             if deadline is not None and time.monotonic() > deadline:
                 return False
@@ -117,6 +121,7 @@ class Deepening:
                 if not jump and self.hopeless(len(listed.counts), deadline):
                     self.why = (f"the complete hands at most {self.budget} exchanges from the hand "
                                 f"({len(listed.counts):,}) would take the search with every fetch past its time budget")
+                    self.waits = deadline
                     return False
                 start = time.monotonic()
                 until = deadline if deadline is None or self.found else start + FIRST * (deadline - start)
