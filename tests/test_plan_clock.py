@@ -107,3 +107,28 @@ def test_the_other_column_is_never_left_empty(ev, monkeypatch):
         low, high = row.score_interval
         assert low <= row.expected_score <= high
         assert row.win_interval is None or "estimate's policy" in got.policy_class["win_probability"]
+
+
+def test_a_relaxation_its_share_stopped_is_tried_again_on_the_time_left(ev, monkeypatch):
+    """A slower run of this hand at 4 draws (5 s) had every upper bound 1, its relaxation stopped by its share,
+    and answered 1.1 s early. Where the first count is cut, the time the lower side leaves counts it again: the
+    same bounds as with no clock, the sampled estimates of a bound dropped where a bound below 1 is proved, and
+    the plain note."""
+    real, calls = bracket.relaxed_uppers, []
+
+    def cut_first(request, lower, *args):
+        calls.append(args)
+        if len(calls) == 1:  # (as the clock would: no row reached)
+            return {r.tile: 1 for r in lower.discards}, "1 (the relaxation was not computed: cut)", None, True
+        return real(request, lower, *args)
+    monkeypatch.setattr(bracket, "relaxed_uppers", cut_first)
+    got = ev.plan(HAND, turns=3, max_states=1, seconds=60)  # (the bracket: past the states, the hands relisted)
+    assert got.method in ("bounds", "estimate") and len(calls) == 2  # (past one state, the lower side sampled)
+    monkeypatch.setattr(bracket, "relaxed_uppers", real)
+    plain = {r.tile: r for r in ev.plan(HAND, turns=3, max_states=1, seconds=None).discards}
+    assert all(r.upper < 1 for r in plain.values())
+    for row in got.discards:
+        assert row.upper == plain[row.tile].upper and row.score_upper == plain[row.tile].score_upper
+        assert row.upper_estimate is None and row.win_probability <= row.upper
+    label = got.policy_class["win_probability"]
+    assert "upper = " + bracket.UPPER in label and "not computed" not in label and "sampled over" not in label

@@ -384,7 +384,7 @@ def test_each_rows_relaxation_is_counted_at_its_own_no_win_cap(ev, monkeypatch):
     request = ev.plan_request_of(EXAMPLE, 3, "score", seen="", waiting_room="春香 千早", both=False)
     listed = prepare(ev.rules, request.position, turns=3, objectives=("score",))
     lower = plan_module.exact_plan(ev.rules, plan_module.replace(request, play="nearest"), None, None)
-    _, _, context = bracket.relaxed_uppers(request, lower, None, listed, ev.rules)
+    _, _, context, _ = bracket.relaxed_uppers(request, lower, None, listed, ev.rules)
     caps = {r.tile: score_bounds.caps(ev.rules, request.position, 3, r.tile)[1] for r in lower.discards}
     alone = {}
     with monkeypatch.context() as patch:
@@ -397,5 +397,5 @@ def test_each_rows_relaxation_is_counted_at_its_own_no_win_cap(ev, monkeypatch):
         need = np.maximum(targets - np.array(hand, dtype=np.int16) - np.array(room, dtype=np.int16), 0)
         return need, np.asarray(scores, dtype=np.int64)
     monkeypatch.setattr(bounds, "fetch_needs", free)
-    _, _, loose = bracket.relaxed_uppers(request, lower, None, listed, ev.rules)
+    _, _, loose, _ = bracket.relaxed_uppers(request, lower, None, listed, ev.rules)
     assert all(context[t] <= loose[t] for t in caps) and any(context[t] < loose[t] for t in caps)

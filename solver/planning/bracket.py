@@ -56,14 +56,17 @@ def bracket(request: PlanRequest, lower: Plan, stopped: str | None, listed: Prep
 
     clock = clock or Clock(None)
     context = None  # per row the relaxation's bound of E[score] where it was counted (score_bounds.py)
+    cut = False  # the relaxation stopped by its share of the clock
     if slack is not None:  # (the rows are the no-fetch optimum's values)
         uppers = {r.tile: min(Fraction(1), r.win_probability + slack) for r in lower.discards}
         note = (f"the no-fetch optimum (every win listed, a drawn そら discarded at once) plus the chance "
                 f"{float(slack):.4f} that a そら is drawn before the last draw")
     else:
         deadline = clock.share(share.RELIST if relist else share.FETCH_UPPER if deep is not None else share.UPPER)
-        relist = relist and (deadline is None or deadline - time.monotonic() >= share.RELIST_LEAST)
-        uppers, note, context = relaxed_uppers(request, lower, stopped, listed, rules, deadline, relist, deep)
+        short = relist and deadline is not None and deadline - time.monotonic() < share.RELIST_LEAST
+        uppers, note, context, cut = relaxed_uppers(request, lower, stopped, listed, rules, deadline,
+                                                    relist and not short, deep)
+        cut = cut or short  # (a listing not started for want of time: tried again too)
     rows = tuple(replace(r, upper=uppers[r.tile]) for r in lower.discards)
     if rules is not None:  # E[score] <= N + (S - N) U, or the relaxation's mean (score_bounds.py)
         rows = with_score_uppers(rules, request.position, request.turns, rows, context)
@@ -85,6 +88,9 @@ def bracket(request: PlanRequest, lower: Plan, stopped: str | None, listed: Prep
         sampled, estimated, walls = sampling.value()
         found = {r.tile: r for r in sampled}
         rows = tuple(replace(r, **{f: getattr(found[r.tile], f) for f in SAMPLED_FIELDS}) for r in rows)
+    if cut and clock.end is not None and time.monotonic() < clock.end:
+        rows, note = relaxed_again(request, lower, rows, stopped, listed, rules, clock, deep, context, note)
+        estimated = sum(1 for r in rows if r.upper_estimate is not None)
     rows = tuple(ranked(rows, request.objective))  # (equal lower bounds: the larger upper bound first)
     interval = "win_interval" if request.objective == "win" else "score_interval"
     # (an estimate whose every row was raised to an exact value, fetch_within's, is bounds)
@@ -149,14 +155,35 @@ def raised_lower(request: PlanRequest, lower: Plan, rows: tuple, rules: RuleSet 
     return rows, raised, looked, games, fetched, notes
 
 
+def relaxed_again(request: PlanRequest, lower: Plan, rows: tuple, stopped: str | None, listed: Prepared | None,
+                  rules: RuleSet | None, clock: Clock, deep, context: dict | None, note: str) -> tuple[tuple, str]:
+    """The relaxation once more where its share of the clock stopped it and the lower side left time (a slower run
+    of the README's hand at 4 draws: every upper bound 1, the answer 1.1 s early): the rows with each bound the
+    lesser of the two counts, E[score]'s recomputed from them, and the sampled estimate of a bound dropped where a
+    bound below 1 is now proved; and the upper bounds' note (`note` where none is lower)."""
+    from solver.planning.sampled_upper import SAMPLED_FIELDS
+    from solver.planning.score_bounds import with_score_uppers
+
+    deadline = clock.share(share.UPPER_AGAIN)
+    relist = listed is None and deadline - time.monotonic() >= share.RELIST_LEAST  # (listed by the first, as ever)
+    uppers, again, more, _ = relaxed_uppers(request, lower, stopped, listed, rules, deadline, relist, deep)
+    if all(uppers[r.tile] >= r.upper for r in rows):
+        return rows, note
+    rows = tuple(within(replace(r, upper=min(r.upper, uppers[r.tile]))) for r in rows)
+    if rules is not None:
+        rows = with_score_uppers(rules, request.position, request.turns, rows, {**(context or {}), **(more or {})})
+    empty = dict.fromkeys(SAMPLED_FIELDS)
+    return tuple(r if r.upper >= 1 else replace(r, **empty) for r in rows), again
+
+
 def relaxed_uppers(request: PlanRequest, lower: Plan, stopped: str | None, listed: Prepared | None,
                    rules: RuleSet | None, deadline: float | None = None, relist: bool = False,
-                   deep=None) -> tuple[dict, str, dict | None]:
+                   deep=None) -> tuple[dict, str, dict | None, bool]:
     """Per row the perfect-information relaxation (bounds.py) over the listed hands, or 1 where it is not computed;
     and with `rules`, per row the same relaxation of E[score] (score_bounds.py; None where not computed). The rows
     are taken best first (by the deepening's values where `deep` has some, fetch_within.py): past the clock, those
     done keep their bound and the rest get 1. `relist`: with no list given (the optimum was not started), the hands
-    are listed here, within the deadline."""
+    are listed here, within the deadline. Last, whether the clock left rows at 1."""
     from solver.planning.bounds import fetch_needs, win_upper
     from solver.planning.score_bounds import caps
 
@@ -215,13 +242,16 @@ def relaxed_uppers(request: PlanRequest, lower: Plan, stopped: str | None, liste
             else:
                 uppers[row.tile], context[row.tile] = counted[key][:2]
     except TooLarge as exc:  # too many complete hands within reach to list, or too many patterns: only 1 is proved
+        cut = isinstance(exc, OutOfTime)
         if not isinstance(exc, OutOfTime) or not uppers:
             uppers, context = {}, None
             note = f"1 (the relaxation was not computed: {exc})"
         else:
             note += f"; 1 for the {len(lower.discards) - len(uppers)} discards it did not reach ({exc})"
         uppers = {row.tile: uppers.get(row.tile, Fraction(1)) for row in lower.discards}
-    return uppers, note, context
+    else:
+        cut = False
+    return uppers, note, context, cut
 
 
 def fresh_listing(rules: RuleSet, request: PlanRequest, deadline: float | None):
