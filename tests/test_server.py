@@ -158,13 +158,18 @@ def test_plan_route_estimate_matches_cli_json(client):
 
 
 def test_plan_route_bounds_match_cli_json(client):
-    """Past a small state limit the default (the optimum) answers the CLI's bracket: lower <= upper per discard. (A
-    long clock: the steps past the optimum stop at their share of it, so a short one on a loaded machine could let
-    one run reach a discard's bound that the other did not.)"""
+    """Past a small state limit the default (the optimum) answers the CLI's bracket: lower <= upper per discard, the
+    same upper bounds. (A long clock: the steps past the optimum stop at their share of it. The lower side's
+    lookahead also has a 2 s clock of its own, lookahead.SECONDS, so on a loaded machine one run may look ahead at
+    fewer discards than the other: its values are compared only as bounds.)"""
     params = {"hand": SEED_HAND, "turns": "3", "max_states": "20", "seconds": "60"}  # the optimum: 26 states
     got = client.get("/api/plan", params=params).json()
     assert got["method"] == "bounds" and all(d["win_probability"] <= d["upper"] for d in got["discards"])
-    assert got == cli_json("plan", SEED_HAND, "--turns", "3", "--max-states", "20", "--seconds", "60")
+    cli = cli_json("plan", SEED_HAND, "--turns", "3", "--max-states", "20", "--seconds", "60")
+    route, line = ({d["tile"]: d for d in answer["discards"]} for answer in (got, cli))
+    assert cli["method"] == "bounds" and route.keys() == line.keys()
+    assert all(route[t]["upper"] == line[t]["upper"] and route[t]["expected_score_upper"] == line[t]["expected_score_upper"] and
+               line[t]["win_probability"] <= line[t]["upper"] for t in route)
 
 
 @pytest.mark.parametrize("params", [{"turns": "0"}, {"turns": "x"}, {"turns": "99"}, {"objective": "fast"},
