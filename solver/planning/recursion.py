@@ -15,6 +15,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from fractions import Fraction
+from itertools import compress
 
 from solver.core.errors import MjError
 from solver.planning import clock as share
@@ -36,7 +37,8 @@ class Search(Reach, ClosedForms, FirstDraw):
         self.positions, self.nr, self.kinds = positions, n_relevant, kinds
         self.win = objective == "win"
         self.scores = targets  # compact target -> best tsumo score
-        self.sparse = [tuple((i, c) for i, c in enumerate(t) if c) for t in targets]
+        slots = range(max(map(len, targets), default=0))  # (each target's nonzero slots and counts: compress,
+        self.sparse = [tuple(zip(compress(slots, t), compress(t, t))) for t in targets]  # 1.4x a generator)
         self.sparse_of = dict(zip(targets, self.sparse))
         self.dense_by_id = {id(x): t for t, x in zip(targets, self.sparse)}  # (the sparse tuples live as long)
         self._completing: dict[tuple[int, ...], list[tuple]] | None = None  # see completing
