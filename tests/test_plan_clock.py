@@ -132,3 +132,15 @@ def test_a_relaxation_its_share_stopped_is_tried_again_on_the_time_left(ev, monk
         assert row.upper_estimate is None and row.win_probability <= row.upper
     label = got.policy_class["win_probability"]
     assert "upper = " + bracket.UPPER in label and "not computed" not in label and "sampled over" not in label
+
+
+def test_a_sampled_p_win_beside_e_score_stays_within_its_proved_bound(ev):
+    """QA: sorted by E[score], the P(win) column sampled (100 walls: 1/100) lay above the bracket's proved upper
+    bound (551/162448 on そら), which the bracket brings down for a P(win) plan, and its label had lost the bounds'
+    note ("upper = ...")."""
+    hand = "やよい 未来 琴葉 まつり 茜 紗代子 亜利沙 海美 志保 このみ 風花 美也 そら"
+    got = ev.plan(hand, 3, seen="亜美 瑞希 紬", waiting_room="伊織 翼", objective="score", seconds=None, max_states=1)
+    assert any(r.win_interval is not None for r in got.discards)  # (past one state: P(win) sampled)
+    assert all(r.upper is not None and r.win_probability <= r.upper for r in got.discards)
+    assert all(r.win_interval[1] <= float(r.upper) for r in got.discards if r.win_interval is not None)
+    assert "; upper = " in got.policy_class["win_probability"]

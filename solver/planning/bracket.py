@@ -282,8 +282,13 @@ def fetch_relaxation(rules: RuleSet, request: PlanRequest, deadline: float | Non
 
 
 def within(row):
-    """A sampled row whose P(win) lies above its proved upper bound, brought down to it (interval too)."""
-    if row.win_interval is None or row.upper is None or row.win_probability <= row.upper:
+    """A sampled row whose P(win) lies above its proved upper bound, brought down to it, and so is the top of its
+    interval (as score_bounds.bounded does for E[score])."""
+    if row.win_interval is None or row.upper is None:
         return row
     cap = float(row.upper)
-    return replace(row, win_probability=row.upper, win_interval=(min(row.win_interval[0], cap), cap))
+    if row.win_probability > row.upper:
+        row = replace(row, win_probability=row.upper)
+    if row.win_interval[1] > cap:
+        row = replace(row, win_interval=(min(row.win_interval[0], cap), cap))
+    return row

@@ -17,7 +17,7 @@ from solver.planning.prepare import (Prepared, about, acceptances, fetch_could_f
                                      root_states, rough_states, searched_acceptance)
 from solver.planning.recursion import STATE_LIMIT, check_probability
 from solver.planning.request import DEFAULT_GAMES, OBJECTIVES, Limits, PlanRequest, Position
-from solver.planning.bracket import bracket, label_of, sora_slack
+from solver.planning.bracket import bracket, label_of, sora_slack, within
 from solver.planning import clock as share
 from solver.planning.clock import Clock
 from solver.planning.counted_upper import with_counted_uppers
@@ -187,9 +187,11 @@ def with_other(rules: RuleSet, request: PlanRequest, result: Plan, progress: Pro
     interval = "win_interval" if other == "win" else "score_interval"  # (None where the value is exact)
     values = {r.tile: (getattr(r, field), getattr(r, interval)) for r in found.discards}
     optimal_win = other == "win" and found.policy_class[field] == "all play"
-    rows = tuple(replace(r, **{field: values[r.tile][0], interval: values[r.tile][1]},
-                         **({"upper": values[r.tile][0]} if optimal_win else {})) for r in result.discards)
-    labels = dict(result.policy_class, **{field: found.policy_class[field]})
+    rows = tuple(within(replace(r, **{field: values[r.tile][0], interval: values[r.tile][1]},  # (a sample above
+                                **({"upper": values[r.tile][0]} if optimal_win else {}))) for r in result.discards)
+    kept = result.policy_class[field].partition("; upper = ") if field == "win_probability" and not optimal_win \
+        else ()  # (QA: the bracket's bounds said where they stay)
+    labels = dict(result.policy_class, **{field: found.policy_class[field] + "".join(kept[1:])})
     if field == "expected_score" and labels[field] == "all play":
         rows = tuple(replace(r, score_upper=r.expected_score) for r in rows)
     elif field == "expected_score":  # a lower bound: beside the bracket's upper bound, or where P(win) is over
