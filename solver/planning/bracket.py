@@ -187,7 +187,7 @@ def relaxed_uppers(request: PlanRequest, lower: Plan, stopped: str | None, liste
     from solver.planning.bounds import fetch_needs, win_upper
     from solver.planning.score_bounds import caps
 
-    position, note = request.position, UPPER
+    position, note, cut = request.position, UPPER, False
     uppers: dict = {}
     context: dict | None = {}
     try:
@@ -243,14 +243,12 @@ def relaxed_uppers(request: PlanRequest, lower: Plan, stopped: str | None, liste
                 uppers[row.tile], context[row.tile] = counted[key][:2]
     except TooLarge as exc:  # too many complete hands within reach to list, or too many patterns: only 1 is proved
         cut = isinstance(exc, OutOfTime)
-        if not isinstance(exc, OutOfTime) or not uppers:
+        if not cut or not uppers:
             uppers, context = {}, None
             note = f"1 (the relaxation was not computed: {exc})"
         else:
             note += f"; 1 for the {len(lower.discards) - len(uppers)} discards it did not reach ({exc})"
         uppers = {row.tile: uppers.get(row.tile, Fraction(1)) for row in lower.discards}
-    else:
-        cut = False
     return uppers, note, context, cut
 
 

@@ -187,7 +187,8 @@ def with_other(rules: RuleSet, request: PlanRequest, result: Plan, progress: Pro
     interval = "win_interval" if other == "win" else "score_interval"  # (None where the value is exact)
     values = {r.tile: (getattr(r, field), getattr(r, interval)) for r in found.discards}
     optimal_win = other == "win" and found.policy_class[field] == "all play"
-    rows = tuple(within(replace(r, **{field: values[r.tile][0], interval: values[r.tile][1]},  # (a sample above
+    # (within: a P(win) sampled above the bracket's proved bound is noise, brought down to it)
+    rows = tuple(within(replace(r, **{field: values[r.tile][0], interval: values[r.tile][1]},
                                 **({"upper": values[r.tile][0]} if optimal_win else {}))) for r in result.discards)
     kept = result.policy_class[field].partition("; upper = ") if field == "win_probability" and not optimal_win \
         else ()  # (QA: the bracket's bounds said where they stay)
