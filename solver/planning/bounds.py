@@ -134,8 +134,12 @@ def fetch_needs(targets: np.ndarray, hand, room, wall, t: int, held: int, sora: 
     wall_a = np.array(wall, dtype=np.int16)
     need = np.maximum(targets.astype(np.int16) - np.array(hand, dtype=np.int16), 0)
     need[:, sora] = 0
-    avail = np.minimum(need, np.array(room, dtype=np.int16))
     values = np.zeros(len(need), dtype=np.int64) if scores is None else np.asarray(scores, dtype=np.int64)
+    # a need from T keeps m - |r| + max(0, |r| - held) >= m - held tiles to draw: past t + held none is kept (the
+    # filter below), so those targets go first (on a 4-draw hand's 67,778 listed hands, most of the work)
+    near = need.sum(1) <= t + held
+    need, values = need[near], values[near]
+    avail = np.minimum(need, np.array(room, dtype=np.int16))
     needs, kept = [need], [values]
     for fetched in range(1, min(t, held + int(wall_a[sora])) + 1):  # (one fetch a turn, before its draw)
         rows, kinds = np.nonzero(avail)
