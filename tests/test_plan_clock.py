@@ -118,12 +118,16 @@ def test_a_relaxation_its_share_stopped_is_tried_again_on_the_time_left(ev, monk
 
     def cut_first(request, lower, *args):
         calls.append(args)
-        if len(calls) == 1:  # (as the clock would: no row reached)
-            return {r.tile: 1 for r in lower.discards}, "1 (the relaxation was not computed: cut)", None, True
-        return real(request, lower, *args)
+        uppers, note, context, cut = real(request, lower, *args)
+        if len(calls) == 1:  # (as the clock would: the first 3 rows reached)
+            reached = [r.tile for r in lower.discards[:3]]
+            return ({t: uppers[t] if t in reached else 1 for t in uppers}, note + "; 1 for the rest (cut)",
+                    {t: context[t] for t in reached}, True)
+        return uppers, note, context, cut
     monkeypatch.setattr(bracket, "relaxed_uppers", cut_first)
     got = ev.plan(HAND, turns=3, max_states=1, seconds=60)  # (the bracket: past the states, the hands relisted)
     assert got.method in ("bounds", "estimate") and len(calls) == 2  # (past one state, the lower side sampled)
+    assert len(calls[1][-1]) == 3  # (the rows the first count reached are not counted again)
     monkeypatch.setattr(bracket, "relaxed_uppers", real)
     plain = {r.tile: r for r in ev.plan(HAND, turns=3, max_states=1, seconds=None).discards}
     assert all(r.upper < 1 for r in plain.values())

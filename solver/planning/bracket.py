@@ -166,10 +166,11 @@ def relaxed_again(request: PlanRequest, lower: Plan, rows: tuple, stopped: str |
 
     deadline = clock.share(share.UPPER_AGAIN)
     relist = listed is None and deadline - time.monotonic() >= share.RELIST_LEAST  # (listed by the first, as ever)
-    uppers, again, more, _ = relaxed_uppers(request, lower, stopped, listed, rules, deadline, relist, deep)
-    if all(uppers[r.tile] >= r.upper for r in rows):
+    done = frozenset(r.tile for r in rows if r.upper < 1)  # (the first count's rows: not counted twice)
+    uppers, again, more, _ = relaxed_uppers(request, lower, stopped, listed, rules, deadline, relist, deep, done)
+    if all(uppers.get(r.tile, 1) >= r.upper for r in rows):
         return rows, note
-    rows = tuple(within(replace(r, upper=min(r.upper, uppers[r.tile]))) for r in rows)
+    rows = tuple(within(replace(r, upper=min(r.upper, uppers.get(r.tile, 1)))) for r in rows)
     if rules is not None:
         rows = with_score_uppers(rules, request.position, request.turns, rows, {**(context or {}), **(more or {})})
     empty = dict.fromkeys(SAMPLED_FIELDS)
@@ -178,12 +179,13 @@ def relaxed_again(request: PlanRequest, lower: Plan, rows: tuple, stopped: str |
 
 def relaxed_uppers(request: PlanRequest, lower: Plan, stopped: str | None, listed: Prepared | None,
                    rules: RuleSet | None, deadline: float | None = None, relist: bool = False,
-                   deep=None) -> tuple[dict, str, dict | None, bool]:
+                   deep=None, skip: frozenset = frozenset()) -> tuple[dict, str, dict | None, bool]:
     """Per row the perfect-information relaxation (bounds.py) over the listed hands, or 1 where it is not computed;
     and with `rules`, per row the same relaxation of E[score] (score_bounds.py; None where not computed). The rows
     are taken best first (by the deepening's values where `deep` has some, fetch_within.py): past the clock, those
     done keep their bound and the rest get 1. `relist`: with no list given (the optimum was not started), the hands
-    are listed here, within the deadline. Last, whether the clock left rows at 1."""
+    are listed here, within the deadline. `skip`: rows counted already (given 1 here). Last, whether the clock left
+    rows at 1."""
     from solver.planning.bounds import fetch_needs, win_upper
     from solver.planning.score_bounds import caps
 
@@ -216,7 +218,7 @@ def relaxed_uppers(request: PlanRequest, lower: Plan, stopped: str | None, liste
             room_r = tuple(room_r) + (0,)
         # one count per hand and room (without a そら's column, per their sum: rows alike share it), at the row's own
         # no-win cap N (no end without a win scores more than N)
-        rows, counted = lower.discards, {}
+        rows, counted = [r for r in lower.discards if r.tile not in skip], {}
         if deep is not None and deep.found is not None:
             rows = sorted(rows, key=lambda row: deep.found[1][row.tile][0], reverse=True)
         for row in rows:
@@ -247,7 +249,8 @@ def relaxed_uppers(request: PlanRequest, lower: Plan, stopped: str | None, liste
             uppers, context = {}, None
             note = f"1 (the relaxation was not computed: {exc})"
         else:
-            note += f"; 1 for the {len(lower.discards) - len(uppers)} discards it did not reach ({exc})"
+            missed = sum(1 for r in lower.discards if r.tile not in uppers and r.tile not in skip)
+            note += f"; 1 for the {missed} discards it did not reach ({exc})"
         uppers = {row.tile: uppers.get(row.tile, Fraction(1)) for row in lower.discards}
     return uppers, note, context, cut
 
