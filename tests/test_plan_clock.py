@@ -122,12 +122,12 @@ def test_a_relaxation_its_share_stopped_is_tried_again_on_the_time_left(ev, monk
         if len(calls) == 1:  # (as the clock would: the first 3 rows reached)
             reached = [r.tile for r in lower.discards[:3]]
             return ({t: uppers[t] if t in reached else 1 for t in uppers}, note + "; 1 for the rest (cut)",
-                    {t: context[t] for t in reached}, True)
+                    {t: context[t] for t in reached}, frozenset(reached))
         return uppers, note, context, cut
     monkeypatch.setattr(bracket, "relaxed_uppers", cut_first)
     got = ev.plan(HAND, turns=3, max_states=1, seconds=60)  # (the bracket: past the states, the hands relisted)
     assert got.method in ("bounds", "estimate") and len(calls) == 2  # (past one state, the lower side sampled)
-    assert len(calls[1][-1]) == 3  # (the rows the first count reached are not counted again)
+    assert len(calls[1][-2]) == 3  # (the rows the first count reached are not counted again)
     monkeypatch.setattr(bracket, "relaxed_uppers", real)
     plain = {r.tile: r for r in ev.plan(HAND, turns=3, max_states=1, seconds=None).discards}
     assert all(r.upper < 1 for r in plain.values())
@@ -148,3 +148,28 @@ def test_a_sampled_p_win_beside_e_score_stays_within_its_proved_bound(ev):
     assert all(r.upper is not None and r.win_probability <= r.upper for r in got.discards)
     assert all(r.win_interval[1] <= float(r.upper) for r in got.discards if r.win_interval is not None)
     assert "; upper = " in got.policy_class["win_probability"]
+
+
+def test_rows_the_relaxation_does_not_reach_get_the_13_tiles_bound(ev, monkeypatch):
+    """The 13 tiles before the discard are counted first: each row's pool (the 12 tiles kept, the draws, the room
+    with the discard) lies within theirs, so that count bounds every row, and the rows the clock leaves get it
+    instead of 1. Here the clock stops the count right after it."""
+    from solver.planning import bounds
+    from solver.planning.targets import OutOfTime
+
+    optimum = {r.tile: r.win_probability for r in ev.plan(HAND, turns=3, both=False, seconds=None).discards}
+    assert ev.plan(HAND, turns=3, both=False, seconds=None).method == "optimal"
+    plain = {r.tile: r.upper for r in ev.plan(HAND, turns=3, max_states=1, both=False, seconds=None).discards}
+    real, calls = bounds.win_upper, []
+
+    def first_only(*args, **kwargs):
+        calls.append(args)
+        if len(calls) > 1:
+            raise OutOfTime("the upper bound passed its time budget (test)")
+        return real(*args, **kwargs)
+    monkeypatch.setattr(bounds, "win_upper", first_only)
+    got = ev.plan(HAND, turns=3, max_states=1, both=False, seconds=None)
+    whole = {r.upper for r in got.discards}
+    assert len(whole) == 1 and max(plain.values()) <= min(whole) < 1
+    assert all(optimum[r.tile] <= r.upper for r in got.discards)
+    assert bracket.WHOLE_NOTE.format(n=len(got.discards), exc="x").split("(x), ")[1] in got.policy_class["win_probability"]

@@ -296,8 +296,9 @@ def test_past_nearest_too_the_default_still_answers():
 
 
 def test_relaxation_past_its_clock_keeps_the_discards_it_reached():
-    """The relaxation stopped by its clock after two discards: those two (the best lower bounds) keep their bound,
-    the same as with no clock, every other discard gets 1, and the label says how many were not reached."""
+    """The relaxation stopped by its clock after the 13 tiles before the discard and two discards: those two (the
+    best lower bounds) keep their bound, the same as with no clock, every other discard gets the 13 tiles' bound (at
+    least each one's own, below 1), and the label says how many were not reached."""
     from solver.planning import bounds
 
     ev = Evaluator("hitori-jong-2.1")
@@ -308,7 +309,7 @@ def test_relaxation_past_its_clock_keeps_the_discards_it_reached():
         counted, win_upper = [], bounds.win_upper
 
         def two_then_clock(*args, **kwargs):
-            if len(counted) == 2:
+            if len(counted) == 3:  # (the 13 tiles, then two discards)
                 raise OutOfTime("the upper bound passed its time budget (test)")
             counted.append(1)
             return win_upper(*args, **kwargs)
@@ -317,9 +318,12 @@ def test_relaxation_past_its_clock_keeps_the_discards_it_reached():
     assert whole.method == cut.method == "bounds" and all(r.upper < 1 for r in whole.discards)
     reached = [r.tile for r in whole.discards[:2]]  # (best lower bounds first: the order the relaxation takes)
     upper = {r.tile: r.upper for r in whole.discards}
+    spread = {row.upper for row in cut.discards if row.tile not in reached}
+    assert len(spread) == 1 and max(upper.values()) <= min(spread) < 1
     for row in cut.discards:
-        assert row.upper == (upper[row.tile] if row.tile in reached else 1)
-    assert f"1 for the {len(cut.discards) - 2} discards it did not reach" in cut.policy_class["win_probability"]
+        assert row.tile not in reached or row.upper == upper[row.tile]
+    assert f"for the {len(cut.discards) - 2} discards it did not reach" in cut.policy_class["win_probability"]
+    assert "the relaxation of the 13 tiles before the discard" in cut.policy_class["win_probability"]
 
 
 def test_a_paced_plan_gives_up_once_its_first_discards_show_it_cannot_finish(monkeypatch):

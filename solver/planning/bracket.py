@@ -64,9 +64,9 @@ def bracket(request: PlanRequest, lower: Plan, stopped: str | None, listed: Prep
     else:
         deadline = clock.share(share.RELIST if relist else share.FETCH_UPPER if deep is not None else share.UPPER)
         short = relist and deadline is not None and deadline - time.monotonic() < share.RELIST_LEAST
-        uppers, note, context, cut = relaxed_uppers(request, lower, stopped, listed, rules, deadline,
-                                                    relist and not short, deep)
-        cut = cut or short  # (a listing not started for want of time: tried again too)
+        uppers, note, context, reached = relaxed_uppers(request, lower, stopped, listed, rules, deadline,
+                                                        relist and not short, deep)
+        cut = reached is not None or short  # (a listing not started for want of time: tried again too)
     rows = tuple(replace(r, upper=uppers[r.tile]) for r in lower.discards)
     if rules is not None:  # E[score] <= N + (S - N) U, or the relaxation's mean (score_bounds.py)
         rows = with_score_uppers(rules, request.position, request.turns, rows, context)
@@ -89,7 +89,8 @@ def bracket(request: PlanRequest, lower: Plan, stopped: str | None, listed: Prep
         found = {r.tile: r for r in sampled}
         rows = tuple(replace(r, **{f: getattr(found[r.tile], f) for f in SAMPLED_FIELDS}) for r in rows)
     if cut and clock.end is not None and time.monotonic() < clock.end:
-        rows, note = relaxed_again(request, lower, rows, stopped, listed, rules, clock, deep, context, note)
+        rows, note = relaxed_again(request, lower, rows, stopped, listed, rules, clock, deep, context, note,
+                                   reached or frozenset())
         estimated = sum(1 for r in rows if r.upper_estimate is not None)
     rows = tuple(ranked(rows, request.objective))  # (equal lower bounds: the larger upper bound first)
     interval = "win_interval" if request.objective == "win" else "score_interval"
@@ -155,19 +156,26 @@ def raised_lower(request: PlanRequest, lower: Plan, rows: tuple, rules: RuleSet 
     return rows, raised, looked, games, fetched, notes
 
 
+WHOLE = object()  # relaxed_uppers' key of the 13 tiles before the discard
+WHOLE_NOTE = ("; for the {n} discards it did not reach ({exc}), the relaxation of the 13 tiles before the discard, "
+              "at least each discard's (the discard held rather than in the waiting room)")
+
+
 def relaxed_again(request: PlanRequest, lower: Plan, rows: tuple, stopped: str | None, listed: Prepared | None,
-                  rules: RuleSet | None, clock: Clock, deep, context: dict | None, note: str) -> tuple[tuple, str]:
+                  rules: RuleSet | None, clock: Clock, deep, context: dict | None, note: str,
+                  done: frozenset) -> tuple[tuple, str]:
     """The relaxation once more where its share of the clock stopped it and the lower side left time (a slower run
     of the README's hand at 4 draws: every upper bound 1, the answer 1.1 s early): the rows with each bound the
     lesser of the two counts, E[score]'s recomputed from them, and the sampled estimate of a bound dropped where a
-    bound below 1 is now proved; and the upper bounds' note (`note` where none is lower)."""
+    bound below 1 is now proved; and the upper bounds' note (`note` where none is lower). `done`: the rows the first
+    count reached, not counted twice."""
     from solver.planning.sampled_upper import SAMPLED_FIELDS
     from solver.planning.score_bounds import with_score_uppers
 
     deadline = clock.share(share.UPPER_AGAIN)
     relist = listed is None and deadline - time.monotonic() >= share.RELIST_LEAST  # (listed by the first, as ever)
-    done = frozenset(r.tile for r in rows if r.upper < 1)  # (the first count's rows: not counted twice)
-    uppers, again, more, _ = relaxed_uppers(request, lower, stopped, listed, rules, deadline, relist, deep, done)
+    whole = all(r.upper >= 1 for r in rows if r.tile not in done)  # (the 13 tiles' count: where the first had none)
+    uppers, again, more, _ = relaxed_uppers(request, lower, stopped, listed, rules, deadline, relist, deep, done, whole)
     if all(uppers.get(r.tile, 1) >= r.upper for r in rows):
         return rows, note
     rows = tuple(within(replace(r, upper=min(r.upper, uppers.get(r.tile, 1)))) for r in rows)
@@ -179,17 +187,20 @@ def relaxed_again(request: PlanRequest, lower: Plan, rows: tuple, stopped: str |
 
 def relaxed_uppers(request: PlanRequest, lower: Plan, stopped: str | None, listed: Prepared | None,
                    rules: RuleSet | None, deadline: float | None = None, relist: bool = False,
-                   deep=None, skip: frozenset = frozenset()) -> tuple[dict, str, dict | None, bool]:
+                   deep=None, skip: frozenset = frozenset(), whole: bool = True
+                   ) -> tuple[dict, str, dict | None, frozenset | None]:
     """Per row the perfect-information relaxation (bounds.py) over the listed hands, or 1 where it is not computed;
     and with `rules`, per row the same relaxation of E[score] (score_bounds.py; None where not computed). The rows
     are taken best first (by the deepening's values where `deep` has some, fetch_within.py): past the clock, those
     done keep their bound and the rest get 1. `relist`: with no list given (the optimum was not started), the hands
-    are listed here, within the deadline. `skip`: rows counted already (given 1 here). Last, whether the clock left
-    rows at 1."""
+    are listed here, within the deadline. `skip`: rows counted already (given 1 here). Past one row (and with
+    `whole`), the 13 tiles before the discard are counted first: a bound of every row (the discard held beats the discard in the room, its
+    pool holding each row's), given to the rows the clock leaves. Last, the rows counted where the clock stopped it
+    (else None)."""
     from solver.planning.bounds import fetch_needs, win_upper
     from solver.planning.score_bounds import caps
 
-    position, note, cut = request.position, UPPER, False
+    position, note, reached = request.position, UPPER, None
     uppers: dict = {}
     context: dict | None = {}
     try:
@@ -221,13 +232,16 @@ def relaxed_uppers(request: PlanRequest, lower: Plan, stopped: str | None, liste
         rows, counted = [r for r in lower.discards if r.tile not in skip], {}
         if deep is not None and deep.found is not None:
             rows = sorted(rows, key=lambda row: deep.found[1][row.tile][0], reverse=True)
+        if len(rows) > 1 and rows[0].tile is not None and whole:  # (first: the rows the clock leaves get it)
+            rows = [None] + rows
         for row in rows:
-            kept = position.hand if row.tile is None else position.hand.remove(row.tile)
+            tile = WHOLE if row is None else row.tile
+            kept = position.hand if tile is None or tile is WHOLE else position.hand.remove(tile)
             hand = tuple(kept.concealed[k] for k in relevant)
             room = list(room_r) if fetch else [0] * len(relevant)
-            if fetch and row.tile is not None and row.tile in relevant:
-                room[relevant.index(row.tile)] += 1  # the discard lies in the waiting room
-            floor = None if rules is None else caps(rules, position, request.turns, row.tile)[1]
+            if fetch and tile is not None and tile is not WHOLE and tile in relevant:
+                room[relevant.index(tile)] += 1  # the discard lies in the waiting room
+            floor = None if rules is None else 0 if row is None else caps(rules, position, request.turns, tile)[1]
             key = ((hand, tuple(room)) if sora is not None else tuple(h + r for h, r in zip(hand, room)), floor)
             if key not in counted:
                 if sora is None:
@@ -240,19 +254,25 @@ def relaxed_uppers(request: PlanRequest, lower: Plan, stopped: str | None, liste
                     counted[key] = win_upper(needs, empty, wall_r, empty, W, request.turns, deadline=deadline,
                                              scores=values.tolist(), floor=floor)
             if rules is None:
-                uppers[row.tile] = counted[key]
+                uppers[tile] = counted[key]
             else:
-                uppers[row.tile], context[row.tile] = counted[key][:2]
+                uppers[tile], got = counted[key][:2]
+                if row is not None:
+                    context[tile] = got
     except TooLarge as exc:  # too many complete hands within reach to list, or too many patterns: only 1 is proved
-        cut = isinstance(exc, OutOfTime)
-        if not cut or not uppers:
-            uppers, context = {}, None
+        spread = uppers.pop(WHOLE, Fraction(1))  # (the 13 tiles' bound where counted, else 1)
+        reached = frozenset(uppers) if isinstance(exc, OutOfTime) else None
+        if reached is None or not (uppers or spread < 1):
+            uppers, context, spread = {}, None, Fraction(1)
             note = f"1 (the relaxation was not computed: {exc})"
         else:
             missed = sum(1 for r in lower.discards if r.tile not in uppers and r.tile not in skip)
-            note += f"; 1 for the {missed} discards it did not reach ({exc})"
-        uppers = {row.tile: uppers.get(row.tile, Fraction(1)) for row in lower.discards}
-    return uppers, note, context, cut
+            note += (f"; 1 for the {missed} discards it did not reach ({exc})" if spread >= 1 else
+                     WHOLE_NOTE.format(n=missed, exc=exc))
+        uppers = {row.tile: uppers.get(row.tile, spread) for row in lower.discards}
+    else:
+        uppers.pop(WHOLE, None)
+    return uppers, note, context, reached
 
 
 def fresh_listing(rules: RuleSet, request: PlanRequest, deadline: float | None):
