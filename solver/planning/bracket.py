@@ -194,9 +194,9 @@ def relaxed_uppers(request: PlanRequest, lower: Plan, stopped: str | None, liste
     are taken best first (by the deepening's values where `deep` has some, fetch_within.py): past the clock, those
     done keep their bound and the rest get 1. `relist`: with no list given (the optimum was not started), the hands
     are listed here, within the deadline. `skip`: rows counted already (given 1 here). Past one row (and with
-    `whole`), the 13 tiles before the discard are counted first: a bound of every row (the discard held beats the discard in the room, its
-    pool holding each row's), given to the rows the clock leaves. Last, the rows counted where the clock stopped it
-    (else None)."""
+    `whole`), the 13 tiles before the discard are counted first: a bound of every row (the discard held beats the
+    discard in the room, its pool holding each row's), given to the rows the clock leaves. Last, the rows counted
+    where the clock stopped it (else None)."""
     from solver.planning.bounds import fetch_needs, win_upper
     from solver.planning.score_bounds import caps
 

@@ -16,8 +16,8 @@ UPPER = 0.3  # each of the two upper bounds (the relaxation counted, then sample
 RELIST = 0.6  # ... the counted one where it lists the hands itself (the optimum, not started, left its time),
 FETCH_UPPER = 0.6  # ... the counted one with a fetch-mode そら held (each discard its own count: the room's tiles need
 # fetches; about 0.05 s a discard after a listing of 0.1-0.5 s), where the deepening has raised the lower side already
-UPPER_AGAIN = 0.8  # ... once more where the first stopped at its share and the lower side left time (the rest: E[score]'s
-# bound and the other objective's)
+UPPER_AGAIN = 0.8  # ... once more where the first stopped at its share and the lower side left time (the rest:
+# E[score]'s bound and the other objective's)
 RELIST_LEAST = 1.5  # ... if that leaves it this many seconds (at 5 draws: up to 0.5 s of listing, then the count)
 LOWER = 0.6  # the lower side's improvements (the estimate's policy sampled, the lookahead)
 NO_FETCH = 4.5  # seconds of the optimum's time its search with every fetch leaves to the no-fetch optimum that answers
