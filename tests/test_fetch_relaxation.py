@@ -58,6 +58,11 @@ def test_the_fetch_relaxation_counts_its_event_and_bounds_the_optimum(case):
                           rules=game.oracle_rules("2019-12"), sora=sora, favourite=favourite, called=deal.called)
     keys = np.array(list(listed.counts), dtype=np.int16).reshape(-1, game.K)
     empty = (0,) * game.K
+    # the 13 tiles before the discard (bracket.relaxed_uppers counts them first): a bound of every row
+    hand13 = list(deal.concealed)
+    needs, _ = fetch_needs(keys, hand13, list(room), wall, turns, hand13[sora], sora)
+    whole = win_upper(needs, empty, wall, empty, sum(wall), turns) if len(needs) else Fraction(0)
+    assert whole == counted_event(targets, hand13, list(room), wall, turns, sora)
     for discard, best in optimum.items():
         hand, left = list(deal.concealed), list(room)
         if discard is not None:
@@ -66,7 +71,7 @@ def test_the_fetch_relaxation_counts_its_event_and_bounds_the_optimum(case):
         needs, _ = fetch_needs(keys, hand, left, wall, turns, hand[sora], sora)
         upper = win_upper(needs, empty, wall, empty, sum(wall), turns) if len(needs) else Fraction(0)
         assert upper == counted_event(targets, hand, left, wall, turns, sora)
-        assert best <= upper
+        assert best <= upper <= (whole if discard is not None else 1)
 
 
 def test_two_sora_with_a_room_get_a_bound_below_one():
