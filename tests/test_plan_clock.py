@@ -12,7 +12,7 @@ from solver.planning import bracket, clock, estimate, lookahead, sampled_lower, 
 from solver.planning import plan as plan_module
 from solver.planning.prepare import prepare, root_states
 from solver.planning.request import Limits, PlanRequest, Position
-from solver.planning.targets import TooLarge
+from solver.planning.targets import OutOfTime, TooLarge
 
 HAND = "真 雪歩 あずさ 可奈 歩 未来 まつり 美也 紗代子 海美 奈緒 美奈子 星梨花"  # seed 000's hand (h = 1)
 
@@ -155,7 +155,6 @@ def test_rows_the_relaxation_does_not_reach_get_the_13_tiles_bound(ev, monkeypat
     with the discard) lies within theirs, so that count bounds every row, and the rows the clock leaves get it
     instead of 1. Here the clock stops the count right after it."""
     from solver.planning import bounds
-    from solver.planning.targets import OutOfTime
 
     exact = ev.plan(HAND, turns=3, both=False, seconds=None)
     assert exact.method == "optimal"
@@ -175,3 +174,26 @@ def test_rows_the_relaxation_does_not_reach_get_the_13_tiles_bound(ev, monkeypat
     assert all(optimum[r.tile] <= r.upper for r in got.discards)
     said = bracket.WHOLE_NOTE.format(n=len(got.discards), exc="x").split("(x), ")[1]
     assert said in got.policy_class["win_probability"]
+
+
+def test_the_13_tiles_bound_stays_said_after_a_second_count_cut_too(ev, monkeypatch):
+    """The first count reaches the 13 tiles and one row, the second one more row; both are cut. The rows left keep
+    the 13 tiles' bound, and the label says so (it had said "1 for the discards it did not reach" beside them)."""
+    from solver.planning import bounds
+
+    real, calls = bounds.win_upper, []
+    cut_at = {3, 5}  # (the 13 tiles and a row, then a row)
+
+    def scheduled(*args, **kwargs):
+        calls.append(1)
+        if len(calls) in cut_at:
+            raise OutOfTime("the upper bound passed its time budget (test)")
+        return real(*args, **kwargs)
+    monkeypatch.setattr(bounds, "win_upper", scheduled)
+    got = ev.plan(HAND, turns=3, max_states=1, both=False, seconds=60)
+    assert len(calls) >= 5
+    uppers = sorted(r.upper for r in got.discards)
+    spread = uppers[-1]
+    assert spread < 1 and uppers.count(spread) == len(uppers) - 2  # (two rows counted, each below the 13 tiles')
+    label = got.policy_class["win_probability"]
+    assert "the relaxation of the 13 tiles before the discard" in label and "; 1 for the" not in label

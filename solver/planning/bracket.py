@@ -174,7 +174,8 @@ def relaxed_again(request: PlanRequest, lower: Plan, rows: tuple, stopped: str |
 
     deadline = clock.share(share.UPPER_AGAIN)
     relist = listed is None and deadline - time.monotonic() >= share.RELIST_LEAST  # (listed by the first, as ever)
-    whole = all(r.upper >= 1 for r in rows if r.tile not in done)  # (the 13 tiles' count: where the first had none)
+    left = max((r.upper for r in rows if r.tile not in done), default=Fraction(1))  # (the 13 tiles' bound, if the
+    whole = True if left >= 1 else left  # first counted it: not counted again, still given to the rows left)
     uppers, again, more, _ = relaxed_uppers(request, lower, stopped, listed, rules, deadline, relist, deep, done, whole)
     if all(uppers.get(r.tile, 1) >= r.upper for r in rows):
         return rows, note
@@ -187,16 +188,16 @@ def relaxed_again(request: PlanRequest, lower: Plan, rows: tuple, stopped: str |
 
 def relaxed_uppers(request: PlanRequest, lower: Plan, stopped: str | None, listed: Prepared | None,
                    rules: RuleSet | None, deadline: float | None = None, relist: bool = False,
-                   deep=None, skip: frozenset = frozenset(), whole: bool = True
+                   deep=None, skip: frozenset = frozenset(), whole: bool | Fraction = True
                    ) -> tuple[dict, str, dict | None, frozenset | None]:
     """Per row the perfect-information relaxation (bounds.py) over the listed hands, or 1 where it is not computed;
     and with `rules`, per row the same relaxation of E[score] (score_bounds.py; None where not computed). The rows
     are taken best first (by the deepening's values where `deep` has some, fetch_within.py): past the clock, those
     done keep their bound and the rest get 1. `relist`: with no list given (the optimum was not started), the hands
-    are listed here, within the deadline. `skip`: rows counted already (given 1 here). Past one row (and with
-    `whole`), the 13 tiles before the discard are counted first: a bound of every row (the discard held beats the
-    discard in the room, its pool holding each row's), given to the rows the clock leaves. Last, the rows counted
-    where the clock stopped it (else None)."""
+    are listed here, within the deadline. `skip`: rows counted already (given 1 here). Past one row, with `whole`
+    True, the 13 tiles before the discard are counted first: a bound of every row (the discard held beats the
+    discard in the room, its pool holding each row's), given to the rows the clock leaves (`whole` a Fraction: that
+    bound, known already). Last, the rows counted where the clock stopped it (else None)."""
     from solver.planning.bounds import fetch_needs, win_upper
     from solver.planning.score_bounds import caps
 
@@ -232,7 +233,7 @@ def relaxed_uppers(request: PlanRequest, lower: Plan, stopped: str | None, liste
         rows, counted = [r for r in lower.discards if r.tile not in skip], {}
         if deep is not None and deep.found is not None:
             rows = sorted(rows, key=lambda row: deep.found[1][row.tile][0], reverse=True)
-        if len(rows) > 1 and rows[0].tile is not None and whole:  # (first: the rows the clock leaves get it)
+        if len(rows) > 1 and rows[0].tile is not None and whole is True:  # (first: the rows the clock leaves get it)
             rows = [None] + rows
         for row in rows:
             tile = WHOLE if row is None else row.tile
@@ -260,7 +261,7 @@ def relaxed_uppers(request: PlanRequest, lower: Plan, stopped: str | None, liste
                 if row is not None:
                     context[tile] = got
     except TooLarge as exc:  # too many complete hands within reach to list, or too many patterns: only 1 is proved
-        spread = uppers.pop(WHOLE, Fraction(1))  # (the 13 tiles' bound where counted, else 1)
+        spread = uppers.pop(WHOLE, Fraction(1) if whole is True else whole)  # (the 13 tiles' bound, else 1)
         reached = frozenset(uppers) if isinstance(exc, OutOfTime) else None
         if reached is None or not (uppers or spread < 1):
             uppers, context, spread = {}, None, Fraction(1)
