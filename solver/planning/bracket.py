@@ -233,16 +233,16 @@ def relaxed_uppers(request: PlanRequest, lower: Plan, stopped: str | None, liste
         rows, counted = [r for r in lower.discards if r.tile not in skip], {}
         if deep is not None and deep.found is not None:
             rows = sorted(rows, key=lambda row: deep.found[1][row.tile][0], reverse=True)
+        counts = [(row.tile, row.tile) for row in rows]  # (the key in uppers, the discard)
         if len(rows) > 1 and rows[0].tile is not None and whole is True:  # (first: the rows the clock leaves get it)
-            rows = [None] + rows
-        for row in rows:
-            tile = WHOLE if row is None else row.tile
-            kept = position.hand if tile is None or tile is WHOLE else position.hand.remove(tile)
+            counts.insert(0, (WHOLE, None))
+        for tile, discard in counts:
+            kept = position.hand if discard is None else position.hand.remove(discard)
             hand = tuple(kept.concealed[k] for k in relevant)
             room = list(room_r) if fetch else [0] * len(relevant)
-            if fetch and tile is not None and tile is not WHOLE and tile in relevant:
-                room[relevant.index(tile)] += 1  # the discard lies in the waiting room
-            floor = None if rules is None else 0 if row is None else caps(rules, position, request.turns, tile)[1]
+            if fetch and discard is not None and discard in relevant:
+                room[relevant.index(discard)] += 1  # the discard lies in the waiting room
+            floor = None if rules is None else 0 if tile is WHOLE else caps(rules, position, request.turns, tile)[1]
             key = ((hand, tuple(room)) if sora is not None else tuple(h + r for h, r in zip(hand, room)), floor)
             if key not in counted:
                 if sora is None:
@@ -258,7 +258,7 @@ def relaxed_uppers(request: PlanRequest, lower: Plan, stopped: str | None, liste
                 uppers[tile] = counted[key]
             else:
                 uppers[tile], got = counted[key][:2]
-                if row is not None:
+                if tile is not WHOLE:
                     context[tile] = got
     except TooLarge as exc:  # too many complete hands within reach to list, or too many patterns: only 1 is proved
         spread = uppers.pop(WHOLE, Fraction(1) if whole is True else whole)  # (the 13 tiles' bound, else 1)
