@@ -116,18 +116,21 @@ def test_a_relaxation_its_share_stopped_is_tried_again_on_the_time_left(ev, monk
     the plain note."""
     real, calls = bracket.relaxed_uppers, []
 
-    def cut_first(request, lower, *args):
+    def cut_first(request, lower, *args, **kwargs):
         calls.append(args)
-        uppers, note, context, cut = real(request, lower, *args)
+        uppers, note, context, cut = real(request, lower, *args, **kwargs)
         if len(calls) == 1:  # (as the clock would: the first 3 rows reached)
             reached = [r.tile for r in lower.discards[:3]]
             return ({t: uppers[t] if t in reached else 1 for t in uppers}, note + "; 1 for the rest (cut)",
                     {t: context[t] for t in reached}, frozenset(reached))
         return uppers, note, context, cut
     monkeypatch.setattr(bracket, "relaxed_uppers", cut_first)
+    listings, lister = [], bracket.relaxation_inputs
+    monkeypatch.setattr(bracket, "relaxation_inputs", lambda *args: listings.append(1) or lister(*args))
     got = ev.plan(HAND, turns=3, max_states=1, seconds=60)  # (the bracket: past the states, the hands relisted)
     assert got.method in ("bounds", "estimate") and len(calls) == 2  # (past one state, the lower side sampled)
-    assert len(calls[1][-2]) == 3  # (the rows the first count reached are not counted again)
+    assert len(listings) == 1  # (the second count reads the first's inputs)
+    assert len(calls[1][-3]) == 3  # (the rows the first count reached are not counted again)
     monkeypatch.setattr(bracket, "relaxed_uppers", real)
     plain = {r.tile: r for r in ev.plan(HAND, turns=3, max_states=1, seconds=None).discards}
     assert all(r.upper < 1 for r in plain.values())
@@ -150,11 +153,15 @@ def test_a_sampled_p_win_beside_e_score_stays_within_its_proved_bound(ev):
     assert "; upper = " in got.policy_class["win_probability"]
 
 
-def test_rows_the_relaxation_does_not_reach_get_the_13_tiles_bound(ev, monkeypatch):
-    """The 13 tiles before the discard are counted first: each row's pool (the 12 tiles kept, the draws, the room
-    with the discard) lies within theirs, so that count bounds every row, and the rows the clock leaves get it
-    instead of 1. Here the clock stops the count right after it."""
+@pytest.mark.parametrize("whole_first", [True, False])
+def test_rows_the_relaxation_does_not_reach_get_the_13_tiles_bound(ev, monkeypatch, whole_first):
+    """The 13 tiles before the discard are counted first (past bracket.WHOLE_FIRST draws, next to the best row):
+    each row's pool (the 12 tiles kept, the draws, the room with the discard) lies within theirs, so that count
+    bounds every row, and the rows the clock leaves get it instead of 1. Here the clock stops the count right
+    after it."""
     from solver.planning import bounds
+
+    monkeypatch.setattr(bracket, "WHOLE_FIRST", 3 if whole_first else 2)
 
     exact = ev.plan(HAND, turns=3, both=False, seconds=None)
     assert exact.method == "optimal"
@@ -162,18 +169,25 @@ def test_rows_the_relaxation_does_not_reach_get_the_13_tiles_bound(ev, monkeypat
     plain = {r.tile: r.upper for r in ev.plan(HAND, turns=3, max_states=1, both=False, seconds=None).discards}
     real, calls = bounds.win_upper, []
 
-    def first_only(*args, **kwargs):
+    def two_only(*args, **kwargs):
         calls.append(args)
-        if len(calls) > 1:
+        if len(calls) > 1 + (not whole_first):
             raise OutOfTime("the upper bound passed its time budget (test)")
         return real(*args, **kwargs)
-    monkeypatch.setattr(bounds, "win_upper", first_only)
+    monkeypatch.setattr(bounds, "win_upper", two_only)
     got = ev.plan(HAND, turns=3, max_states=1, both=False, seconds=None)
-    whole = {r.upper for r in got.discards}
+    rest = got.discards
+    if not whole_first:  # (the best row counted first: its own bound, below the 13 tiles')
+        spread = max(r.upper for r in rest)
+        best, = (r for r in rest if r.upper < spread)
+        assert best.upper == plain[best.tile]
+        rest = [r for r in rest if r is not best]
+    whole = {r.upper for r in rest}
     assert len(whole) == 1 and max(plain.values()) <= min(whole) < 1
     assert all(optimum[r.tile] <= r.upper for r in got.discards)
-    said = bracket.WHOLE_NOTE.format(n=len(got.discards), exc="x").split("(x), ")[1]
-    assert said in got.policy_class["win_probability"]
+    said = bracket.WHOLE_NOTE.format(n=len(rest), exc="x").split("(x), ")[1]
+    assert said in got.policy_class["win_probability"] and f"for the {len(rest)} discards" in \
+        got.policy_class["win_probability"]
 
 
 def test_the_13_tiles_bound_stays_said_after_a_second_count_cut_too(ev, monkeypatch):

@@ -65,6 +65,8 @@ def win_upper(targets, hand: tuple[int, ...], wall: tuple[int, ...], room: tuple
     asks, best = asks[order], best[order]
     if not asks.any():  # (every target in hand already: any draws hold them)
         return floored((Fraction(1), Fraction(int(best[0]))), floors, {int(best[0]): 1}, 1)
+    if deadline is not None and time.monotonic() > deadline:  # (the steps above take up to a second at 5 draws)
+        raise OutOfTime("the upper bound passed its time budget")
     gain = (best - floor).tolist()
     kinds = settling_order(asks > 0)
     later = W - sum(wall[i] for i in kinds)  # tiles of no needed kind

@@ -56,6 +56,7 @@ def bracket(request: PlanRequest, lower: Plan, stopped: str | None, listed: Prep
 
     clock = clock or Clock(None)
     context = None  # per row the relaxation's bound of E[score] where it was counted (score_bounds.py)
+    cache: dict = {}  # the hands the relaxation listed itself, for its second count
     cut = False  # the relaxation stopped by its share of the clock
     if slack is not None:  # (the rows are the no-fetch optimum's values)
         uppers = {r.tile: min(Fraction(1), r.win_probability + slack) for r in lower.discards}
@@ -65,7 +66,7 @@ def bracket(request: PlanRequest, lower: Plan, stopped: str | None, listed: Prep
         deadline = clock.share(share.RELIST if relist else share.FETCH_UPPER if deep is not None else share.UPPER)
         short = relist and deadline is not None and deadline - time.monotonic() < share.RELIST_LEAST
         uppers, note, context, reached = relaxed_uppers(request, lower, stopped, listed, rules, deadline,
-                                                        relist and not short, deep)
+                                                        relist and not short, deep, cache=cache)
         cut = reached is not None or short  # (a listing not started for want of time: tried again too)
     rows = tuple(replace(r, upper=uppers[r.tile]) for r in lower.discards)
     if rules is not None:  # E[score] <= N + (S - N) U, or the relaxation's mean (score_bounds.py)
@@ -90,7 +91,7 @@ def bracket(request: PlanRequest, lower: Plan, stopped: str | None, listed: Prep
         rows = tuple(replace(r, **{f: getattr(found[r.tile], f) for f in SAMPLED_FIELDS}) for r in rows)
     if cut and clock.end is not None and time.monotonic() < clock.end:
         rows, note = relaxed_again(request, lower, rows, stopped, listed, rules, clock, deep, context, note,
-                                   reached or frozenset())
+                                   reached or frozenset(), cache)
         estimated = sum(1 for r in rows if r.upper_estimate is not None)
     rows = tuple(ranked(rows, request.objective))  # (equal lower bounds: the larger upper bound first)
     interval = "win_interval" if request.objective == "win" else "score_interval"
@@ -157,26 +158,30 @@ def raised_lower(request: PlanRequest, lower: Plan, rows: tuple, rules: RuleSet 
 
 
 WHOLE = object()  # relaxed_uppers' key of the 13 tiles before the discard
+WHOLE_FIRST = 4  # draws up to which the 13 tiles are counted before the best row (README's hand, one count each: at 4
+# draws 0.14 s, a row 0.12 s, so every row gets it in time; at 5 draws 2.4 s, a row 0.7-1.1 s, the best row first)
 WHOLE_NOTE = ("; for the {n} discards it did not reach ({exc}), the relaxation of the 13 tiles before the discard, "
               "at least each discard's (the discard held rather than in the waiting room)")
 
 
 def relaxed_again(request: PlanRequest, lower: Plan, rows: tuple, stopped: str | None, listed: Prepared | None,
                   rules: RuleSet | None, clock: Clock, deep, context: dict | None, note: str,
-                  done: frozenset) -> tuple[tuple, str]:
+                  done: frozenset, cache: dict) -> tuple[tuple, str]:
     """The relaxation once more where its share of the clock stopped it and the lower side left time (a slower run
     of the README's hand at 4 draws: every upper bound 1, the answer 1.1 s early): the rows with each bound the
     lesser of the two counts, E[score]'s recomputed from them, and the sampled estimate of a bound dropped where a
     bound below 1 is now proved; and the upper bounds' note (`note` where none is lower). `done`: the rows the first
-    count reached, not counted twice."""
+    count reached, not counted twice; `cache`: the hands the first count listed itself, if it did."""
     from solver.planning.sampled_upper import SAMPLED_FIELDS
     from solver.planning.score_bounds import with_score_uppers
 
     deadline = clock.share(share.UPPER_AGAIN)
-    relist = listed is None and deadline - time.monotonic() >= share.RELIST_LEAST  # (listed by the first, as ever)
+    relist = listed is None and ("inputs" in cache or deadline - time.monotonic() >= share.RELIST_LEAST)
+    # (with no list given, the first count's own, else listed again if time allows)
     left = max((r.upper for r in rows if r.tile not in done), default=Fraction(1))  # (the 13 tiles' bound, if the
     whole = True if left >= 1 else left  # first counted it: not counted again, still given to the rows left)
-    uppers, again, more, _ = relaxed_uppers(request, lower, stopped, listed, rules, deadline, relist, deep, done, whole)
+    uppers, again, more, _ = relaxed_uppers(request, lower, stopped, listed, rules, deadline, relist, deep, done, whole,
+                                            cache)
     if all(uppers.get(r.tile, 1) >= r.upper for r in rows):
         return rows, note
     rows = tuple(within(replace(r, upper=min(r.upper, uppers.get(r.tile, 1)))) for r in rows)
@@ -188,16 +193,17 @@ def relaxed_again(request: PlanRequest, lower: Plan, rows: tuple, stopped: str |
 
 def relaxed_uppers(request: PlanRequest, lower: Plan, stopped: str | None, listed: Prepared | None,
                    rules: RuleSet | None, deadline: float | None = None, relist: bool = False,
-                   deep=None, skip: frozenset = frozenset(), whole: bool | Fraction = True
+                   deep=None, skip: frozenset = frozenset(), whole: bool | Fraction = True, cache: dict | None = None
                    ) -> tuple[dict, str, dict | None, frozenset | None]:
     """Per row the perfect-information relaxation (bounds.py) over the listed hands, or 1 where it is not computed;
     and with `rules`, per row the same relaxation of E[score] (score_bounds.py; None where not computed). The rows
     are taken best first (by the deepening's values where `deep` has some, fetch_within.py): past the clock, those
     done keep their bound and the rest get 1. `relist`: with no list given (the optimum was not started), the hands
-    are listed here, within the deadline. `skip`: rows counted already (given 1 here). Past one row, with `whole`
-    True, the 13 tiles before the discard are counted first: a bound of every row (the discard held beats the
-    discard in the room, its pool holding each row's), given to the rows the clock leaves (`whole` a Fraction: that
-    bound, known already). Last, the rows counted where the clock stopped it (else None)."""
+    are listed here, within the deadline (and kept in `cache`, for a second count). `skip`: rows counted already
+    (given 1 here). Past one row, with `whole` True, the 13 tiles before the discard are counted next to the best
+    row: a bound of every row (the discard held beats the discard in the room, its pool holding each row's), given
+    to the rows the clock leaves (`whole` a Fraction: that bound, known already). Up to WHOLE_FIRST draws it goes
+    first. Last, the rows counted where the clock stopped it (else None)."""
     from solver.planning.bounds import fetch_needs, win_upper
     from solver.planning.score_bounds import caps
 
@@ -207,35 +213,18 @@ def relaxed_uppers(request: PlanRequest, lower: Plan, stopped: str | None, liste
     try:
         if listed is None and not (relist and rules is not None):
             raise TooLarge(stopped or "the complete hands within reach were not listed")
-        if listed is None:  # (the optimum was not started: the hands listed for the relaxation alone)
-            relevant, keys, scores, wall_r, room_r, fetch, W = fresh_listing(rules, request, deadline)
-        else:
-            if listed.fetch_unsearched and rules is not None:  # the hands a fetch can complete listed too
-                relevant, keys, scores, wall_r, room_r = fetch_relaxation(rules, request, deadline)
-                fetch, W = True, listed.W0
-            elif listed.fetch_unsearched:
-                raise TooLarge("a そら could fetch a waiting-room copy that the listed hands leave out")
-            else:
-                relevant, wall_r, room_r, W = listed.targets.relevant, listed.wall_r, listed.room_r, listed.W0
-                scored = listed.targets.counts  # (over every kind: no target holds a kind outside `relevant`)
-                keys, scores = np.array(list(scored), dtype=np.int16), list(scored.values())
-                fetch = listed.sora is not None
-        relevant = list(relevant)
-        targets = keys[:, relevant] if len(keys) else np.zeros((0, len(relevant)), dtype=np.int16)
-        sora = rules.tiles.sora if fetch and rules is not None else None
-        if sora is not None and sora not in relevant:  # (its column: a room tile in a win took a fetch, fetch_needs)
-            relevant.append(sora)
-            targets = np.concatenate([targets, np.zeros((len(targets), 1), dtype=targets.dtype)], 1)
-            wall_r = tuple(wall_r) + (position_counts(rules, position, request.turns)[2][sora],)
-            room_r = tuple(room_r) + (0,)
+        cache = {} if cache is None else cache
+        if "inputs" not in cache:
+            cache["inputs"] = relaxation_inputs(request, listed, rules, deadline)
+        relevant, targets, scores, wall_r, room_r, W, fetch, sora = cache["inputs"]
         # one count per hand and room (without a そら's column, per their sum: rows alike share it), at the row's own
         # no-win cap N (no end without a win scores more than N)
         rows, counted = [r for r in lower.discards if r.tile not in skip], {}
         if deep is not None and deep.found is not None:
             rows = sorted(rows, key=lambda row: deep.found[1][row.tile][0], reverse=True)
         counts = [(row.tile, row.tile) for row in rows]  # (the key in uppers, the discard)
-        if len(rows) > 1 and rows[0].tile is not None and whole is True:  # (first: the rows the clock leaves get it)
-            counts.insert(0, (WHOLE, None))
+        if len(rows) > 1 and rows[0].tile is not None and whole is True:  # (the rows the clock leaves get it)
+            counts.insert(0 if request.turns <= WHOLE_FIRST else 1, (WHOLE, None))
         for tile, discard in counts:
             kept = position.hand if discard is None else position.hand.remove(discard)
             hand = tuple(kept.concealed[k] for k in relevant)
@@ -245,12 +234,16 @@ def relaxed_uppers(request: PlanRequest, lower: Plan, stopped: str | None, liste
             floor = None if rules is None else 0 if tile is WHOLE else caps(rules, position, request.turns, tile)[1]
             key = ((hand, tuple(room)) if sora is not None else tuple(h + r for h, r in zip(hand, room)), floor)
             if key not in counted:
+                if deadline is not None and time.monotonic() > deadline:  # (a count is not cut until its C part)
+                    raise OutOfTime("the upper bound passed its time budget")
                 if sora is None:
                     counted[key] = win_upper(targets, hand, wall_r, room, W, request.turns, deadline=deadline,
                                              **({} if rules is None else {"scores": scores, "floor": floor}))
                 else:  # (the room's tiles only as far as the そら held or drawn can fetch them)
                     at = relevant.index(sora)
-                    needs, values = fetch_needs(targets, hand, room, wall_r, request.turns, hand[at], at, scores)
+                    if key not in cache:  # (kept: a second count cut short again need not redo them)
+                        cache[key] = fetch_needs(targets, hand, room, wall_r, request.turns, hand[at], at, scores)
+                    needs, values = cache[key]
                     empty = (0,) * len(relevant)
                     counted[key] = win_upper(needs, empty, wall_r, empty, W, request.turns, deadline=deadline,
                                              scores=values.tolist(), floor=floor)
@@ -274,6 +267,34 @@ def relaxed_uppers(request: PlanRequest, lower: Plan, stopped: str | None, liste
     else:
         uppers.pop(WHOLE, None)
     return uppers, note, context, reached
+
+
+def relaxation_inputs(request: PlanRequest, listed: Prepared | None, rules: RuleSet | None, deadline: float | None):
+    """What every count of the relaxation reads: (kinds, the listed hands' counts over them, their scores, wall,
+    room, the wall's tiles, a fetch can follow, the そら's kind where it may fetch). Listed here where the optimum
+    listed none or left out the hands a fetch completes (TooLarge where that takes `rules` and there are none)."""
+    position = request.position
+    if listed is None:  # (the optimum was not started: the hands listed for the relaxation alone)
+        relevant, keys, scores, wall_r, room_r, fetch, W = fresh_listing(rules, request, deadline)
+    elif listed.fetch_unsearched and rules is not None:  # the hands a fetch can complete listed too
+        relevant, keys, scores, wall_r, room_r = fetch_relaxation(rules, request, deadline)
+        fetch, W = True, listed.W0
+    elif listed.fetch_unsearched:
+        raise TooLarge("a そら could fetch a waiting-room copy that the listed hands leave out")
+    else:
+        relevant, wall_r, room_r, W = listed.targets.relevant, listed.wall_r, listed.room_r, listed.W0
+        scored = listed.targets.counts  # (over every kind: no target holds a kind outside `relevant`)
+        keys, scores = np.array(list(scored), dtype=np.int16), list(scored.values())
+        fetch = listed.sora is not None
+    relevant = list(relevant)
+    targets = keys[:, relevant] if len(keys) else np.zeros((0, len(relevant)), dtype=np.int16)
+    sora = rules.tiles.sora if fetch and rules is not None else None
+    if sora is not None and sora not in relevant:  # (its column: a room tile in a win took a fetch, fetch_needs)
+        relevant.append(sora)
+        targets = np.concatenate([targets, np.zeros((len(targets), 1), dtype=targets.dtype)], 1)
+        wall_r = tuple(wall_r) + (position_counts(rules, position, request.turns)[2][sora],)
+        room_r = tuple(room_r) + (0,)
+    return relevant, targets, scores, wall_r, room_r, W, fetch, sora
 
 
 def fresh_listing(rules: RuleSet, request: PlanRequest, deadline: float | None):

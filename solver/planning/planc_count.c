@@ -160,6 +160,10 @@ static int count(Count *c, size_t limit, double deadline, unsigned __int128 *tot
         for (int r = 0; r <= most; r++) ways_of[r] = choose(c->walls[step], r);
         states_clear(&next);
         for (size_t s = 0; ok && s < now_s.n; s++) {
+            if (deadline >= 0 && (s & 4095) == 4095 && planc_now() > deadline) {  /* (a step can take seconds) */
+                *stop = 2;
+                break;
+            }
             const uint64_t *alive = now_s.bits + s * L;
             int used = now_s.used[s];
             for (int r = 0; ok && r <= most && used + r <= t; r++) {
@@ -185,7 +189,7 @@ static int count(Count *c, size_t limit, double deadline, unsigned __int128 *tot
                 ok = add_state(&next, held, used + r, w);
             }
         }
-        if (!ok) break;
+        if (!ok || *stop) break;
         if (next.n > limit) {
             *stop = 1;
             break;
