@@ -379,6 +379,7 @@ def test_each_rows_relaxation_is_counted_at_its_own_no_win_cap(ev, monkeypatch):
     count only as far as a drawn そら can fetch them (bounds.fetch_needs), so no row's mean is above the count that
     took them free, and some are below it."""
     from solver.planning import bounds, bracket
+    from solver.planning.needs import needed
     from solver.planning.prepare import prepare
 
     request = ev.plan_request_of(EXAMPLE, 3, "score", seen="", waiting_room="春香 千早", both=False)
@@ -394,8 +395,8 @@ def test_each_rows_relaxation_is_counted_at_its_own_no_win_cap(ev, monkeypatch):
     assert context == alone
 
     def free(targets, hand, room, wall, t, held, sora, scores=None):  # (the room's copies free, as before)
-        need = np.maximum(targets - np.array(hand, dtype=np.int16) - np.array(room, dtype=np.int16), 0)
-        return need, np.asarray(scores, dtype=np.int64)
+        near, need = needed(targets, np.add(hand, room), t)
+        return need, np.asarray(scores, dtype=np.int64)[near]
     monkeypatch.setattr(bounds, "fetch_needs", free)
     _, _, loose, _ = bracket.relaxed_uppers(request, lower, None, listed, ev.rules)
     assert all(context[t] <= loose[t] for t in caps) and any(context[t] < loose[t] for t in caps)

@@ -355,6 +355,8 @@ static PyMethodDef methods[] = {
     {"most_rows", most_rows, METH_VARARGS, "most_rows(sparse, rows) -> per kind the most copies a row holds"},
     {"count_needs", count_needs, METH_VARARGS,
      "count_needs(asks, needs, steps, walls, free, t, gains, limit, deadline) -> (total, scored, stop)"},
+    {"tile_lists", tile_lists, METH_VARARGS,
+     "tile_lists(counts, N, n, width) -> (tiles, ranks): count rows as tile lists (needs.py lists_of)"},
     {"list_complete", list_complete, METH_VARARGS,
      "list_complete(units, held, cap, slots, budget, limit, deadline, bonus, extra[, matrix]) -> ({counts: score} "
      "or (counts bytes, scores bytes), stop, kinds)"},

@@ -16,6 +16,8 @@ from math import comb
 
 import numpy as np
 
+from solver.planning.needs import (Lists, Needs, codes, digits_of, lists_of, needed, row_keys, sizes, within,
+                                   without)
 from solver.planning.targets import OutOfTime, TooLarge, _planc, planc_built
 
 UPPER_STATES = 300_000  # (draws so far, needs still held) states of one kind's step before the bound gives up (then 1)
@@ -43,26 +45,32 @@ def win_upper(targets, hand: tuple[int, ...], wall: tuple[int, ...], room: tuple
     held need it is, E = (sum of those sets x max(N, its score) + the sets holding none x N) / C(W, t).
     """
     n = len(wall)
-    # (numpy: a row per target, so that a caller valuing many discards over one list converts it once)
-    matrix = targets if isinstance(targets, np.ndarray) else np.array(targets, dtype=np.int16).reshape(-1, n)
-    need = np.maximum(matrix - np.array(hand, dtype=np.int16) - np.array(room, dtype=np.int16), 0)
-    ok = (need.sum(1) <= t) & (need <= np.array(wall, dtype=np.int16)).all(1)
+    if isinstance(targets, Needs):  # (fetch_needs': the hand and the room already out of them)
+        needs, values = targets, np.full(len(targets), floor, dtype=np.int64) if scores is None else \
+            np.asarray(scores, dtype=np.int64)
+        ok = sizes(needs) <= t
+    else:  # (a caller valuing many discards over one list converts it to Lists once)
+        lists = targets if isinstance(targets, Lists) else \
+            lists_of(np.array(targets, dtype=np.int16).reshape(-1, n))
+        near, needs = needed(lists, np.add(hand, room), t)
+        values = np.full(len(near), floor, dtype=np.int64) if scores is None else \
+            np.asarray(scores, dtype=np.int64)[near]
+        ok = np.ones(len(near), dtype=bool)
+    ok &= within(needs, wall)
     if not ok.any():
         return Fraction(0) if scores is None else floored((Fraction(0), Fraction(floor)), floors, {}, 1)
-    rows = np.ascontiguousarray(need[ok], dtype=np.int16)
-    values = np.full(len(rows), floor, dtype=np.int64) if scores is None else np.asarray(scores, dtype=np.int64)[ok]
+    needs, values = Needs(needs.digits[ok], n), values[ok]
     # each distinct need once, with the best score of the targets asking for it (at least the floor)
-    _, first, inverse = np.unique(rows.view(np.dtype((np.void, 2 * n))).ravel(), return_index=True,
-                                  return_inverse=True)
-    asks, best = rows[first], np.full(len(first), floor, dtype=np.int64)
+    _, first, inverse = np.unique(codes(needs), return_index=True, return_inverse=True)
+    asked, best = needs.digits[first], np.full(len(first), floor, dtype=np.int64)
     np.maximum.at(best, inverse.ravel(), values)
-    if scores is None and not asks.sum(1).all():
+    if scores is None and not asked.any(1).all():
         return Fraction(1)  # a target is in hand already
     if t <= DOMINATED_DRAWS:
-        keep = undominated(asks, best, scores is not None)
-        asks, best = asks[keep], best[keep]
-    order = np.lexsort(tuple(asks[:, j] for j in reversed(range(n))) + (-best,))  # bit j: the j-th best score
-    asks, best = asks[order], best[order]
+        keep = undominated_digits(asked, best, scores is not None)
+        asked, best = asked[keep], best[keep]
+    order = np.lexsort(tuple(asked[:, j] for j in reversed(range(asked.shape[1]))) + (-best,))  # bit j: the j-th
+    asks, best = Needs(asked[order], n).dense(), best[order]  # best score
     if not asks.any():  # (every target in hand already: any draws hold them)
         return floored((Fraction(1), Fraction(int(best[0]))), floors, {int(best[0]): 1}, 1)
     if deadline is not None and time.monotonic() > deadline:  # (the steps above take up to a second at 5 draws)
@@ -133,38 +141,35 @@ def fetch_needs(targets: np.ndarray, hand, room, wall, t: int, held: int, sora: 
     for a target T with m = (T - H)^+, some r <= min(m, room) with |r| <= t has D >= m - r and max(0, |r| - held)
     そら in D. Each such need once (r grows a tile at a time; the best score of the targets asking for it).
     Columns are `wall`'s, the そら's at `sora`; the result goes to win_upper with an empty hand and room."""
-    wall_a = np.array(wall, dtype=np.int16)
-    need = np.maximum(targets.astype(np.int16) - np.array(hand, dtype=np.int16), 0)
-    need[:, sora] = 0
-    values = np.zeros(len(need), dtype=np.int64) if scores is None else np.asarray(scores, dtype=np.int64)
+    lists = targets if isinstance(targets, Lists) else lists_of(np.asarray(targets))
     # a need from T keeps m - |r| + max(0, |r| - held) >= m - held tiles to draw: past t + held none is kept (the
     # filter below), so those targets go first (on a 4-draw hand's 67,778 listed hands, most of the work)
-    near = need.sum(1) <= t + held
-    need, values = need[near], values[near]
-    avail = np.minimum(need, np.array(room, dtype=np.int16))
-    needs, kept = [need], [values]
-    for fetched in range(1, min(t, held + int(wall_a[sora])) + 1):  # (one fetch a turn, before its draw)
-        rows, kinds = np.nonzero(avail)
+    near, need = needed(lists, hand, t + held, never=sora)
+    values = np.zeros(len(near), dtype=np.int64) if scores is None else np.asarray(scores, dtype=np.int64)[near]
+    kinds = [k for k, r in enumerate(room) if r and k != sora]  # (the room's kinds: each a column of `avail`)
+    have = np.array([room[k] for k in kinds], dtype=np.int16)
+    avail = np.minimum(np.stack([(need.digits == k + 1).sum(1) for k in kinds], 1), have) if kinds else \
+        np.zeros((len(near), 0), dtype=np.int16)
+    needs, kept = [need.digits], [values]
+    for fetched in range(1, min(t, held + int(wall[sora])) + 1):  # (one fetch a turn, before its draw)
+        rows, which = np.nonzero(avail)
         if not len(rows):
             break
-        picked = np.arange(len(rows))
-        need, avail, values = need[rows], avail[rows], values[rows]
-        need[picked, kinds] -= 1
-        avail[picked, kinds] -= 1
-        if fetched > held:
-            need[:, sora] += 1
-        alive = need.sum(1) - max(0, held - fetched) <= t  # (each later fetch of a そら held saves one draw at most)
-        key = np.ascontiguousarray(np.concatenate([need[alive], avail[alive]], 1))
-        _, first, inverse = np.unique(key.view(np.dtype((np.void, key.shape[1] * 2))).ravel(), return_index=True,
-                                      return_inverse=True)
+        need = without(need, rows, np.array(kinds, dtype=np.int64)[which], sora if fetched > held else None)
+        avail, values = avail[rows], values[rows]
+        avail[np.arange(len(rows)), which] -= 1
+        alive = sizes(need) - max(0, held - fetched) <= t  # (each later fetch of a そら held saves one draw at most)
+        need, avail, values = Needs(need.digits[alive], need.kinds), avail[alive], values[alive]
+        key = row_keys(np.concatenate([need.digits, avail.astype(need.digits.dtype)], 1), need.kinds + 1)
+        _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
         best = np.full(len(first), np.iinfo(np.int64).min, dtype=np.int64)
-        np.maximum.at(best, inverse.ravel(), values[alive])
-        need, avail, values = need[alive][first], avail[alive][first], best
-        needs.append(need)
+        np.maximum.at(best, inverse.ravel(), values)
+        need, avail, values = Needs(need.digits[first], need.kinds), avail[first], best
+        needs.append(need.digits)
         kept.append(values)
-    need, values = np.concatenate(needs), np.concatenate(kept)
-    ok = (need.sum(1) <= t) & (need <= wall_a).all(1)
-    return np.ascontiguousarray(need[ok]), values[ok]
+    need, values = Needs(np.concatenate(needs), lists.kinds), np.concatenate(kept)
+    ok = (sizes(need) <= t) & within(need, wall)
+    return Needs(np.ascontiguousarray(need.digits[ok]), lists.kinds), values[ok]
 
 
 def tops_of(tops, best) -> dict[int, int]:
@@ -192,27 +197,29 @@ def undominated(counts: np.ndarray, scores: np.ndarray, scored: bool) -> np.ndar
     that some need is held nor the best score held, and the count's masks get shorter (at 5 draws about 27,000
     needs, 4,900 undominated: 6x faster). Each need as its tiles sorted, one digit each; its proper sub-multisets
     are the sub-lists, looked up among the needs' codes, one selection of positions at a time."""
-    counts = counts.astype(np.int64)
-    sizes = counts.sum(1)
-    t = int(sizes.max()) if len(counts) else 0
-    dominated = np.zeros(len(counts), dtype=bool)
+    return undominated_digits(digits_of(np.asarray(counts)).digits, np.asarray(scores), scored)
+
+
+def undominated_digits(digits: np.ndarray, scores: np.ndarray, scored: bool) -> np.ndarray:
+    """undominated over needs as digits (needs.py), distinct."""
+    size = (digits > 0).sum(1)
+    t = int(size.max()) if len(digits) else 0
+    dominated = np.zeros(len(digits), dtype=bool)
     if t < 1:
         return ~dominated
-    empty = np.flatnonzero(sizes == 0)  # (the need of no tile: under every other, and no sub-list finds it)
+    empty = np.flatnonzero(size == 0)  # (the need of no tile: under every other, and no sub-list finds it)
     if len(empty):
-        dominated |= (sizes > 0) & (not scored or scores <= scores[empty[0]])
-    below = counts.cumsum(1)  # (the j-th tile of a need, sorted: the number of kinds whose copies end at or before j)
-    tiles = np.stack([np.where(j < sizes, (below <= j).sum(1), -1) for j in range(t)], 1)
-    digits = tiles + 1  # (0: no tile)
+        dominated |= (size > 0) & (not scored or scores <= scores[empty[0]])
+    digits = digits[:, :t].astype(np.int64)
     base = np.int64(digits.max() + 1)
     codes = (digits * base ** np.arange(t, dtype=np.int64)).sum(1)
     order = np.argsort(codes)
     sorted_codes = codes[order]
     for mask in range(1, 1 << t):
         cols = [j for j in range(t) if mask >> j & 1]
-        proper = (mask & ((1 << sizes) - 1)) != (1 << sizes) - 1  # (leaves out a tile of the need)
+        proper = (mask & ((1 << size) - 1)) != (1 << size) - 1  # (leaves out a tile of the need)
         sub = (digits[:, cols] * base ** np.arange(len(cols), dtype=np.int64)).sum(1)
-        at = np.minimum(np.searchsorted(sorted_codes, sub), len(counts) - 1)
+        at = np.minimum(np.searchsorted(sorted_codes, sub), len(digits) - 1)
         found = proper & (sorted_codes[at] == sub)
         if scored:
             found &= scores[order[at]] >= scores

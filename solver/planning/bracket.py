@@ -16,6 +16,7 @@ from solver.core.rules import RuleSet
 from solver.planning import clock as share
 from solver.planning.answer import Plan, ranked
 from solver.planning.clock import Clock
+from solver.planning.needs import lists_of
 from solver.planning.prepare import Prepared, fetch_could_follow, position_counts
 from solver.planning.request import PlanRequest
 from solver.planning.targets import TARGET_LIMIT, OutOfTime, TooLarge, complete_matrix
@@ -294,7 +295,7 @@ def relaxation_inputs(request: PlanRequest, listed: Prepared | None, rules: Rule
         targets = np.concatenate([targets, np.zeros((len(targets), 1), dtype=targets.dtype)], 1)
         wall_r = tuple(wall_r) + (position_counts(rules, position, request.turns)[2][sora],)
         room_r = tuple(room_r) + (0,)
-    return relevant, targets, scores, wall_r, room_r, W, fetch, sora
+    return relevant, lists_of(targets), scores, wall_r, room_r, W, fetch, sora
 
 
 def fresh_listing(rules: RuleSet, request: PlanRequest, deadline: float | None):

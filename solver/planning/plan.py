@@ -99,7 +99,8 @@ def plan(rules: RuleSet, request: PlanRequest | Hand, progress: Progress | None 
             early.settle()  # (done already: the bracket's own sample may take the second core)
         reached(progress, lower)
         result = bracket(request, lower, stopped, listed, rules, slack, exact_plan, sample,
-                         clock.part(share.BRACKET) if request.both else clock, relist, deep)
+                         clock.part(share.BRACKET if early is None else share.BRACKET_BESIDE) if request.both
+                         else clock, relist, deep)
         reached(progress, result)
         result = with_other(rules, request, result, progress, clock, early) if request.both else result
     finally:

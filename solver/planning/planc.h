@@ -76,6 +76,7 @@ static inline double planc_now(void) {
 
 /* planc_count.c: the relaxation's count (bounds.py win_upper) */
 PyObject *count_needs(PyObject *self, PyObject *args);
+PyObject *tile_lists(PyObject *self, PyObject *args);
 
 /* planc_list.c: the complete hands within a budget (targets.py enumerate_targets) */
 PyObject *list_complete(PyObject *self, PyObject *args);

@@ -291,3 +291,46 @@ done:
     PyMem_Free(c.tops);
     return out;
 }
+
+/* tile_lists(counts, N, n, width) -> (tiles, ranks): count rows (bytes of int16, N x n) as tile lists (bytes of
+ * int16, N x width): per row the kind of each copy, ascending (n past its end), and the copy's index among its
+ * kind's (needs.py lists_of: one pass, where numpy takes a pass per kind and copy) */
+PyObject *tile_lists(PyObject *self, PyObject *args) {
+    const char *raw;
+    Py_ssize_t size;
+    int N, n, width;
+    if (!PyArg_ParseTuple(args, "y#iii", &raw, &size, &N, &n, &width)) return NULL;
+    if (N < 0 || n < 1 || n > 32000 || width < 0 || size != (Py_ssize_t)N * n * 2) {
+        PyErr_SetString(PyExc_ValueError, "tile_lists: counts of N x n int16");
+        return NULL;
+    }
+    PyObject *tiles = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)N * width * 2);
+    PyObject *ranks = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)N * width * 2);
+    if (!tiles || !ranks) {
+        Py_XDECREF(tiles);
+        Py_XDECREF(ranks);
+        return NULL;
+    }
+    const int16_t *counts = (const int16_t *)raw;
+    int16_t *t = (int16_t *)PyBytes_AS_STRING(tiles), *r = (int16_t *)PyBytes_AS_STRING(ranks);
+    for (Py_ssize_t i = 0; i < N; i++) {
+        int16_t *ti = t + i * width, *ri = r + i * width;
+        int j = 0;
+        for (int k = 0; k < n; k++)
+            for (int c = 0; c < counts[i * n + k]; c++) {
+                if (j == width) {
+                    Py_DECREF(tiles);
+                    Py_DECREF(ranks);
+                    PyErr_SetString(PyExc_ValueError, "tile_lists: a row holds more than width tiles");
+                    return NULL;
+                }
+                ti[j] = (int16_t)k;
+                ri[j++] = (int16_t)c;
+            }
+        for (; j < width; j++) {
+            ti[j] = (int16_t)n;
+            ri[j] = 0;
+        }
+    }
+    return Py_BuildValue("(NN)", tiles, ranks);
+}
