@@ -153,15 +153,11 @@ def test_a_sampled_p_win_beside_e_score_stays_within_its_proved_bound(ev):
     assert "; upper = " in got.policy_class["win_probability"]
 
 
-@pytest.mark.parametrize("whole_first", [True, False])
-def test_rows_the_relaxation_does_not_reach_get_the_13_tiles_bound(ev, monkeypatch, whole_first):
-    """The 13 tiles before the discard are counted first (past bracket.WHOLE_FIRST draws, next to the best row):
-    each row's pool (the 12 tiles kept, the draws, the room with the discard) lies within theirs, so that count
-    bounds every row, and the rows the clock leaves get it instead of 1. Here the clock stops the count right
-    after it."""
+def test_rows_the_relaxation_does_not_reach_get_the_13_tiles_bound(ev, monkeypatch):
+    """The 13 tiles before the discard are counted first: each row's pool (the 12 tiles kept, the draws, the room
+    with the discard) lies within theirs, so that count bounds every row, and the rows the clock leaves get it
+    instead of 1. Here the clock stops the count right after it."""
     from solver.planning import bounds
-
-    monkeypatch.setattr(bracket, "WHOLE_FIRST", 3 if whole_first else 2)
 
     exact = ev.plan(HAND, turns=3, both=False, seconds=None)
     assert exact.method == "optimal"
@@ -169,25 +165,18 @@ def test_rows_the_relaxation_does_not_reach_get_the_13_tiles_bound(ev, monkeypat
     plain = {r.tile: r.upper for r in ev.plan(HAND, turns=3, max_states=1, both=False, seconds=None).discards}
     real, calls = bounds.win_upper, []
 
-    def two_only(*args, **kwargs):
+    def first_only(*args, **kwargs):
         calls.append(args)
-        if len(calls) > 1 + (not whole_first):
+        if len(calls) > 1:
             raise OutOfTime("the upper bound passed its time budget (test)")
         return real(*args, **kwargs)
-    monkeypatch.setattr(bounds, "win_upper", two_only)
+    monkeypatch.setattr(bounds, "win_upper", first_only)
     got = ev.plan(HAND, turns=3, max_states=1, both=False, seconds=None)
-    rest = got.discards
-    if not whole_first:  # (the best row counted first: its own bound, below the 13 tiles')
-        spread = max(r.upper for r in rest)
-        best, = (r for r in rest if r.upper < spread)
-        assert best.upper == plain[best.tile]
-        rest = [r for r in rest if r is not best]
-    whole = {r.upper for r in rest}
+    whole = {r.upper for r in got.discards}
     assert len(whole) == 1 and max(plain.values()) <= min(whole) < 1
     assert all(optimum[r.tile] <= r.upper for r in got.discards)
-    said = bracket.WHOLE_NOTE.format(n=len(rest), exc="x").split("(x), ")[1]
-    assert said in got.policy_class["win_probability"] and f"for the {len(rest)} discards" in \
-        got.policy_class["win_probability"]
+    said = bracket.WHOLE_NOTE.format(n=len(got.discards), exc="x").split("(x), ")[1]
+    assert said in got.policy_class["win_probability"]
 
 
 def test_the_13_tiles_bound_stays_said_after_a_second_count_cut_too(ev, monkeypatch):

@@ -159,8 +159,6 @@ def raised_lower(request: PlanRequest, lower: Plan, rows: tuple, rules: RuleSet 
 
 
 WHOLE = object()  # relaxed_uppers' key of the 13 tiles before the discard
-WHOLE_FIRST = 4  # draws up to which the 13 tiles are counted before the best row (README's hand, one count each: at 4
-# draws 0.14 s, a row 0.12 s, so every row gets it in time; at 5 draws 2.4 s, a row 0.7-1.1 s, the best row first)
 WHOLE_NOTE = ("; for the {n} discards it did not reach ({exc}), the relaxation of the 13 tiles before the discard, "
               "at least each discard's (the discard held rather than in the waiting room)")
 
@@ -201,10 +199,10 @@ def relaxed_uppers(request: PlanRequest, lower: Plan, stopped: str | None, liste
     are taken best first (by the deepening's values where `deep` has some, fetch_within.py): past the clock, those
     done keep their bound and the rest get 1. `relist`: with no list given (the optimum was not started), the hands
     are listed here, within the deadline (and kept in `cache`, for a second count). `skip`: rows counted already
-    (given 1 here). Past one row, with `whole` True, the 13 tiles before the discard are counted next to the best
-    row: a bound of every row (the discard held beats the discard in the room, its pool holding each row's), given
-    to the rows the clock leaves (`whole` a Fraction: that bound, known already). Up to WHOLE_FIRST draws it goes
-    first. Last, the rows counted where the clock stopped it (else None)."""
+    (given 1 here). Past one row, with `whole` True, the 13 tiles before the discard are counted first: a bound of
+    every row (the discard held beats the discard in the room, its pool holding each row's), given to the rows the
+    clock leaves (`whole` a Fraction: that bound, known already). Last, the rows counted where the clock stopped it
+    (else None)."""
     from solver.planning.bounds import fetch_needs, win_upper
     from solver.planning.score_bounds import caps
 
@@ -225,7 +223,7 @@ def relaxed_uppers(request: PlanRequest, lower: Plan, stopped: str | None, liste
             rows = sorted(rows, key=lambda row: deep.found[1][row.tile][0], reverse=True)
         counts = [(row.tile, row.tile) for row in rows]  # (the key in uppers, the discard)
         if len(rows) > 1 and rows[0].tile is not None and whole is True:  # (the rows the clock leaves get it)
-            counts.insert(0 if request.turns <= WHOLE_FIRST else 1, (WHOLE, None))
+            counts.insert(0, (WHOLE, None))
         for tile, discard in counts:
             kept = position.hand if discard is None else position.hand.remove(discard)
             hand = tuple(kept.concealed[k] for k in relevant)
