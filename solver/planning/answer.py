@@ -70,6 +70,7 @@ class Plan:
     method: str = "class"  # one of METHODS
     separated: bool | None = None  # bounds: the best discard's lower bound reaches every other's upper bound
     stopped: str | None = None  # why the optimal search stopped (bounds, estimate); None: it finished
+    upper_note: str | None = None  # the bracket's words on its P(win) upper bounds (the end of their label)
 
     @property
     def recommended(self) -> DiscardPlan:

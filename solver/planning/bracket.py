@@ -113,14 +113,14 @@ def bracket(request: PlanRequest, lower: Plan, stopped: str | None, listed: Prep
         from solver.planning.sampled_lower import LABEL as SAMPLED
 
         labels[label_of(request.objective)] += SAMPLED.format(n=raised, of=len(rows), policy=POLICY, games=games)
-    labels["win_probability"] += f"; upper = {note}"
-    if estimated:
-        labels["win_probability"] += SAMPLED_UPPER.format(n=estimated, of=len(rows), games=walls)
+    upper_note = f"; upper = {note}" + (SAMPLED_UPPER.format(n=estimated, of=len(rows), games=walls) if estimated
+                                        else "")
+    labels["win_probability"] += upper_note
     labels["expected_score"] += f"; upper = {SCORE_UPPER}" if rules is not None else "; no upper bound computed"
     gap = separated(rows) if request.objective == "win" and rows[0].win_interval is None else None
     games = lower.games or (games if raised else None)  # (rows raised by the estimate's policy: their walls said)
     return replace(lower, discards=rows, policy_class=labels, method=method, separated=gap, stopped=stopped,
-                   games=games)
+                   games=games, upper_note=upper_note)
 
 
 def raised_lower(request: PlanRequest, lower: Plan, rows: tuple, rules: RuleSet | None, slack: Fraction | None,

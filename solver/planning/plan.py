@@ -191,9 +191,8 @@ def with_other(rules: RuleSet, request: PlanRequest, result: Plan, progress: Pro
     # (within: a P(win) sampled above the bracket's proved bound is noise, brought down to it)
     rows = tuple(within(replace(r, **{field: values[r.tile][0], interval: values[r.tile][1]},
                                 **({"upper": values[r.tile][0]} if optimal_win else {}))) for r in result.discards)
-    kept = result.policy_class[field].partition("; upper = ") if field == "win_probability" and not optimal_win \
-        else ()  # (QA: the bracket's bounds said where they stay)
-    labels = dict(result.policy_class, **{field: found.policy_class[field] + "".join(kept[1:])})
+    kept = result.upper_note if field == "win_probability" and not optimal_win else None  # (QA: the bracket's
+    labels = dict(result.policy_class, **{field: found.policy_class[field] + (kept or "")})  # bounds said, kept)
     if field == "expected_score" and labels[field] == "all play":
         rows = tuple(replace(r, score_upper=r.expected_score) for r in rows)
     elif field == "expected_score":  # a lower bound: beside the bracket's upper bound, or where P(win) is over
