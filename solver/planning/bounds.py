@@ -69,14 +69,18 @@ def win_upper(targets, hand: tuple[int, ...], wall: tuple[int, ...], room: tuple
     if t <= DOMINATED_DRAWS:
         keep = undominated_digits(asked, best, scores is not None)
         asked, best = asked[keep], best[keep]
-    order = np.lexsort(tuple(asked[:, j] for j in reversed(range(asked.shape[1]))) + (-best,))  # bit j: the j-th
-    asks, best = Needs(asked[order], n).dense(), best[order]  # best score
+    asks = Needs(asked, n).dense()
     if not asks.any():  # (every target in hand already: any draws hold them)
-        return floored((Fraction(1), Fraction(int(best[0]))), floors, {int(best[0]): 1}, 1)
+        return floored((Fraction(1), Fraction(int(best.max()))), floors, {int(best.max()): 1}, 1)
     if deadline is not None and time.monotonic() > deadline:  # (the steps above take up to a second at 5 draws)
         raise OutOfTime("the upper bound passed its time budget")
-    gain = (best - floor).tolist()
     kinds = settling_order(asks > 0)
+    # bit j: the j-th best score; equal scores by their copies of each kind in the count's order, so that the needs
+    # still held after the commonest draws (none of the next kind) stay at the front of the mask (C skips its words
+    # past the last one held: on a hard 5-draw hand's 20,000 needs, 2x faster)
+    order = np.lexsort(tuple(asks[:, k] for k in reversed(kinds)) + (-best,))
+    asks, best = asks[order], best[order]
+    gain = (best - floor).tolist()
     later = W - sum(wall[i] for i in kinds)  # tiles of no needed kind
     free = []  # per step, the tiles not chosen yet after it: the kinds after it and those of no needed kind
     for i in reversed(kinds):

@@ -139,7 +139,8 @@ static int count(Count *c, size_t limit, double deadline, unsigned __int128 *tot
         states_free(&next);
         return 0;
     }
-    uint64_t *all = PyMem_Calloc(L, sizeof *all), *held = PyMem_Malloc(L * sizeof *held);
+    uint64_t *all = PyMem_Calloc(L, sizeof *all), *held = PyMem_Calloc(L, sizeof *held);
+    int lo = 0, hi = 0;  /* the words of `held` written for the last state (the rest stay 0) */
     int ok = all && held;
     for (int j = 0; ok && j < c->N; j++) all[j / 64] |= 1ULL << (j % 64);
     ok = ok && add_state(&now_s, all, 0, 1);
@@ -166,10 +167,14 @@ static int count(Count *c, size_t limit, double deadline, unsigned __int128 *tot
             }
             const uint64_t *alive = now_s.bits + s * L;
             int used = now_s.used[s];
+            /* (only the words from the first to the last one held: the needs are ordered so that they narrow) */
+            memset(held + lo, 0, (size_t)(hi - lo) * sizeof *held);
+            for (lo = 0; lo < L && !alive[lo]; lo++) {}
+            for (hi = L; hi > lo && !alive[hi - 1]; hi--) {}
             for (int r = 0; ok && r <= most && used + r <= t; r++) {
                 const uint64_t *k = keep + (size_t)r * L, *f = room_for + (size_t)(used + r) * L;
                 int any = 0, top = -1, hit = 0;
-                for (int i = 0; i < L; i++) {
+                for (int i = lo; i < hi; i++) {
                     held[i] = alive[i] & k[i] & f[i];
                     if (held[i] && top < 0) top = i * 64 + __builtin_ctzll(held[i]);
                     any |= held[i] != 0;
