@@ -102,6 +102,11 @@ def win_upper(targets, hand: tuple[int, ...], wall: tuple[int, ...], room: tuple
             (Fraction(total, subsets), Fraction(scored, subsets) + floor), floors, tops_of(tops, best), subsets)
     total = scored = 0
     tops = [0] * len(asks)  # per need, the draw sets whose best held need it is
+    ends = np.r_[np.flatnonzero(best[1:] != best[:-1]) + 1, len(best)]  # (each score's needs: bits start..end)
+    starts = np.r_[0, ends[:-1]]
+    ties: list[int] = []  # per need, its score's bits (one int per score, shared)
+    for b, e in zip(starts.tolist(), ends.tolist()):
+        ties += [((1 << e) - 1) ^ ((1 << b) - 1)] * (e - b)
     states = {(0, (1 << len(asks)) - 1): 1}  # (draws of needed kinds so far, needs still held) -> ways
     for step, i in enumerate(kinds):
         most = min(wall[i], t)
@@ -119,7 +124,8 @@ def win_upper(targets, hand: tuple[int, ...], wall: tuple[int, ...], room: tuple
                     continue  # (no need can be held any more)
                 w = ways * ways_of[r]
                 top = held & -held  # the best need still held
-                if (top if scores is not None else held) & settled:  # held by the draws (none better to hope for)
+                # held by the draws, none better to hope for: with scores, a settled one scoring as much as the top
+                if (ties[top.bit_length() - 1] if scores is not None else held) & held & settled:
                     count = w * comb(free[step], t - used - r)
                     total += count
                     scored += count * gain[top.bit_length() - 1]

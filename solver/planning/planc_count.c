@@ -124,10 +124,22 @@ typedef struct {
     const signed char *asks;
     int walls[NW_MAXK], free[NW_MAXK];
     long long *gains;  /* NULL: P(win) alone */
+    int *tie_end;      /* with gains: per need, the first need after it scoring less (gains never rise) */
     unsigned __int128 *tops;  /* with gains: per need, the draw sets whose best held need it is */
     int *rest;         /* N x (S + 1): a need's copies of the step's kind and the later ones */
     uint64_t *masks;   /* settled, keep[0..t], room_for[0..t]: (2 t + 3) x L */
 } Count;
+
+/* whether some need among bits [from, to) is held and settled */
+static int any_settled(const uint64_t *held, const uint64_t *settled, int from, int to) {
+    for (int i = from / 64; i <= (to - 1) / 64; i++) {
+        uint64_t m = held[i] & settled[i];
+        if (i == from / 64) m &= ~0ULL << (from % 64);
+        if (i == (to - 1) / 64 && to % 64) m &= (1ULL << (to % 64)) - 1;
+        if (m) return 1;
+    }
+    return 0;
+}
 
 /* the count itself; 0 out of memory, else 1 with *stop set */
 static int count(Count *c, size_t limit, double deadline, unsigned __int128 *total, unsigned __int128 *scored,
@@ -182,7 +194,8 @@ static int count(Count *c, size_t limit, double deadline, unsigned __int128 *tot
                 }
                 if (!any) continue;  /* (no need can be held any more) */
                 uint64_t w = now_s.ways[s] * ways_of[r];
-                if (c->gains ? (int)(settled[top / 64] >> (top % 64) & 1) : hit) {  /* held: none better to hope for */
+                /* held, none better to hope for: with scores, a settled need scoring as much as the best held */
+                if (c->gains ? any_settled(held, settled, top, c->tie_end[top]) : hit) {
                     unsigned __int128 n = (unsigned __int128)w * choose(c->free[step], t - used - r);
                     *total += n;
                     if (c->gains) {
@@ -254,8 +267,9 @@ PyObject *count_needs(PyObject *self, PyObject *args) {
     c.masks = PyMem_Malloc((size_t)(2 * t + 3) * c.L * sizeof *c.masks);
     c.gains = gains == Py_None ? NULL : PyMem_Malloc(N * sizeof *c.gains);
     c.tops = gains == Py_None ? NULL : PyMem_Calloc(N, sizeof *c.tops);
+    c.tie_end = gains == Py_None ? NULL : PyMem_Malloc(N * sizeof *c.tie_end);
     PyObject *out = NULL;
-    if (!c.rest || !c.masks || (gains != Py_None && (!c.gains || !c.tops))) {
+    if (!c.rest || !c.masks || (gains != Py_None && (!c.gains || !c.tops || !c.tie_end))) {
         PyErr_NoMemory();
         goto done;
     }
@@ -269,6 +283,13 @@ PyObject *count_needs(PyObject *self, PyObject *args) {
                 goto done;
             }
         }
+    }
+    for (int j = N - 1; c.gains && j >= 0; j--) {
+        if (j + 1 < N && c.gains[j + 1] > c.gains[j]) {
+            PyErr_SetString(PyExc_ValueError, "gains: never rising (the needs best first)");
+            goto done;
+        }
+        c.tie_end[j] = j + 1 < N && c.gains[j + 1] == c.gains[j] ? c.tie_end[j + 1] : j + 1;
     }
     unsigned __int128 total, scored;
     int stop;
@@ -294,6 +315,7 @@ done:
     PyMem_Free(c.masks);
     PyMem_Free(c.gains);
     PyMem_Free(c.tops);
+    PyMem_Free(c.tie_end);
     return out;
 }
 
