@@ -57,7 +57,7 @@ def bracket(request: PlanRequest, lower: Plan, stopped: str | None, listed: Prep
 
     clock = clock or Clock(None)
     context = None  # per row the relaxation's bound of E[score] where it was counted (score_bounds.py)
-    cache: dict = {}  # the hands the relaxation listed itself, for its second count
+    cache: dict = {}  # the relaxation's inputs and each row's needs, for its second count
     cut = False  # the relaxation stopped by its share of the clock
     if slack is not None:  # (the rows are the no-fetch optimum's values)
         uppers = {r.tile: min(Fraction(1), r.win_probability + slack) for r in lower.discards}
@@ -170,7 +170,7 @@ def relaxed_again(request: PlanRequest, lower: Plan, rows: tuple, stopped: str |
     of the README's hand at 4 draws: every upper bound 1, the answer 1.1 s early): the rows with each bound the
     lesser of the two counts, E[score]'s recomputed from them, and the sampled estimate of a bound dropped where a
     bound below 1 is now proved; and the upper bounds' note (`note` where none is lower). `done`: the rows the first
-    count reached, not counted twice; `cache`: the hands the first count listed itself, if it did."""
+    count reached, not counted twice; `cache`: the first count's inputs and needs."""
     from solver.planning.sampled_upper import SAMPLED_FIELDS
     from solver.planning.score_bounds import with_score_uppers
 
@@ -198,11 +198,11 @@ def relaxed_uppers(request: PlanRequest, lower: Plan, stopped: str | None, liste
     and with `rules`, per row the same relaxation of E[score] (score_bounds.py; None where not computed). The rows
     are taken best first (by the deepening's values where `deep` has some, fetch_within.py): past the clock, those
     done keep their bound and the rest get 1. `relist`: with no list given (the optimum was not started), the hands
-    are listed here, within the deadline (and kept in `cache`, for a second count). `skip`: rows counted already
-    (given 1 here). Past one row, with `whole` True, the 13 tiles before the discard are counted first: a bound of
-    every row (the discard held beats the discard in the room, its pool holding each row's), given to the rows the
-    clock leaves (`whole` a Fraction: that bound, known already). Last, the rows counted where the clock stopped it
-    (else None)."""
+    are listed here, within the deadline (kept in `cache` with each row's needs, for a second count). `skip`: rows
+    counted already (given 1 here). Past one row, with `whole` True, the 13 tiles before the discard are counted
+    first: a bound of every row (the discard held beats the discard in the room, its pool holding each row's), given
+    to the rows the clock leaves (`whole` a Fraction: that bound, known already). Last, the rows counted where the
+    clock stopped it (else None)."""
     from solver.planning.bounds import fetch_needs, win_upper
     from solver.planning.score_bounds import caps
 
@@ -222,7 +222,7 @@ def relaxed_uppers(request: PlanRequest, lower: Plan, stopped: str | None, liste
         if deep is not None and deep.found is not None:
             rows = sorted(rows, key=lambda row: deep.found[1][row.tile][0], reverse=True)
         counts = [(row.tile, row.tile) for row in rows]  # (the key in uppers, the discard)
-        if len(rows) > 1 and rows[0].tile is not None and whole is True:  # (the rows the clock leaves get it)
+        if len(rows) > 1 and rows[0].tile is not None and whole is True:  # (first: the rows the clock leaves get it)
             counts.insert(0, (WHOLE, None))
         for tile, discard in counts:
             kept = position.hand if discard is None else position.hand.remove(discard)
@@ -240,9 +240,9 @@ def relaxed_uppers(request: PlanRequest, lower: Plan, stopped: str | None, liste
                                              **({} if rules is None else {"scores": scores, "floor": floor}))
                 else:  # (the room's tiles only as far as the そら held or drawn can fetch them)
                     at = relevant.index(sora)
-                    if key not in cache:  # (kept: a second count cut short again need not redo them)
-                        cache[key] = fetch_needs(targets, hand, room, wall_r, request.turns, hand[at], at, scores)
-                    needs, values = cache[key]
+                    if key[0] not in cache:  # (kept: a second count cut short again need not redo them)
+                        cache[key[0]] = fetch_needs(targets, hand, room, wall_r, request.turns, hand[at], at, scores)
+                    needs, values = cache[key[0]]
                     empty = (0,) * len(relevant)
                     counted[key] = win_upper(needs, empty, wall_r, empty, W, request.turns, deadline=deadline,
                                              scores=values.tolist(), floor=floor)
