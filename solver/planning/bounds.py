@@ -29,8 +29,8 @@ def win_upper(targets, hand: tuple[int, ...], wall: tuple[int, ...], room: tuple
               limit: int = UPPER_STATES, deadline: float | None = None, scores=None, floor: int = 0,
               native: bool | None = None, floors: tuple[int, ...] = ()):
     """P(some target's missing tiles, less the room's copies, all lie in the next t draws) over `targets`
-    (count tuples over the positions of `wall`, or their matrix, a row each), `hand` and `room` over the same
-    positions. TooLarge past `limit` states in one kind's step (OutOfTime past `deadline`).
+    (count tuples over the positions of `wall`, their matrix, a row each, or their needs.Lists; or fetch_needs'
+    Needs, with an empty hand and room), `hand` and `room` over the same positions. TooLarge past `limit` states in one kind's step (OutOfTime past `deadline`).
 
     The needs (each target's missing tiles) are bits of a mask, the best score first. The draws' counts r_k on the
     needed kinds are chosen one kind at a time: C(w_k, r_k) ways; the needs asking for more than r_k, or for more
@@ -77,7 +77,7 @@ def win_upper(targets, hand: tuple[int, ...], wall: tuple[int, ...], room: tuple
     kinds = settling_order(asks > 0)
     # bit j: the j-th best score; equal scores by their copies of each kind in the count's order, so that the needs
     # still held after the commonest draws (none of the next kind) stay at the front of the mask (C skips its words
-    # past the last one held: on a hard 5-draw hand's 20,000 needs, 2x faster)
+    # past the last one held: on a hard 5-draw hand's 20,000 needs, about 1.2x faster)
     order = np.lexsort(tuple(asks[:, k] for k in reversed(kinds)) + (-best,))
     asks, best = asks[order], best[order]
     gain = (best - floor).tolist()
@@ -150,7 +150,8 @@ def fetch_needs(targets: np.ndarray, hand, room, wall, t: int, held: int, sora: 
     of the waiting room, and each room tile in it took a fetch, that is a そら held or drawn, one a turn at most. So
     for a target T with m = (T - H)^+, some r <= min(m, room) with |r| <= t has D >= m - r and max(0, |r| - held)
     そら in D. Each such need once (r grows a tile at a time; the best score of the targets asking for it).
-    Columns are `wall`'s, the そら's at `sora`; the result goes to win_upper with an empty hand and room."""
+    Columns are `wall`'s, the そら's at `sora`; the result (needs.Needs, and their scores) goes to win_upper with an
+    empty hand and room."""
     lists = targets if isinstance(targets, Lists) else lists_of(np.asarray(targets))
     # a need from T keeps m - |r| + max(0, |r| - held) >= m - held tiles to draw: past t + held none is kept (the
     # filter below), so those targets go first (on a 4-draw hand's 67,778 listed hands, most of the work)

@@ -4,7 +4,7 @@ A complete hand holds 14 tiles of some 50 kinds, and a need at t draws at most t
 480,000 listed hands are 480,000 x 54 numbers, and each step over them (the need, its filter, each distinct need
 once, the dominated ones) passed over all of them. As lists they are 480,000 x 14, and the needs 480,000 x 5, each
 coded as one int64 (digits: kind + 1, ascending, 0 past the end), so the distinct ones are a sort of integers.
-The same needs, the same values: only their representation changes (tests/test_relaxation_count.py).
+The same needs, the same values: only their representation changes (tests/test_needs.py, test_relaxation_count.py).
 """
 
 from __future__ import annotations
@@ -110,6 +110,7 @@ def codes(needs: Needs) -> np.ndarray:
 
 
 def sizes(needs: Needs) -> np.ndarray:
+    """Each need's number of tiles."""
     return (needs.digits > 0).sum(1)
 
 
@@ -122,14 +123,6 @@ def within(needs: Needs, wall) -> np.ndarray:
         before = (d[:, :j] == d[:, j:j + 1]).sum(1)
         ok &= (d[:, j] == 0) | (before < copies[:, j])
     return ok
-
-
-def shrink(needs: Needs, width: int) -> Needs:
-    """The needs at `width` digits (each holds at most that many tiles)."""
-    d = needs.digits
-    if d.shape[1] >= width:
-        return Needs(np.ascontiguousarray(d[:, :width]), needs.kinds)
-    return Needs(np.concatenate([d, np.zeros((len(d), width - d.shape[1]), dtype=d.dtype)], 1), needs.kinds)
 
 
 def without(needs: Needs, rows: np.ndarray, kind: np.ndarray, add: int | None) -> Needs:
