@@ -75,15 +75,17 @@ def needed(lists: Lists, pool, most: int, never: int | None = None) -> tuple[np.
     if never is not None:
         have[never] = NEVER
     missing = lists.rank >= have[lists.tiles]
-    near = np.flatnonzero(missing.sum(1) <= most)
-    return near, compact(missing[near], lists.tiles[near], most, lists.kinds)
+    size = missing.sum(1)
+    near = np.flatnonzero(size <= most)
+    return near, compact(missing[near], size[near], lists.tiles[near], most, lists.kinds)
 
 
-def compact(missing: np.ndarray, tiles: np.ndarray, width: int, kinds: int) -> Needs:
-    """The tiles flagged in each row, moved to its front as digits (the row's order kept: ascending)."""
+def compact(missing: np.ndarray, size: np.ndarray, tiles: np.ndarray, width: int, kinds: int) -> Needs:
+    """The tiles flagged in each row (`size` of them), moved to its front as digits (the row's order kept:
+    ascending)."""
     digits = np.zeros((len(missing), width), dtype=np.int16)
-    at, col = np.nonzero(missing)
-    place = np.cumsum(missing, 1)[at, col] - 1
+    at, col = np.nonzero(missing)  # (row by row, in order: a flag's place is its index less its row's start)
+    place = np.arange(len(at)) - np.repeat(np.cumsum(size) - size, size)
     digits[at, place] = tiles[at, col] + 1
     return Needs(digits, kinds)
 
@@ -119,8 +121,10 @@ def within(needs: Needs, wall) -> np.ndarray:
     d = needs.digits
     copies = np.append(0, np.asarray(wall, dtype=np.int16))[d]  # (digit 0: no tile, nothing asked)
     ok = np.ones(len(d), dtype=bool)
-    for j in range(d.shape[1]):  # (the j-th tile is copy number (equal digits before it) + 1 of its kind)
-        before = (d[:, :j] == d[:, j:j + 1]).sum(1)
+    before = np.zeros(len(d), dtype=np.int16)  # (equal digits just before: the digits ascend, so they are a run)
+    for j in range(d.shape[1]):  # (the j-th tile is copy number before + 1 of its kind)
+        if j:
+            before = np.where(d[:, j] == d[:, j - 1], before + 1, 0)
         ok &= (d[:, j] == 0) | (before < copies[:, j])
     return ok
 
