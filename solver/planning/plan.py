@@ -45,6 +45,7 @@ def plan(rules: RuleSet, request: PlanRequest | Hand, progress: Progress | None 
         request = legacy_request(request, **legacy)
     limits = request.limits
     clock = Clock(limits.seconds)
+    share.HELD.clear()  # (the last plan's, on this one's clock)
     if request.play != "optimal":
         try:
             # (with an estimate to answer past it, the exact class leaves that a share of the budget)
@@ -66,9 +67,11 @@ def plan(rules: RuleSet, request: PlanRequest | Hand, progress: Progress | None 
         deadline = clock.optimum()
         listed = prepare(rules, request.position, turns=request.turns, objectives=(request.objective,),
                          play="optimal", state_limit=limits.max_states, deadline=deadline)
+        share.hold(listed)
         # (P(win)'s search with every fetch leaves time to the no-fetch optimum, but with a そら held its levels take it
         # all, the bracket going on from them; E[score]'s fallback, a class, is quick)
         deep = Deepening(rules, single) if deepens(rules, single) else None  # (a そら held: P(win) by levels)
+        share.hold(deep)
         found = score_plan(rules, single, listed, progress, deadline if request.objective == "score" or deep else
                            share.keeping(deadline, share.NO_FETCH, 1 - share.FETCH), deep)
         if found is None:  # (the search with every fetch stopped: the planner's own, on what is left)
@@ -150,6 +153,7 @@ def with_other(rules: RuleSet, request: PlanRequest, result: Plan, progress: Pro
     other = "score" if request.objective == "win" else "win"
     asked, beside = replace(request, objective=other, both=False), False  # (beside: early's Plan, shortened there)
     deep = Deepening(rules, asked) if other == "win" and deepens(rules, asked) else None  # (a そら held: by levels)
+    share.hold(deep)
     try:
         if result.method != "optimal":  # all play did not finish for the first objective: over the same states,
             raise TooLarge(result.stopped or "all play passed the limits")  # it would not for the other either
