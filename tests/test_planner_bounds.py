@@ -430,3 +430,31 @@ def test_a_paced_root_still_running_when_it_is_already_behind_gives_up_then(monk
     own = Checked(0.9, deadline=0.2)  # (its own deadline first: its own OutOfTime, as before)
     with pytest.raises(OutOfTime, match="the search's deadline"):
         plan_module.first_moves(Prep, own, roots, 3, lambda: None, pace=1.0)
+
+
+def test_the_no_fetch_optimum_plus_the_sora_slack_meets_the_relaxation_per_row():
+    """QA: where the no-fetch optimum answers (a そら live, none held) its rows' bound, that optimum plus the chance of
+    a そら in time, was kept even where the relaxation proves less (0.0675 against 0.0126 on a 4-draw hand). Each row
+    now gets the lesser of the two, both proved: at least the optimum, equal to the lesser of each computed alone."""
+    from fractions import Fraction
+
+    from solver.planning import bracket
+
+    ev = Evaluator("2019-12")
+    hand = "ジュリア 翼 静香 詩花 可奈 詩花 ジュリア 星梨花 環 星梨花 美也 静香 茜"
+    optimum = {r.tile: r.win_probability for r in ev.plan(hand, turns=3, both=False, seconds=None).discards}
+    relaxed = {r.tile: r.upper for r in ev.plan(hand, turns=3, both=False, max_states=1, seconds=None).discards}
+    real = bracket.relaxed_uppers
+
+    def not_counted(request, lower, *args, **kwargs):
+        return {r.tile: Fraction(1) for r in lower.discards}, "1 (test)", None, None
+    with pytest.MonkeyPatch.context() as patch:  # (the search with every fetch refused: the no-fetch optimum)
+        patch.setattr(plan_module, "score_plan", lambda *a, **k: None)
+        got = ev.plan(hand, turns=3, both=False, seconds=None)
+        patch.setattr(bracket, "relaxed_uppers", not_counted)
+        slack = {r.tile: r.upper for r in ev.plan(hand, turns=3, both=False, seconds=None).discards}
+    assert bracket.relaxed_uppers is real and "plus the chance" in got.policy_class["win_probability"]
+    for row in got.discards:
+        assert row.upper == min(slack[row.tile], relaxed[row.tile]) and optimum[row.tile] <= row.upper
+    assert sum(relaxed[t] < s for t, s in slack.items()) >= 2  # (here 5 of 9 rows)
+    assert "per discard the lesser of" in got.policy_class["win_probability"]
