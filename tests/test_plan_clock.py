@@ -200,3 +200,24 @@ def test_the_13_tiles_bound_stays_said_after_a_second_count_cut_too(ev, monkeypa
     assert spread < 1 and uppers.count(spread) == len(uppers) - 2  # (two rows counted, each below the 13 tiles')
     label = got.policy_class["win_probability"]
     assert "the relaxation of the 13 tiles before the discard" in label and "; 1 for the" not in label
+
+
+def test_unclocked_past_the_listings_limit_the_relaxation_lists_its_own(ev, monkeypatch):
+    """QA: where the optimum's listing passed its limit (a 4-draw hand holding two そら: more than 200,000 hands
+    within 6 exchanges), the bracket did not list for itself and every upper bound was 1, even with no clock (where
+    its own listing, up to a larger limit, took 8 s). Unclocked it lists now; on a clock, as before, it does not
+    (that listing would take the lower side's time for a bound the clock rarely leaves room for)."""
+    plain = {r.tile: r.upper for r in ev.plan(HAND, turns=3, max_states=1, both=False, seconds=None).discards}
+
+    real = plan_module.prepare
+
+    def past_limit(*args, **kwargs):  # (the optimum's listing alone: the class nearest lists its own)
+        if kwargs.get("play") == "optimal" and "state_limit" in kwargs:
+            raise TooLarge("more than 200,000 complete hands within 3 exchanges (test)")
+        return real(*args, **kwargs)
+    monkeypatch.setattr(plan_module, "prepare", past_limit)
+    unclocked = ev.plan(HAND, turns=3, both=False, seconds=None)
+    assert {r.tile: r.upper for r in unclocked.discards} == plain and all(u < 1 for u in plain.values())
+    clocked = ev.plan(HAND, turns=3, both=False, seconds=60)
+    assert all(r.upper == 1 for r in clocked.discards)
+    assert "not computed: more than 200,000" in clocked.policy_class["win_probability"]

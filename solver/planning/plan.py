@@ -85,8 +85,9 @@ def plan(rules: RuleSet, request: PlanRequest | Hand, progress: Progress | None 
         if listed.fetch_unsearched and listed.sora is None and request.objective == "win":
             slack = sora_slack(listed, request.turns, rules.tiles.sora)  # no そら held: the no-fetch optimum, plus that
     except TooLarge as exc:
-        stopped = str(exc)
-        lower = None
+        stopped, lower = str(exc), None
+        relist = relist or (listed is None and clock.end is None and request.turns <= RELIST_TURNS)  # (QA: past the
+        # listing's limit, unclocked, the relaxation lists up to its own, larger one: 8 s where every bound was 1)
     sample = lower is None  # the lower side is the class nearest: the estimate's policy may do better
     early = other_nearest(rules, request, clock) if sample and request.both else None
     try:
