@@ -89,6 +89,7 @@ def test_the_dominated_needs_dropped_are_exactly_those_another_covers(seed):
     """bounds.undominated against the pairwise definition: n goes where some other need m <= n (and, with scores,
     scores at least as much)."""
     from solver.planning.bounds import undominated
+    from solver.planning.needs import digits_of
 
     rng = random.Random(seed)
     for _ in range(80):
@@ -102,7 +103,7 @@ def test_the_dominated_needs_dropped_are_exactly_those_another_covers(seed):
                     if not any(m != need and all(a <= b for a, b in zip(m, need)) and (not scored or best[m] >= s)
                                for m in best)}
             needs = list(best)
-            keep = undominated(np.array(needs), np.array([best[m] for m in needs]), scored)
+            keep = undominated(digits_of(np.array(needs)).digits, np.array([best[m] for m in needs]), scored)
             assert {m: best[m] for m, kept in zip(needs, keep) if kept} == want
 
 

@@ -16,8 +16,7 @@ from math import comb
 
 import numpy as np
 
-from solver.planning.needs import (Lists, Needs, codes, digits_of, lists_of, needed, row_keys, sizes, within,
-                                   without)
+from solver.planning.needs import Lists, Needs, codes, lists_of, needed, row_keys, sizes, within, without
 from solver.planning.targets import OutOfTime, TooLarge, _planc, planc_built
 
 UPPER_STATES = 300_000  # (draws so far, needs still held) states of one kind's step before the bound gives up (then 1)
@@ -30,7 +29,8 @@ def win_upper(targets, hand: tuple[int, ...], wall: tuple[int, ...], room: tuple
               native: bool | None = None, floors: tuple[int, ...] = ()):
     """P(some target's missing tiles, less the room's copies, all lie in the next t draws) over `targets`
     (count tuples over the positions of `wall`, their matrix, a row each, or their needs.Lists; or fetch_needs'
-    Needs, with an empty hand and room), `hand` and `room` over the same positions. TooLarge past `limit` states in one kind's step (OutOfTime past `deadline`).
+    Needs, with an empty hand and room), `hand` and `room` over the same positions. TooLarge past `limit` states in
+    one kind's step (OutOfTime past `deadline`).
 
     The needs (each target's missing tiles) are bits of a mask, the best score first. The draws' counts r_k on the
     needed kinds are chosen one kind at a time: C(w_k, r_k) ways; the needs asking for more than r_k, or for more
@@ -67,7 +67,7 @@ def win_upper(targets, hand: tuple[int, ...], wall: tuple[int, ...], room: tuple
     if scores is None and not asked.any(1).all():
         return Fraction(1)  # a target is in hand already
     if t <= DOMINATED_DRAWS:
-        keep = undominated_digits(asked, best, scores is not None)
+        keep = undominated(asked, best, scores is not None)
         asked, best = asked[keep], best[keep]
     asks = Needs(asked, n).dense()
     if not asks.any():  # (every target in hand already: any draws hold them)
@@ -202,17 +202,13 @@ def floored(answer: tuple, floors: tuple[int, ...], tops: dict[int, int], subset
                       for n in floors})
 
 
-def undominated(counts: np.ndarray, scores: np.ndarray, scored: bool) -> np.ndarray:
-    """Per need (a row of `counts`, distinct) whether no other need dominates it: m dominates n when m <= n (every
-    draw set holding n holds m) and, with scores, m's score is at least n's. Dropping n changes neither the chance
-    that some need is held nor the best score held, and the count's masks get shorter (at 5 draws about 27,000
-    needs, 4,900 undominated: 6x faster). Each need as its tiles sorted, one digit each; its proper sub-multisets
-    are the sub-lists, looked up among the needs' codes, one selection of positions at a time."""
-    return undominated_digits(digits_of(np.asarray(counts)).digits, np.asarray(scores), scored)
-
-
-def undominated_digits(digits: np.ndarray, scores: np.ndarray, scored: bool) -> np.ndarray:
-    """undominated over needs as digits (needs.py), distinct."""
+def undominated(digits: np.ndarray, scores: np.ndarray, scored: bool) -> np.ndarray:
+    """Per need (a row of `digits`, needs.py's form, distinct) whether no other need dominates it: m dominates n
+    when m <= n (every draw set holding n holds m) and, with scores, m's score is at least n's. Dropping n changes
+    neither the chance that some need is held nor the best score held, and the count's masks get shorter (at 5
+    draws about 27,000 needs, 4,900 undominated: 6x faster). Each need is its tiles sorted, one digit each; its
+    proper sub-multisets are the sub-lists, looked up among the needs' codes, one selection of positions at a
+    time."""
     size = (digits > 0).sum(1)
     t = int(size.max()) if len(digits) else 0
     dominated = np.zeros(len(digits), dtype=bool)
