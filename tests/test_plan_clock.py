@@ -221,3 +221,17 @@ def test_unclocked_past_the_listings_limit_the_relaxation_lists_its_own(ev, monk
     clocked = ev.plan(HAND, turns=3, both=False, seconds=60)
     assert all(r.upper == 1 for r in clocked.discards)
     assert "not computed: more than 200,000" in clocked.policy_class["win_probability"]
+
+
+def test_unclocked_the_class_nearest_stops_at_its_steps_too(ev):
+    """QA: unclocked, a 4-draw hand holding two そら ran the class nearest past 10 minutes, its state limit alone
+    stopping it while each state cost 30 post-draw steps. The steps are limited too (recursion.STEPS_PER_STATE per
+    state of the limit), and past them the plan still answers, its lower side the estimate's, labelled."""
+    from solver.planning.recursion import STEPS_PER_STATE
+
+    sora2 = "そら そら 春香 千早 美希 雪歩 やよい 真 伊織 律子 あずさ 亜美 響"
+    with pytest.raises(TooLarge, match=f"passed {STEPS_PER_STATE * 2000:,} steps below its [0-9,]+ states"):
+        ev.plan(sora2, turns=4, both=False, nearest=True, max_states=2000, seconds=None)
+    got = ev.plan(sora2, turns=4, both=False, max_states=2000, seconds=None)
+    assert got.method == "estimate" and "Monte Carlo" in got.policy_class["win_probability"]
+    assert all(r.win_probability <= r.upper for r in got.discards)

@@ -25,6 +25,9 @@ from solver.planning.reach import Costed, Reach
 from solver.planning.targets import NoWinScore, OutOfTime, TooLarge
 
 STATE_LIMIT = 500_000  # memoised states before the search stops (TooLarge), never a silent cut
+# costly steps below them (post-draw states, no-win scores) allowed per state of the limit: a そら held makes each
+# state cost 6-30 steps, so unclocked the state limit alone let a two-そら hand run past 10 minutes (QA)
+STEPS_PER_STATE = 8
 
 
 class Search(Reach, ClosedForms, FirstDraw):
@@ -101,6 +104,10 @@ class Search(Reach, ClosedForms, FirstDraw):
         """The budget checked below the counted states too: one 12-tile state may hold thousands of costly
         steps (post-draw states, no-win scores), so the clock is read every 64 of them."""
         self.steps += 1
+        if self.steps > STEPS_PER_STATE * self.state_limit:
+            raise TooLarge(f"the exact plan passed {STEPS_PER_STATE * self.state_limit:,} steps below its "
+                           f"{self.visited:,} states; lower --turns or --detour, or ask for an estimate past it "
+                           "(--estimate GAMES)")
         if self.deadline is not None and not self.steps & 63 and time.monotonic() > self.deadline:
             raise OutOfTime(f"the exact plan passed its time budget at {self.visited} states")
 
