@@ -362,10 +362,10 @@ def test_relaxation_past_its_clock_keeps_the_discards_it_reached():
 def test_a_paced_plan_gives_up_once_its_first_discards_show_it_cannot_finish(monkeypatch):
     """first_moves with a pace: a first discard that took 0.5 s of a 1 s deadline, with 3 left at half that each,
     gives up at once (OutOfTime); with a far deadline every discard is valued."""
-    from solver.planning import plan as plan_module
+    from solver.planning import search_plan
 
     clock = [0.0]
-    monkeypatch.setattr(plan_module.time, "monotonic", lambda: clock[0])
+    monkeypatch.setattr(search_plan.time, "monotonic", lambda: clock[0])
 
     class Slow:
         visited, deadline = 7, None
@@ -381,9 +381,9 @@ def test_a_paced_plan_gives_up_once_its_first_discards_show_it_cannot_finish(mon
         wall_r, W0 = (), 0
     roots = [((), ())] * 4
     with pytest.raises(OutOfTime, match="1 of 4 discards valued"):
-        plan_module.first_moves(Prep, Slow(), roots, 3, lambda: None, pace=1.0)
+        search_plan.first_moves(Prep, Slow(), roots, 3, lambda: None, pace=1.0)
     clock[0] = 0.0
-    assert plan_module.first_moves(Prep, Slow(), roots, 3, lambda: None, pace=10.0) == ["move"] * 4
+    assert search_plan.first_moves(Prep, Slow(), roots, 3, lambda: None, pace=10.0) == ["move"] * 4
 
 
 def test_a_paced_root_still_running_when_it_is_already_behind_gives_up_then(monkeypatch):
@@ -391,10 +391,10 @@ def test_a_paced_root_still_running_when_it_is_already_behind_gives_up_then(monk
     0.4 s of a 1 s budget for the first of 4 discards. A search that checks it gives up there, not at the end of
     the budget; the search's own deadline is put back; a root that finishes by it is valued as before."""
     from solver.planning import clock as clock_module
-    from solver.planning import plan as plan_module
+    from solver.planning import search_plan
 
     clock = [0.0]
-    monkeypatch.setattr(plan_module.time, "monotonic", lambda: clock[0])
+    monkeypatch.setattr(search_plan.time, "monotonic", lambda: clock[0])
     assert clock_module.root_deadline(0.0, 0, 3, 1.0) == pytest.approx(0.4)
     assert clock_module.root_deadline(0.0, 2, 0, 1.0) == 1.0  # (the last root: the budget's end)
 
@@ -420,16 +420,16 @@ def test_a_paced_root_still_running_when_it_is_already_behind_gives_up_then(monk
     roots = [((), ())] * 4
     slow = Checked(0.9)
     with pytest.raises(OutOfTime, match="0 of 4 discards valued"):
-        plan_module.first_moves(Prep, slow, roots, 3, lambda: None, pace=1.0)
+        search_plan.first_moves(Prep, slow, roots, 3, lambda: None, pace=1.0)
     assert clock[0] == pytest.approx(0.45) and slow.asked == [pytest.approx(0.4)] and slow.deadline is None
     clock[0] = 0.0
     quick = Checked(0.1, deadline=5.0)
-    assert plan_module.first_moves(Prep, quick, roots, 3, lambda: None, pace=5.0) == ["move"] * 4
+    assert search_plan.first_moves(Prep, quick, roots, 3, lambda: None, pace=5.0) == ["move"] * 4
     assert quick.deadline == 5.0
     clock[0] = 0.0
     own = Checked(0.9, deadline=0.2)  # (its own deadline first: its own OutOfTime, as before)
     with pytest.raises(OutOfTime, match="the search's deadline"):
-        plan_module.first_moves(Prep, own, roots, 3, lambda: None, pace=1.0)
+        search_plan.first_moves(Prep, own, roots, 3, lambda: None, pace=1.0)
 
 
 def test_the_no_fetch_optimum_plus_the_sora_slack_meets_the_relaxation_per_row():

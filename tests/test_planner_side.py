@@ -9,7 +9,7 @@ import signal
 import pytest
 
 from solver import Evaluator
-from solver.planning import plan as plan_module
+from solver.planning import search_plan
 from solver.planning import side
 from solver.planning.side import Side
 from solver.planning.targets import TooLarge
@@ -60,14 +60,14 @@ def test_a_child_that_dies_is_replaced_by_the_search_here(monkeypatch):
     ev = Evaluator()
     monkeypatch.setattr(side, "can_split", lambda: True)
     alone = rows(ev.plan(EXAMPLE, turns=3, nearest=True))
-    original = plan_module.first_moves
+    original = search_plan.first_moves
 
     def first_moves(prep, search, roots, turns, tick, pace=None):
         if not search.win and os.getpid() != parent:  # the child, searching E[score]: killed
             os.kill(os.getpid(), signal.SIGKILL)
         return original(prep, search, roots, turns, tick, pace)
     parent = os.getpid()
-    monkeypatch.setattr(plan_module, "first_moves", first_moves)
+    monkeypatch.setattr(search_plan, "first_moves", first_moves)
     assert rows(ev.plan(EXAMPLE, turns=3, nearest=True)) == alone
 
 
@@ -76,13 +76,13 @@ def test_a_parent_that_stops_first_kills_the_child(monkeypatch):
     ev = Evaluator()
     children = []
     monkeypatch.setattr(side, "can_split", lambda: True)
-    original = plan_module.first_moves
+    original = search_plan.first_moves
 
     def first_moves(prep, search, roots, turns, tick, pace=None):
         if search.win:  # the parent's objective: fail at once while the child still searches
             raise TooLarge("stopped here first")
         return original(prep, search, roots, turns, tick, pace)
-    monkeypatch.setattr(plan_module, "first_moves", first_moves)
+    monkeypatch.setattr(search_plan, "first_moves", first_moves)
     monkeypatch.setattr(side.Side, "close", close_recorder(side.Side.close, children))
     with pytest.raises(TooLarge, match="stopped here first"):
         ev.plan(EXAMPLE, turns=6, objective="win", nearest=True)
