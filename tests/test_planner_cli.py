@@ -118,3 +118,18 @@ def test_tiny_percentages_keep_two_significant_digits():
 
     assert [percent(x) for x in (None, 0, 1e-07, 9.7e-06, 3.2e-05, 0.00012, 0.0012, 0.5)] == \
         ["-", "0.00%", "0.000010%", "0.00097%", "0.0032%", "0.012%", "0.12%", "50.00%"]
+
+
+def test_the_plans_budget_is_the_commands_less_its_start_up(ev, monkeypatch):
+    """QA: `mj plan --seconds 5` took 5.9 s, the clock having started after 0.3-0.8 s of imports. The plan gets
+    what the start-up left (and the printing's share), a quarter of the budget at least; and the process's age is
+    read from /proc where there is one."""
+    from console import common
+
+    hand = "真 雪歩 あずさ 可奈 歩 未来 まつり 美也 紗代子 海美 奈緒 美奈子 星梨花"
+    monkeypatch.setattr(common, "since_start", lambda: 0.7)
+    assert common.plan_request(ev, hand, 3, seconds=5.0).limits.seconds == pytest.approx(5.0 - 0.7 - common.RENDER)
+    monkeypatch.setattr(common, "since_start", lambda: 3.0)
+    assert common.plan_request(ev, hand, 3, seconds=2.0).limits.seconds == pytest.approx(0.5)
+    monkeypatch.undo()
+    assert 0 < common.since_start() < 3600 and common.quick_exit()

@@ -135,20 +135,28 @@ def raised_lower(request: PlanRequest, lower: Plan, rows: tuple, rules: RuleSet 
                  deep=None) -> tuple[tuple, int, int, int, int, dict]:
     """The rows' lower side raised, on one share of the clock, with a そら held first by the optimum with every
     fetch toward the nearer complete hands (fetch_within.py), E[score] at 4-5 draws by its optimum over 3 draws
-    (score_short.py), then by the estimate's policy's sample (`sample`: the
-    lower plan is the class nearest), the one-step lookahead, and with a そら held a fetch at once; (rows, rows
-    raised, rows looked ahead, games, rows raised by a fetch, the labels' notes of fetch_within and score_within)."""
+    (score_short.py) or P(win) at 2-5 draws by its exact value over fewer (win_short.py), then by the estimate's
+    policy's sample (`sample`: the lower plan is the class nearest), the one-step lookahead, and with a そら held a
+    fetch at once; (rows, rows raised, rows looked ahead, games, rows raised by a fetch, the labels' notes of
+    fetch_within, win_within and score_within)."""
     from solver.planning.fetch_first import fetch_first
     from solver.planning.fetch_within import fetch_within
     from solver.planning.lookahead import improve
     from solver.planning.sampled_lower import raise_rows
     from solver.planning.score_short import score_within
+    from solver.planning.win_short import win_within
 
     raised = looked = games = fetched = 0
     notes = {"win_probability": [], "expected_score": []}
     lower_end = clock.share(share.LOWER)
+    if rules is not None and exact_plan is not None and slack is None and request.objective == "win":  # (slack:
+        # the rows are the no-fetch optimum over every draw already, at least its value over fewer)
+        rows, note = win_within(rules, request, rows, lambda sub, end: exact_plan(rules, sub, None, end, pace=True),
+                                lower_end)
+        notes["win_probability"].append(note)
     if rules is not None and slack is None:  # (its search is the quickest and, with a そら held, the strongest)
-        rows, notes["win_probability"] = fetch_within(rules, request, rows, lower_end, deep)
+        rows, more = fetch_within(rules, request, rows, lower_end, deep)
+        notes["win_probability"] += more
     if rules is not None and request.objective == "score":  # (exact, and past the class at 4-5 draws)
         rows, note = score_within(rules, request, rows, lower_end)
         notes["expected_score"].append(note)

@@ -24,6 +24,7 @@ from solver.planning.sampled_upper import settled
 from solver.planning.score_short import shortened
 from solver.planning.search_plan import estimate_plan, exact_plan, finish
 from solver.planning.targets import TooLarge
+from solver.planning.win_short import win_shortened
 
 
 RELIST_TURNS = 5  # draws up to which the bracket lists the complete hands for its proved upper bound alone, where the
@@ -183,7 +184,9 @@ def with_other(rules: RuleSet, request: PlanRequest, result: Plan, progress: Pro
                 except TooLarge:
                     labels = dict(result.policy_class, **{label_of(other): f"not computed: {exc}"})
                     return replace(result, policy_class=labels)
-    if other == "win" and found.policy_class["win_probability"] != "all play":  # (a そら held: its levels, exact)
+    if other == "win" and found.policy_class["win_probability"] != "all play":  # (a そら held: its levels, exact;
+        found = win_shortened(rules, asked, found, lambda sub, end: exact_plan(rules, sub, None, end, pace=True),
+                              clock.share(share.OTHER_NEAREST))  # and the exact value over fewer draws)
         found = deepened(rules, asked, found, clock.share(share.OTHER_NEAREST), deep)
     elif other == "score" and found.policy_class["expected_score"] != "all play" and not beside:  # (over 3 draws)
         found = shortened(rules, asked, found, clock.share(share.LOWER))
