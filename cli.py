@@ -103,7 +103,8 @@ def main(argv: Optional[list[str]] = None) -> None:  # console script entry poin
         if type(exc).__name__ == "NoArgsIsHelpError":  # bare `mj` or `mj catalogue`: the help itself
             typer.echo(exc.format_message())
             sys.exit(0)
-        typer.echo(f"error: {' '.join(exc.format_message().split())} (see mj --help)", err=True)
+        said = " ".join(exc.format_message().split()).replace("Value error, ", "")  # (pydantic's prefix, QA)
+        typer.echo(f"error: {said} (see mj --help)", err=True)
         sys.exit(2)
     code = code if isinstance(code, int) else 0
     if argv is None and quick_exit():  # (the process's own run, not a test's: a plan's tables freed at interpreter

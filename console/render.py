@@ -366,5 +366,6 @@ def plan_view(plan, rules: RuleSet) -> list[Any]:
     out.append(Text(f"P(win) class: {plan.policy_class['win_probability']}"))
     out.append(Text(f"E[score] class: {plan.policy_class['expected_score']}"))
     out.extend(estimate_note(plan))
-    out.append(Text(f"{count(plan.states, 'state')}; model: docs/formulation.md section 8", style="dim"))
+    searched = f"{count(plan.states, 'state')} searched; " if plan.states else ""  # (QA: "0 states" under a sample)
+    out.append(Text(f"{searched}model: docs/formulation.md section 8", style="dim"))
     return out

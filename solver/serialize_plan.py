@@ -3,8 +3,10 @@
 Values are the exact Fractions of the API written as floats (within one unit in the last place). `method`:
 "optimal" (win_probability = upper = the optimum), "bounds" (win_probability: a real policy's exact value,
 upper: proved at least the optimum; `separated`: the best discard is proved), "estimate" (sample means with their
-95 % intervals, and the upper bound), "class" (exact within the named class asked for). `expected_score_upper`: proved
-at least the optimal E[score] (= expected_score where that is over all play; null where none is computed).
+95 % intervals, and the upper bound), "class" (exact within the named class asked for), all of the objective's
+column; `methods` gives each column's own ({"win_probability": ..., "expected_score": ...}, null where not
+computed), read from its numbers. `expected_score_upper`: proved at least the optimal E[score] (= expected_score
+where that is over all play; null where none is computed).
 `upper_estimate` (with `upper_estimate_interval`, 95 %), only where `upper` is 1: the sampled value of the relaxation
 whose count would be the proved bound, so an estimate of a number at least the optimum, not a proof;
 `expected_score_upper_estimate` (and its interval) the same for E[score] where its upper bound came from that 1.
@@ -46,7 +48,8 @@ def discard_dict(row: DiscardPlan, rules: RuleSet) -> dict[str, Any]:
 def plan_dict(plan: Plan, rules: RuleSet) -> dict[str, Any]:
     best = plan.recommended
     sora = None if best.sora is None else {"use_now": best.sora.use_now, "take": tile_id(best.sora.take, rules)}
-    return {"turns": plan.turns, "model": MODEL, "method": plan.method, "games": plan.games,
+    return {"turns": plan.turns, "model": MODEL, "method": plan.method, "methods": plan.methods,
+            "games": plan.games,
             "separated": plan.separated, "stopped": plan.stopped, "policy_class": plan.policy_class,
             "discards": [discard_dict(row, rules) for row in plan.discards],
             "recommended": {**discard_dict(best, rules), "objective": plan.objective, "win_now": plan.complete,

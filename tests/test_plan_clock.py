@@ -220,7 +220,8 @@ def test_unclocked_past_the_listings_limit_the_relaxation_lists_its_own(ev, monk
     assert {r.tile: r.upper for r in unclocked.discards} == plain and all(u < 1 for u in plain.values())
     clocked = ev.plan(HAND, turns=3, both=False, seconds=60)
     assert all(r.upper == 1 for r in clocked.discards)
-    assert "not computed: more than 200,000" in clocked.policy_class["win_probability"]
+    assert "not computed: the complete hands within reach were not listed (more than 200,000" in \
+        clocked.policy_class["win_probability"]
 
 
 def test_unclocked_the_class_nearest_stops_at_its_steps_too(ev):
@@ -235,3 +236,9 @@ def test_unclocked_the_class_nearest_stops_at_its_steps_too(ev):
     got = ev.plan(sora2, turns=4, both=False, max_states=2000, seconds=None)
     assert got.method == "estimate" and "Monte Carlo" in got.policy_class["win_probability"]
     assert all(r.win_probability <= r.upper for r in got.discards)
+
+
+def test_a_class_past_its_clock_says_what_to_do(ev):
+    """QA: a class asked for (--nearest, --detour) that its clock stopped said only where it stopped."""
+    with pytest.raises(OutOfTime, match=r"raise --seconds, or ask for an estimate past it \(--estimate GAMES\)"):
+        ev.plan(HAND, turns=12, nearest=True, seconds=0.001)

@@ -24,8 +24,9 @@ def test_cli_plan_json_keys_and_values(ev):
     result = CliRunner().invoke(app, ["plan", EXAMPLE, "--turns", "1", "--json"])
     assert result.exit_code == 0, result.stderr
     data = json.loads(result.stdout)
-    assert set(data) == {"turns", "model", "method", "games", "separated", "stopped", "policy_class", "discards",
-                         "recommended"}
+    assert set(data) == {"turns", "model", "method", "methods", "games", "separated", "stopped", "policy_class",
+                         "discards", "recommended"}
+    assert data["methods"] == {"win_probability": "optimal", "expected_score": "optimal"}
     assert all(set(d) == {"tile", "win_probability", "upper", "expected_score", "expected_score_upper"}
                for d in data["discards"])
     assert data["method"] == "optimal" and all(d["upper"] == d["win_probability"] for d in data["discards"])
@@ -133,3 +134,21 @@ def test_the_plans_budget_is_the_commands_less_its_start_up(ev, monkeypatch):
     assert common.plan_request(ev, hand, 3, seconds=2.0).limits.seconds == pytest.approx(0.5)
     monkeypatch.undo()
     assert 0 < common.since_start() < 3600 and common.quick_exit()
+
+
+def test_each_columns_method_is_read_from_its_numbers():
+    """QA: `method` speaks of the objective's column alone, so a program could not tell an E[score] beside an optimal
+    P(win) that is a class's value with its bound above. `methods` gives each column's own."""
+    from fractions import Fraction
+
+    from solver.planning.answer import DiscardPlan, Plan
+
+    def plan(*rows):
+        return Plan(3, "win", 1, 1, False, None, tuple(rows), {}, 0, 100)
+    half, third = Fraction(1, 2), Fraction(1, 3)
+    exact = DiscardPlan(1, half, 10, 1, 2, upper=half, score_upper=12)
+    assert plan(exact).methods == {"win_probability": "optimal", "expected_score": "bounds"}
+    sampled = DiscardPlan(2, third, None, 1, 2, win_interval=(0.3, 0.36), upper=half)
+    assert plan(exact, sampled).methods == {"win_probability": "estimate", "expected_score": "bounds"}
+    bare = DiscardPlan(2, third, None, 1, 2)
+    assert plan(bare).methods == {"win_probability": "class", "expected_score": None}

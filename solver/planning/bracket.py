@@ -73,7 +73,8 @@ def bracket(request: PlanRequest, lower: Plan, stopped: str | None, listed: Prep
     else:
         deadline = clock.share(share.RELIST if relist else share.FETCH_UPPER if deep is not None else share.UPPER)
         short = relist and deadline is not None and deadline - time.monotonic() < share.RELIST_LEAST
-        uppers, note, context, reached = relaxed_uppers(request, lower, stopped, listed, rules, deadline,
+        why = "too little of the time budget was left to list them" if short else stopped  # (QA: not the optimum's)
+        uppers, note, context, reached = relaxed_uppers(request, lower, why, listed, rules, deadline,
                                                         relist and not short, deep, cache=cache)
         cut = reached is not None or short  # (a listing not started for want of time: tried again too)
     rows = tuple(replace(r, upper=uppers[r.tile]) for r in lower.discards)
@@ -226,7 +227,7 @@ def relaxed_uppers(request: PlanRequest, lower: Plan, stopped: str | None, liste
     context: dict | None = {}
     try:
         if listed is None and not (relist and rules is not None):
-            raise TooLarge(stopped or "the complete hands within reach were not listed")
+            raise TooLarge("the complete hands within reach were not listed" + (f" ({stopped})" if stopped else ""))
         cache = {} if cache is None else cache
         if "inputs" not in cache:
             cache["inputs"] = relaxation_inputs(request, listed, rules, deadline)

@@ -23,7 +23,7 @@ from solver.planning.request import DEFAULT_GAMES, Limits, PlanRequest, Position
 from solver.planning.sampled_upper import settled
 from solver.planning.score_short import shortened
 from solver.planning.search_plan import estimate_plan, exact_plan, finish
-from solver.planning.targets import TooLarge
+from solver.planning.targets import OutOfTime, TooLarge
 from solver.planning.win_short import win_shortened
 
 
@@ -49,7 +49,10 @@ def plan(rules: RuleSet, request: PlanRequest | Hand, progress: Progress | None 
         try:
             # (with an estimate to answer past it, the exact class leaves that a share of the budget)
             return exact_plan(rules, request, progress, clock.optimum() if limits.estimate else clock.end)
-        except TooLarge:
+        except TooLarge as exc:
+            if limits.estimate is None and isinstance(exc, OutOfTime) and "--estimate" not in str(exc):
+                raise OutOfTime(f"{exc}; raise --seconds, or ask for an estimate past it (--estimate GAMES), or "
+                                "drop the class for the optimum's answer") from None  # (QA: no hint had been given)
             if limits.estimate is None:
                 raise
             return estimate_plan(rules, request, progress, clock.end)
