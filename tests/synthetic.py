@@ -304,8 +304,15 @@ def room_positions(draw, *, max_kinds: int = 5, max_units: int = 6, max_room: in
 def sora_room_request(case, **options):
     """(evaluator, plan request) of a room_positions case whose hand holds そら (assumed), the position's tiles
     named k0, k1, ...; MjError where the plan refuses it."""
-    game, deal, seen, room, favourite, turns = case
+    game, deal = case[:2]
     assume(game.sora is not None and deal.concealed[game.sora])
+    return room_request(case, **options)
+
+
+def room_request(case, **options):
+    """(evaluator under 2019-12, plan request) of a room_positions case, the position's tiles named k0, k1, ...;
+    MjError where the plan refuses it (more draws than the wall holds)."""
+    game, deal, seen, room, favourite, turns = case
     ev = game.evaluator("2019-12")
 
     def names(counts) -> list[str]:

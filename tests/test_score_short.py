@@ -6,10 +6,9 @@ from __future__ import annotations
 import pytest
 from hypothesis import assume, given, settings
 from oracle_fetch import fetch_value
-from synthetic import BASE_SETTINGS, room_positions
+from synthetic import BASE_SETTINGS, room_positions, room_request
 
 from solver import Evaluator, MjError
-from solver.core.hand import Hand
 from solver.planning.answer import DiscardPlan
 from solver.planning.score_optimum import native_tail
 from solver.planning.score_short import LABEL, SHORT, TURNS, score_within
@@ -30,14 +29,8 @@ def rows_of(ev, request) -> tuple:
 def test_each_row_is_the_shorter_games_optimum_and_below_the_optimum(case):
     game, deal, seen, room, favourite, turns = case
     assume(turns > SHORT)
-    ev = game.evaluator("2019-12")
-
-    def names(counts) -> list[str]:
-        return [f"k{k}" for k, n in enumerate(counts) for _ in range(n)]
     try:
-        request = ev.plan_request_of(Hand(tuple(deal.concealed), tuple(deal.called)), turns, "score",
-                                     seen=names(seen), waiting_room=names(room), both=False, seconds=None,
-                                     favourite=None if favourite is None else f"k{favourite}")
+        ev, request = room_request(case, objective="score", both=False, seconds=None)
         rows, note = score_within(ev.rules, request, rows_of(ev, request), None)
     except MjError:  # (more draws than the wall holds)
         return

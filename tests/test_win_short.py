@@ -6,10 +6,9 @@ from __future__ import annotations
 
 from hypothesis import given, settings
 from oracle_fetch import fetch_value
-from synthetic import BASE_SETTINGS, room_positions
+from synthetic import BASE_SETTINGS, room_positions, room_request
 
 from solver import Evaluator, MjError
-from solver.core.hand import Hand
 from solver.planning.answer import DiscardPlan
 from solver.planning.search_plan import exact_plan
 from solver.planning.win_short import LABEL, SHORT, TURNS, win_within
@@ -29,14 +28,8 @@ def solve(ev):
 @given(room_positions(max_kinds=6, max_units=7, max_room=2, max_turns=TURNS))
 def test_each_raised_row_is_a_shorter_games_value_and_below_both_optima(case):
     game, deal, seen, room, favourite, turns = case
-    ev = game.evaluator("2019-12")
-
-    def names(counts) -> list[str]:
-        return [f"k{k}" for k, n in enumerate(counts) for _ in range(n)]
     try:
-        request = ev.plan_request_of(Hand(tuple(deal.concealed), tuple(deal.called)), turns, "win",
-                                     seen=names(seen), waiting_room=names(room), both=False, seconds=None,
-                                     favourite=None if favourite is None else f"k{favourite}")
+        ev, request = room_request(case, objective="win", both=False, seconds=None)
         rows, note = win_within(ev.rules, request, rows_of(ev, request), solve(ev), None)
     except MjError:  # (more draws than the wall holds)
         return
