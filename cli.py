@@ -14,7 +14,7 @@ import typer
 from console import batch, game, hand, plan, review, serve, tournament
 from console.catalogue import catalogue_app
 from console.typer_params import take_plain_values_as_is
-from console.common import broken_pipe, drop_stdout, quick_exit
+from console.common import broken_pipe, drop_stdout, quick_exit, run_as_process
 from console.research import research_app
 from solver.core.errors import error_line
 
@@ -74,6 +74,8 @@ def given_twice(command: Any, argv: list[str]) -> str | None:
 
 
 def main(argv: Optional[list[str]] = None) -> None:  # console script entry point (argv: for tests)
+    if argv is None:  # (the process's own run, not a test's: its start-up counts against --seconds)
+        run_as_process()
     for stream in (sys.stdout, sys.stderr):  # whatever the locale, output never fails on a character
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="backslashreplace")
@@ -107,8 +109,7 @@ def main(argv: Optional[list[str]] = None) -> None:  # console script entry poin
         typer.echo(f"error: {said} (see mj --help)", err=True)
         sys.exit(2)
     code = code if isinstance(code, int) else 0
-    if argv is None and quick_exit():  # (the process's own run, not a test's: a plan's tables freed at interpreter
-        # exit took 0.3 s past its answer, so they are not freed one by one)
+    if quick_exit():  # (a plan's tables freed at interpreter exit took 0.3 s past its answer: not one by one)
         try:
             sys.stdout.flush()
             sys.stderr.flush()

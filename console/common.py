@@ -94,20 +94,29 @@ def plan_request(ev: Evaluator, hand: Any, turns: int, *, objective: str = "win"
                  nearest: bool = False, estimate: Optional[int] = None, max_states: int = MAX_STATES,
                  seconds: float = SECONDS):
     """The PlanRequest of the planner's options, the same for `mj plan` and `mj analyze --turns`. `--seconds` is
-    the whole command's: the plan gets what the start-up (0.3-0.8 s of imports) left of it, a quarter at least."""
+    the whole command's: run as a process (`mj`), the plan gets what the start-up (0.3-0.8 s of imports) left of
+    it, a quarter at least."""
     global _planned
     _planned = True
+    if _process:
+        seconds = max(seconds / 4, seconds - since_start() - RENDER)
     return ev.plan_request_of(hand, turns, objective, seen, waiting_room, favourite, detour, estimate=estimate,
-                              max_states=max_states, nearest=nearest,
-                              seconds=max(seconds / 4, seconds - since_start() - RENDER))
+                              max_states=max_states, nearest=nearest, seconds=seconds)
 
 
 RENDER = 0.05  # seconds kept for printing the answer after the plan
-_planned = False  # a plan was made: the command ends without freeing its tables (cli.main, quick_exit)
+_process = False  # the command is this process's own run (cli.main from the `mj` script), not a call in a test
+_planned = False  # a plan was made: the process ends without freeing its tables (quick_exit)
+
+
+def run_as_process() -> None:
+    global _process
+    _process = True
 
 
 def quick_exit() -> bool:
-    return _planned
+    """Whether the process may end at once, its tables not freed one by one: its own run, which made a plan."""
+    return _process and _planned
 
 
 def since_start() -> float:

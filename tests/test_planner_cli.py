@@ -122,18 +122,22 @@ def test_tiny_percentages_keep_two_significant_digits():
 
 
 def test_the_plans_budget_is_the_commands_less_its_start_up(ev, monkeypatch):
-    """QA: `mj plan --seconds 5` took 5.9 s, the clock having started after 0.3-0.8 s of imports. The plan gets
-    what the start-up left (and the printing's share), a quarter of the budget at least; and the process's age is
-    read from /proc where there is one."""
+    """QA: `mj plan --seconds 5` took 5.9 s, the clock having started after 0.3-0.8 s of imports. Run as the `mj`
+    process, the plan gets what the start-up left (and the printing's share), a quarter of the budget at least, and
+    the process ends at once after it; called in a test, neither. The process's age is read from /proc."""
     from console import common
 
     hand = "真 雪歩 あずさ 可奈 歩 未来 まつり 美也 紗代子 海美 奈緒 美奈子 星梨花"
+    assert common.plan_request(ev, hand, 3, seconds=5.0).limits.seconds == 5.0  # (a call in this test: no start-up)
+    assert not common.quick_exit()
+    monkeypatch.setattr(common, "_process", True)
     monkeypatch.setattr(common, "since_start", lambda: 0.7)
     assert common.plan_request(ev, hand, 3, seconds=5.0).limits.seconds == pytest.approx(5.0 - 0.7 - common.RENDER)
     monkeypatch.setattr(common, "since_start", lambda: 3.0)
     assert common.plan_request(ev, hand, 3, seconds=2.0).limits.seconds == pytest.approx(0.5)
+    assert common.quick_exit()
     monkeypatch.undo()
-    assert 0 < common.since_start() < 3600 and common.quick_exit()
+    assert 0 < common.since_start() < 24 * 3600 and not common.quick_exit()
 
 
 def test_each_columns_method_is_read_from_its_numbers():
