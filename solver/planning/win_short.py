@@ -36,7 +36,7 @@ def win_within(rules: RuleSet, request: PlanRequest, rows: tuple, solve: Callabl
     caller ranks them after), and the label's note ("" where none was raised or it did not finish by the deadline).
     With a fetch-mode そら held, the optimum with every fetch over those draws by levels (fetch_within.py; past its
     SHORT draws it does so itself); else `solve(request, deadline)`, the planner's exact plan of a request
-    (plan.exact_plan: over all play, or where a fetch could follow the class that discards a drawn そら). Each is a
+    (search_plan.exact_plan: over all play, or where a fetch could follow the class that discards a drawn そら). Each is a
     real way of playing. `advise`: the rows' そら advice is P(win)'s, so a raised row takes the shorter game's."""
     from solver.planning import fetch_within
 
