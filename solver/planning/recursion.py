@@ -22,6 +22,7 @@ from solver.planning import clock as share
 from solver.planning.closed import ClosedForms, _planc, falling, native_two_draws
 from solver.planning.first_draw import REST, FirstDraw, FirstMove  # noqa: F401 (FirstMove: API)
 from solver.planning.reach import Costed, Reach
+from solver.core.wording import count
 from solver.planning.targets import NoWinScore, OutOfTime, TooLarge
 
 STATE_LIMIT = 500_000  # memoised states before the search stops (TooLarge), never a silent cut
@@ -155,7 +156,7 @@ class Search(Reach, ClosedForms, FirstDraw):
         self.memo[key] = value
         self.visited += 1
         if self.visited > self.state_limit:
-            raise TooLarge(f"the exact plan passed {self.state_limit} states; lower --turns or --detour, "
+            raise TooLarge(f"the exact plan passed {count(self.state_limit, 'state')}; lower --turns or --detour, "
                            "or ask for an estimate past it (--estimate GAMES)")
         if self.deadline is not None and not self.visited & 255 and time.monotonic() > self.deadline:
             raise OutOfTime(f"the exact plan passed its time budget at {self.visited} states")

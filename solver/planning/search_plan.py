@@ -140,8 +140,9 @@ def first_moves(prep: Prepared, search, roots, turns: int, tick, pace: float | N
     out, start, own = [], time.monotonic(), search.deadline
 
     def behind() -> OutOfTime:
-        return OutOfTime(f"the exact plan would pass its time budget ({len(out)} of {len(roots)} discards valued, "
-                         f"{search.visited:,} states)")
+        states = f", {search.visited:,} states" if search.visited else ""  # (QA: "0 states" beside a footer's count)
+        return OutOfTime(f"the exact plan would pass its time budget ({len(out)} of {len(roots)} discards valued"
+                         f"{states})")
     try:
         for hand12, room12 in roots:
             if pace is not None:  # (a root still running past this is already behind: give up then, not after it)
