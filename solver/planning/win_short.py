@@ -5,8 +5,8 @@ A way of playing valued exactly over s draws can be played for the first s draws
 discards: every win it makes within s draws is a win within more (the game goes on past a win no later), so its
 value over the longer game is at least its value over s. Where the optimum over all draws does not finish, the
 lower side is a class (nearest) or its estimate, which can lose more than the last draws add (QA: at 4 draws a
-discard at 1.47 % whose exact value over 3 draws is 5.55 %; at 3 draws with two そら and a room the bracket's best
-row fell below another row's exact value over 2 draws).
+discard at 1.47 % whose exact value over 3 draws is 5.55 %). With a そら held the deepening's own levels over fewer
+draws do the same (fetch_within.py).
 """
 
 from __future__ import annotations
@@ -15,8 +15,6 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from solver.core.rules import RuleSet
-from solver.core.wording import count
-from solver.planning.answer import first_advice, holds_sora
 from solver.planning.request import PlanRequest
 from solver.planning.targets import TooLarge
 
@@ -30,45 +28,32 @@ def applies(request: PlanRequest) -> bool:
     return 1 < request.turns <= TURNS
 
 
-def win_within(rules: RuleSet, request: PlanRequest, rows: tuple, solve: Callable, deadline: float | None,
-               advise: bool = True) -> tuple[tuple, str]:
+def win_within(rules: RuleSet, request: PlanRequest, rows: tuple, solve: Callable,
+               deadline: float | None) -> tuple[tuple, str]:
     """The rows with each one's P(win) raised to the exact value over min(SHORT, turns - 1) draws where higher (the
     caller ranks them after), and the label's note ("" where none was raised or it did not finish by the deadline).
-    With a fetch-mode そら held, the optimum with every fetch over those draws by levels (fetch_within.py; past its
-    SHORT draws it does so itself); else `solve(request, deadline)`, the planner's exact plan of a request
-    (search_plan.exact_plan: over all play, or where a fetch could follow the class that discards a drawn そら). Each is a
-    real way of playing. `advise`: the rows' そら advice is P(win)'s, so a raised row takes the shorter game's."""
-    from solver.planning import fetch_within
+    `solve(request, deadline)`: the planner's exact plan of a request (search_plan.exact_plan: over all play, or
+    where a fetch could follow the class that discards a drawn そら), a real way of playing. With a fetch-mode そら
+    held, nothing here: the deepening's levels over fewer draws do it (fetch_within.py), with its そら advice."""
+    from solver.planning.fetch_within import applies as deepens
 
     if not applies(request):
         return rows, ""
     short = replace(request, turns=min(SHORT, request.turns - 1), objective="win", both=False, play="optimal",
                     detour=None)
-    held = fetch_within.applies(rules, short)
-    if held and request.turns > fetch_within.SHORT:
+    if deepens(rules, short):  # (a そら held: the deepening's own short levels, fetch_within.py)
         return rows, ""
     try:
-        if held:
-            deep = fetch_within.Deepening(rules, short)
-            deep.deepen(deadline)
-            if deep.found is None:
-                return rows, ""
-            budget, moves = deep.found
-            found = {d: (value, first_advice(value, wait, take)) for d, (value, wait, take) in moves.items()}
-            what = f"with every fetch toward the complete hands at most {count(budget, 'exchange')} from the hand"
-        else:
-            plan = solve(short, deadline)
-            found = {r.tile: (r.win_probability, r.sora) for r in plan.discards}
-            what = plan.policy_class["win_probability"]
+        plan = solve(short, deadline)
     except TooLarge:  # (OutOfTime too: the rows stay as they are)
         return rows, ""
+    found = {r.tile: r.win_probability for r in plan.discards}
+    what = plan.policy_class["win_probability"]
     out, raised = [], 0
     for row in rows:
-        value, advice = found.get(row.tile, (None, None))
+        value = found.get(row.tile)
         if value is not None and (row.win_probability is None or value > row.win_probability):
             row = replace(row, win_probability=value, win_interval=None)
-            if advise and holds_sora(rules, request.position.hand, row.tile):
-                row = replace(row, sora=advice)
             raised += 1
         out.append(row)
     return tuple(out), LABEL.format(n=raised, of=len(rows), s=short.turns, what=what) if raised else ""
@@ -76,8 +61,8 @@ def win_within(rules: RuleSet, request: PlanRequest, rows: tuple, solve: Callabl
 
 def win_shortened(rules: RuleSet, request: PlanRequest, found, solve: Callable, deadline: float | None):
     """A plan's P(win) column (beside E[score]) with each row raised to the shorter game's value where higher, within
-    the deadline, and labelled so (its そら advice stays E[score]'s)."""
-    rows, note = win_within(rules, request, found.discards, solve, deadline, advise=False)
+    the deadline, and labelled so."""
+    rows, note = win_within(rules, request, found.discards, solve, deadline)
     if not note:
         return found
     labels = dict(found.policy_class, win_probability=found.policy_class["win_probability"] + note)
