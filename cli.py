@@ -106,7 +106,9 @@ def main(argv: Optional[list[str]] = None) -> None:  # console script entry poin
             typer.echo(exc.format_message())
             sys.exit(0)
         said = " ".join(exc.format_message().split()).replace("Value error, ", "")  # (pydantic's prefix, QA)
-        typer.echo(f"error: {said} (see mj --help)", err=True)
+        ctx = getattr(exc, "ctx", None)  # (the command's own help where the error names one: QA)
+        where = ctx.command_path if ctx is not None and getattr(ctx, "command_path", "").startswith("mj ") else "mj"
+        typer.echo(f"error: {said} (see {where} --help)", err=True)
         sys.exit(2)
     code = code if isinstance(code, int) else 0
     if quick_exit():  # (a plan's tables freed at interpreter exit took 0.3 s past its answer: not one by one)

@@ -372,6 +372,13 @@ def test_console_script_usage_errors_are_one_line(args):
     assert len(lines) == 1 and lines[0].startswith("error:") and "Traceback" not in result.stderr
 
 
+def test_a_bad_option_points_to_its_commands_help():
+    """QA: `mj plan ... --objective foo` said "Value error, ..." (pydantic's words) and pointed to `mj --help`."""
+    err = run_script("plan", SEED_HAND, "--turns", "2", "--objective", "foo").stderr.strip()
+    assert err == "error: Invalid value for '--objective': 'foo' is not one of 'win', 'score'. (see mj plan --help)"
+    assert run_script("nosuchcommand").stderr.strip().endswith("(see mj --help)")
+
+
 def test_console_script_without_arguments_shows_help():
     result = run_script()
     assert result.returncode == 0 and "analyze" in result.stdout and not result.stderr
