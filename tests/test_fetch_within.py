@@ -125,6 +125,7 @@ def test_the_short_levels_are_lower_bounds(case):
     except MjError:  # (more draws than the wall holds)
         return
     assert deep.short.request.turns == s and deep.short.optimal and deep.levels() == [deep.short, deep]
+    assert deep.short.short is None  # (levels over fewer draws still would be read by no one)
     units = list(game.units)
     rules = game.oracle_rules("2019-12")
     common = dict(seen=seen, room=room, objective="win", rules=rules, sora=game.sora, favourite=favourite,

@@ -58,7 +58,8 @@ class Deepening:
     """The levels of one P(win) request, resumed where the last call stopped: `found` is the deepest finished one as
     (B, {discard: (value, value drawing at once, the kind a そら fetches first or None)}), `why` what stopped it."""
 
-    def __init__(self, rules: RuleSet, request: PlanRequest):
+    def __init__(self, rules: RuleSet, request: PlanRequest, short: bool = True):
+        """`short`: with levels over fewer draws too (not for those levels themselves: no caller reads theirs)."""
         self.rules, self.request = rules, request
         hand = request.position.hand
         held = [k for k, n in enumerate(hand.concealed) if n]
@@ -74,8 +75,8 @@ class Deepening:
         self.top_list = None  # the last level's complete hands, once listed (False: too many to look at)
         self.states = 0  # visited by the levels finished
         # the levels over the first min(SHORT, turns - 1) draws alone (a lower bound: later draws only add wins)
-        self.short = Deepening(rules, replace(request, turns=min(SHORT, request.turns - 1))) \
-            if request.turns > 1 else None
+        self.short = Deepening(rules, replace(request, turns=min(SHORT, request.turns - 1)), short=False) \
+            if short and request.turns > 1 else None
 
     @property
     def optimal(self) -> bool:

@@ -18,11 +18,11 @@ from fractions import Fraction
 from itertools import compress
 
 from solver.core.errors import MjError
+from solver.core.wording import count
 from solver.planning import clock as share
 from solver.planning.closed import ClosedForms, _planc, falling, native_two_draws
 from solver.planning.first_draw import REST, FirstDraw, FirstMove  # noqa: F401 (FirstMove: API)
 from solver.planning.reach import Costed, Reach
-from solver.core.wording import count
 from solver.planning.targets import NoWinScore, OutOfTime, TooLarge
 
 STATE_LIMIT = 500_000  # memoised states before the search stops (TooLarge), never a silent cut
