@@ -72,11 +72,32 @@ def test_the_clock_is_read_between_and_inside_the_long_builds(ev):
                    play="optimal")
     search = prep.searches["win"]
     search.deadline = time.monotonic() - 1
+    waits = search.completing
     with pytest.raises(OutOfTime):
-        search.completing
-    assert search._completing is None
-    search.deadline = None
-    assert search.completing  # (built whole without a clock)
+        waits.built()
+    assert not waits.whole
+    waits.deadline = None
+    assert waits.built()  # (built whole without a clock)
+
+
+def test_the_waits_found_per_hand_are_those_of_the_whole_map(ev):
+    """closed.Waits answers a hand by looking up hand + k in the targets until enough hands were asked, then builds
+    the map over every target less each tile: both ways give the same waits, for hands with and without any."""
+    from solver.planning.prepare import prepare
+
+    prep = prepare(ev.rules, ev.plan_request_of(HAND, 3, seen=SEEN).position, turns=3, objectives=("win",),
+                   play="optimal")
+    search = prep.searches["win"]
+    waits = search.completing
+    whole = waits.built()
+    keys = list(whole)[:len(search.scores) // 8] + [tuple(0 for _ in range(search.nr))]
+    for key in keys:
+        assert not waits.whole
+        assert sorted(waits.get(key)) == sorted(whole.get(key, ()))
+    while not waits.whole:
+        waits.get(tuple(0 for _ in range(search.nr)) [:-1] + (waits.asked,))
+    for key in keys:
+        assert sorted(waits.get(key)) == sorted(whole.get(key, ()))
 
 
 def test_the_counted_relaxation_gives_whole_rows_or_none(ev):

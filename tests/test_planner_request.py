@@ -101,3 +101,18 @@ def test_every_rows_h_and_live_are_the_analysis_ones_in_any_class(ev):
         p = ev.plan(EXAMPLE, 12 if nearest else 2, nearest=nearest, both=False, seconds=None)
         assert {r.tile: (r.h, r.live) for r in p.discards} == table
     assert {h for h, _ in table.values()} == {1, 2}
+
+
+def test_method_speaks_of_the_objectives_column(ev, monkeypatch):
+    """QA: E[score] over all play beside a P(win) of a named class was said to be "class" (a rule from when `method`
+    spoke of P(win)); it is the objective's column, so "optimal", as `methods` reads it from the numbers."""
+    from solver.planning import plan as plan_module
+
+    real = plan_module.score_plan
+    monkeypatch.setattr(plan_module, "score_plan", lambda rules, request, *rest: None if request.objective == "win"
+                        else real(rules, request, *rest))  # (P(win) by the planner's class: a drawn そら discarded)
+    got = ev.plan("真 雪歩 あずさ 可奈 歩 未来 まつり 美也 紗代子 海美 そら 美奈子 星梨花", 2, objective="score",
+                  seconds=None)
+    assert got.policy_class["expected_score"] == "all play"
+    assert got.policy_class["win_probability"] != "all play"
+    assert got.method == got.methods["expected_score"] == "optimal"

@@ -24,6 +24,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from fractions import Fraction
+from operator import itemgetter
 
 import numpy as np
 
@@ -383,7 +384,8 @@ def fetch_win(rules: RuleSet, position, turns: int, discards: list[int | None], 
     positions = relevant + [k for k, n in enumerate(hand.concealed) if n and k not in relevant and k != sora] + [sora]
     nr = len(relevant)
     share.affordable(deadline, len(targets.counts), "the exact search with every fetch")
-    compact = {tuple(t[k] for k in relevant): 1 for t in targets.counts}
+    compact = dict.fromkeys(map(itemgetter(*relevant), targets.counts), 1) if len(relevant) > 1 else \
+        {tuple(t[k] for k in relevant): 1 for t in targets.counts}  # (itemgetter: 5x faster on a long list)
     share.check(deadline, "the exact search with every fetch")  # (each build below takes seconds on a long list)
     search = Search(positions=positions, n_relevant=nr, targets=compact,
                     nowin=NoWinScore(rules, hand.called, position.favourite), kinds=len(wall), objective="win",

@@ -38,6 +38,11 @@ TOP = 0.5  # the last level's time against the first's grows about as the lists'
 # filters' speed-up: 0.46-0.55 on four, where the ratio between neighbouring levels ranged 0.16-0.64) ...
 MARGIN = 1.3  # ... with this margin: where that fits in the time left, the levels between are skipped (they cost
 # as much as the last one again: a one-そら hand's optimum in 2 s had gone to the bracket behind them)
+STEP = 0.75  # a level's time against the one before it grows about as the lists' ratio to this power (measured on
+# 18 hands holding a そら, 2026-11-28: 0.44-0.84; the square root, tried first, let levels start that then ran out
+# of time) ...
+LAST_STEP = 0.3  # ... but the last level's, the optimum's, to this one (0.13-0.33, median 0.23: at 3 draws 1.7 s after 1 s on a
+# list 14 times longer, which 3/4 had put at 7 s, so a 5 s answer had stopped short of the optimum)
 TOP_LIST = 50_000  # complete hands past which the last level's list is not looked at for that (nor searched in time)
 LABEL = ("; for {n} of {of} discards the optimum with every fetch toward the complete hands at most {b} from the "
          "hand does better (exact)")  # (b: "1 exchange", "3 exchanges")
@@ -176,13 +181,13 @@ class Deepening:
 
     def hopeless(self, hands: int, deadline: float | None) -> bool:
         """Whether a level over `hands` complete hands plainly cannot finish by the deadline: the last level's time
-        grown by the lists' ratio to the power 3/4 (measured: a level takes 5-18 times the last for lists 34-68 times
-        longer; the square root, tried first, let levels start that then ran out of time), so its time goes to the
-        bracket instead. It decides what to search, never a value."""
+        grown by the lists' ratio to the power STEP, or LAST_STEP for the last level, so its time goes to the bracket
+        instead. It decides what to search, never a value."""
         if deadline is None or self.last is None:
             return False
         done, seconds = self.last
-        return time.monotonic() + seconds * (hands / done) ** 0.75 > deadline
+        grows = LAST_STEP if self.budget == self.top else STEP
+        return time.monotonic() + seconds * (hands / done) ** grows > deadline
 
 
 def fetch_within(rules: RuleSet, request: PlanRequest, rows: tuple, deadline: float | None,

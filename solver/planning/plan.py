@@ -215,13 +215,10 @@ def with_other(rules: RuleSet, request: PlanRequest, result: Plan, progress: Pro
         from solver.planning.score_bounds import with_score_uppers
 
         rows = with_score_uppers(rules, request.position, request.turns, rows, {r.tile: r.score_upper for r in rows})
-    # "optimal" names P(win) over all play (the headline says so): E[score] over all play beside a P(win) of
-    # a named class (a drawn そら discarded at once; past its limits, nearest) is exact within that class
-    method = "class" if result.method == "optimal" and other == "win" and not optimal_win else result.method
     drawn = any(getattr(r, interval) is not None for r in rows)  # (a sampled column's walls said, as the chosen
     games = min((g for g in (result.games, found.games if drawn else None) if g), default=None)  # objective's:
     # `method` speaks of that one alone; the fewer where both columns are sampled, each label giving its own)
-    return replace(result, discards=rows, policy_class=labels, states=result.states + found.states, method=method,
+    return replace(result, discards=rows, policy_class=labels, states=result.states + found.states,
                    games=games)
 
 

@@ -19,8 +19,7 @@ from itertools import compress
 
 from solver.core.errors import MjError
 from solver.core.wording import count
-from solver.planning import clock as share
-from solver.planning.closed import ClosedForms, _planc, falling, native_two_draws
+from solver.planning.closed import ClosedForms, Waits, _planc, falling, native_two_draws
 from solver.planning.first_draw import REST, FirstDraw, FirstMove  # noqa: F401 (FirstMove: API)
 from solver.planning.reach import Costed, Reach
 from solver.planning.targets import NoWinScore, OutOfTime, TooLarge
@@ -45,7 +44,7 @@ class Search(Reach, ClosedForms, FirstDraw):
         self.sparse = [tuple(zip(compress(slots, t), compress(t, t))) for t in targets]  # 1.4x a generator)
         self.sparse_of = dict(zip(targets, self.sparse))
         self.dense_by_id = {id(x): t for t, x in zip(targets, self.sparse)}  # (the sparse tuples live as long)
-        self._completing: dict[tuple[int, ...], list[tuple]] | None = None  # see completing
+        self._completing: Waits | None = None  # see completing
         self.nowin, self.sora = nowin, sora_pos
         self.nowin_of: dict[tuple[int, ...], int] = {}  # hand -> its score without a win
         self.wait_sets: dict[tuple[int, ...], list] = {}  # 13 relevant tiles -> discard_waits
@@ -70,19 +69,10 @@ class Search(Reach, ClosedForms, FirstDraw):
         self.roots_reached: dict[tuple, tuple] = {}  # root_reach's, for one by_part
 
     @property
-    def completing(self) -> dict[tuple[int, ...], list[tuple]]:
-        """12 relevant tiles -> (kind whose draw completes them, the target it completes, its score): the waits,
-        read without recursion with one draw left and for ready hands under "nearest" (made on first use: the
-        optimum's two-draw forms never read it)."""
+    def completing(self) -> Waits:
+        """The waits of 12 relevant tiles (closed.Waits), made on first use on the search's clock."""
         if self._completing is None:
-            built: dict[tuple[int, ...], list[tuple]] = {}
-            for n, (t, score) in enumerate(self.scores.items()):
-                if not n & 4095:  # (a long list takes seconds: the clock read on the way; kept only whole)
-                    share.check(self.deadline, "the exact plan")
-                for i, c in enumerate(t):
-                    if c:
-                        built.setdefault(t[:i] + (c - 1,) + t[i + 1:], []).append((i, self.sparse_of[t], score))
-            self._completing = built
+            self._completing = Waits(self.scores, self.sparse_of, self.deadline)
         return self._completing
 
     # --- conversions --------------------------------------------------------------------------------
