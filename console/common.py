@@ -49,17 +49,19 @@ MAX_STATES = 500_000  # solver.planning.recursion.STATE_LIMIT, not imported here
 
 @contextmanager
 def errors() -> Iterator[None]:
-    """Domain errors become one line on stderr and exit code 2; never a traceback."""
+    """Domain errors become one line on stderr and exit code 2 (bad input), or 3 where the input was fine but no
+    answer was proved within the limits asked (OVER_BUDGET); never a traceback."""
     try:
         yield
     except (MjError, CatalogueError) as exc:
         prefix = "bad catalogue: " if isinstance(exc, CatalogueError) else ""
         typer.echo(error_line(prefix + str(exc)), err=True)  # one line, escaped and bounded, whatever the input held
-        raise typer.Exit(2) from None
+        raise typer.Exit(3 if getattr(exc, "code", None) in OVER_BUDGET else 2) from None
     except BrokenPipeError:  # here, before typer's own handler would exit 1 without a word
         broken_pipe()
 
 
+OVER_BUDGET = ("ERR_PLAN_TOO_LARGE", "ERR_NOT_EXACT")  # (QA: a class stopped by its clock exited 2, bad input's code)
 BROKEN_PIPE = "error: the output was closed before the command finished (broken pipe)"
 
 

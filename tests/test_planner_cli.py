@@ -44,9 +44,10 @@ def test_cli_plan_bad_input_exits_2(args):
 
 
 def test_cli_estimate_is_labelled_and_the_limit_is_an_error():
+    """A class stopped by its limits: one line, exit 3 (the input was fine; bad input exits 2), with the advice."""
     args = ["plan", EXAMPLE, "--turns", "6", "--max-states", "50", "--nearest"]
     stopped = CliRunner().invoke(app, args)
-    assert stopped.exit_code == 2 and "--estimate" in stopped.output and "Traceback" not in stopped.output
+    assert stopped.exit_code == 3 and "--estimate" in stopped.output and "Traceback" not in stopped.output
     got = json.loads(CliRunner().invoke(app, args + ["--estimate", "200", "--json"]).output)
     assert got["method"] == "estimate" and got["games"] == 200
     for row in got["discards"]:
@@ -65,12 +66,13 @@ def test_cli_bounds_past_the_budget_bracket_the_optimum():
     assert all(d["win_probability"] <= d["upper"] for d in got["discards"]) and isinstance(got["separated"], bool)
     text = CliRunner().invoke(app, args)
     assert text.exit_code == 0 and "(the optimum lies between" in text.stdout
+    assert "--estimate" not in got["stopped"]  # (QA: the bracket answers, so no advice to ask for an estimate)
 
 
 def test_analyze_turns_takes_the_plan_options_and_labels_an_estimate():
     args = ["analyze", EXAMPLE, "--turns", "6", "--max-states", "50", "--nearest"]
     stopped = CliRunner().invoke(app, args)
-    assert stopped.exit_code == 2 and "--estimate" in stopped.output and "Traceback" not in stopped.output
+    assert stopped.exit_code == 3 and "--estimate" in stopped.output and "Traceback" not in stopped.output
     text = CliRunner().invoke(app, args + ["--estimate", "100"])
     assert text.exit_code == 0 and "ESTIMATE, not exact" in text.stdout and "~" in text.stdout
     got = json.loads(CliRunner().invoke(app, args + ["--estimate", "100", "--json"]).output)["plan"]

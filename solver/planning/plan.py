@@ -18,7 +18,7 @@ from solver.planning.counted_upper import with_counted_uppers
 from solver.planning.fetch_within import Deepening, applies as deepens, deepened
 from solver.planning.prepare import Prepared, about, fetch_could_follow, position_counts, prepare, root_states, \
     rough_states
-from solver.planning.recursion import STATE_LIMIT
+from solver.planning.recursion import ADVICE, STATE_LIMIT
 from solver.planning.request import DEFAULT_GAMES, Limits, PlanRequest, Position
 from solver.planning.sampled_upper import settled
 from solver.planning.score_short import shortened
@@ -87,7 +87,7 @@ def plan(rules: RuleSet, request: PlanRequest | Hand, progress: Progress | None 
         if listed.fetch_unsearched and listed.sora is None and request.objective == "win":
             slack = sora_slack(listed, request.turns, rules.tiles.sora)  # no そら held: the no-fetch optimum, plus that
     except TooLarge as exc:
-        stopped, lower = str(exc), None
+        stopped, lower = str(exc).replace(ADVICE, ""), None  # (the bracket answers: no advice to ask for one)
         relist = relist or (listed is None and clock.end is None and request.turns <= RELIST_TURNS)  # (QA: past the
         # listing's limit, unclocked, the relaxation lists up to its own, larger one: 8 s where every bound was 1)
     sample = lower is None  # the lower side is the class nearest: the estimate's policy may do better

@@ -28,6 +28,8 @@ STATE_LIMIT = 500_000  # memoised states before the search stops (TooLarge), nev
 # costly steps below them (post-draw states, no-win scores) allowed per state of the limit: a そら held makes each
 # state cost 6-30 steps, so unclocked the state limit alone let a two-そら hand run past 10 minutes (QA)
 STEPS_PER_STATE = 8
+ADVICE = "; lower --turns or --detour, or ask for an estimate past it (--estimate GAMES)"  # (plan.plan drops it
+# where an answer follows anyway)
 
 
 class Search(Reach, ClosedForms, FirstDraw):
@@ -96,9 +98,8 @@ class Search(Reach, ClosedForms, FirstDraw):
         steps (post-draw states, no-win scores), so the clock is read every 64 of them."""
         self.steps += 1
         if self.steps > STEPS_PER_STATE * self.state_limit:
-            raise TooLarge(f"the exact plan passed {STEPS_PER_STATE * self.state_limit:,} steps below its "
-                           f"{self.visited:,} states; lower --turns or --detour, or ask for an estimate past it "
-                           "(--estimate GAMES)")
+            raise TooLarge(f"the exact plan passed {STEPS_PER_STATE * self.state_limit:,} steps ({STEPS_PER_STATE} for "
+                           f"each of the {self.state_limit:,} states it may visit){ADVICE}")
         if self.deadline is not None and not self.steps & 63 and time.monotonic() > self.deadline:
             raise OutOfTime(f"the exact plan passed its time budget at {self.visited} states")
 
@@ -146,8 +147,7 @@ class Search(Reach, ClosedForms, FirstDraw):
         self.memo[key] = value
         self.visited += 1
         if self.visited > self.state_limit:
-            raise TooLarge(f"the exact plan passed {count(self.state_limit, 'state')}; lower --turns or --detour, "
-                           "or ask for an estimate past it (--estimate GAMES)")
+            raise TooLarge(f"the exact plan passed {count(self.state_limit, 'state')}{ADVICE}")
         if self.deadline is not None and not self.visited & 255 and time.monotonic() > self.deadline:
             raise OutOfTime(f"the exact plan passed its time budget at {self.visited} states")
         if self.visited % 4096 == 0:
