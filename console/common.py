@@ -42,6 +42,9 @@ EstimateOpt = Annotated[Optional[int], typer.Option(
     "--estimate", min=2, max=1_000_000, help="Past the exact frontier, estimate over this many sampled walls "
                                               "(labelled, 95% intervals) instead of stopping (the default "
                                               "optimum does so over 1000 where even the class nearest stops).")]
+SeedOpt = Annotated[int, typer.Option(
+    "--seed", help="The sampled walls' seed (estimates, sampled bounds): the same seed draws the same walls, another "
+                   "seed others (a 95% interval misses the truth 1 time in 20; one seed repeats its miss).")]
 MaxStatesOpt = Annotated[int, typer.Option(
     "--max-states", min=1, help="The exact frontier: memoised states before stopping (or estimating).")]
 MAX_STATES = 500_000  # solver.planning.recursion.STATE_LIMIT, not imported here: every command's start-up
@@ -94,7 +97,7 @@ def evaluator(rules: str, catalogue: Optional[list[str]], as_of: Optional[str]) 
 def plan_request(ev: Evaluator, hand: Any, turns: int, *, objective: str = "win", seen: str = "",
                  waiting_room: str = "", favourite: Optional[str] = None, detour: Optional[int] = None,
                  nearest: bool = False, estimate: Optional[int] = None, max_states: int = MAX_STATES,
-                 seconds: float = SECONDS):
+                 seconds: float = SECONDS, seed: int = 0):
     """The PlanRequest of the planner's options, the same for `mj plan` and `mj analyze --turns`. `--seconds` is
     the whole command's: run as a process (`mj`), the plan gets what the start-up (0.3-0.8 s of imports) left of
     it, a quarter at least."""
@@ -103,7 +106,7 @@ def plan_request(ev: Evaluator, hand: Any, turns: int, *, objective: str = "win"
     if _process:
         seconds = max(seconds / 4, seconds - since_start() - RENDER)
     return ev.plan_request_of(hand, turns, objective, seen, waiting_room, favourite, detour, estimate=estimate,
-                              max_states=max_states, nearest=nearest, seconds=seconds)
+                              max_states=max_states, seed=seed, nearest=nearest, seconds=seconds)
 
 
 RENDER = 0.05  # seconds kept for printing the answer after the plan

@@ -8,8 +8,8 @@ from typing import Annotated, Optional
 import typer
 
 from console.common import (MAX_STATES, SECONDS, AsOfOpt, CatalogueOpt, DetourOpt, EstimateOpt, HandArg, JsonOpt,
-                            MaxStatesOpt, NearestOpt, RulesOpt, SecondsOpt, SeenOpt, emit_json, errors, evaluator,
-                            plan_request, show)
+                            MaxStatesOpt, NearestOpt, RulesOpt, SecondsOpt, SeedOpt, SeenOpt, emit_json, errors,
+                            evaluator, plan_request, show)
 from solver.core.errors import MjError
 from solver.core.rules import DEFAULT_RULES
 
@@ -98,7 +98,7 @@ def analyze(hand: HandArg, seen: SeenOpt = "",
             max_exchanges: Annotated[int, typer.Option("--max-exchanges", min=1, help="List at most this many exchanges.")] = 20,
             turns: Annotated[Optional[int], typer.Option("--turns", help="Add P(win) and E[score] over this many draws (mj plan).")] = None,
             detour: DetourOpt = None, nearest: NearestOpt = False, estimate: EstimateOpt = None,
-            max_states: MaxStatesOpt = MAX_STATES, seconds: SecondsOpt = SECONDS, rules: RulesOpt = DEFAULT_RULES, json_: JsonOpt = False, catalogue: CatalogueOpt = None,
+            max_states: MaxStatesOpt = MAX_STATES, seconds: SecondsOpt = SECONDS, seed: SeedOpt = 0, rules: RulesOpt = DEFAULT_RULES, json_: JsonOpt = False, catalogue: CatalogueOpt = None,
             as_of: AsOfOpt = None) -> None:
     """Full turn analysis: h, every optimal exchange, per-discard acceptance, waits, calls, そら.
 
@@ -107,7 +107,7 @@ def analyze(hand: HandArg, seen: SeenOpt = "",
 
     with errors():
         planning = {"--detour": detour is not None, "--nearest": nearest, "--estimate": estimate is not None,
-                    "--max-states": max_states != MAX_STATES, "--seconds": seconds != SECONDS}
+                    "--max-states": max_states != MAX_STATES, "--seconds": seconds != SECONDS, "--seed": seed != 0}
         if turns is None and any(planning.values()):  # (they shape the plan's columns, which --turns asks for)
             given = ", ".join(name for name, on in planning.items() if on)
             raise MjError(f"{given} go with --turns (the plan's columns); add --turns N or leave them out")
@@ -121,7 +121,7 @@ def analyze(hand: HandArg, seen: SeenOpt = "",
             with progress_bar(json_) as progress:
                 request = plan_request(ev, parsed, turns, seen=seen, waiting_room=waiting_room or "",
                                        favourite=favorite, detour=detour, nearest=nearest, estimate=estimate,
-                                       max_states=max_states, seconds=seconds)
+                                       max_states=max_states, seconds=seconds, seed=seed)
                 planned = ev.plan_request(request, progress)
         if json_:
             from solver.serialize import analysis_payload  # here: json's import is start-up time

@@ -158,3 +158,14 @@ def test_each_columns_method_is_read_from_its_numbers():
     assert plan(exact, sampled).methods == {"win_probability": "estimate", "expected_score": "bounds"}
     bare = DiscardPlan(2, third, None, 1, 2)
     assert plan(bare).methods == {"win_probability": "class", "expected_score": None}
+
+
+def test_the_seed_draws_other_walls_and_the_same_seed_the_same():
+    """QA: with one fixed seed, an interval that missed the truth missed it in every run; --seed draws other walls."""
+    args = ["plan", EXAMPLE, "--turns", "5", "--max-states", "1", "--nearest", "--estimate", "200", "--json"]
+
+    def values(*more):
+        return [d["win_probability"] for d in json.loads(CliRunner().invoke(app, args + list(more)).output)["discards"]]
+    assert values() == values("--seed", "0") != values("--seed", "1") == values("--seed", "1")
+    analyzed = CliRunner().invoke(app, ["analyze", EXAMPLE, "--seed", "1"])
+    assert analyzed.exit_code == 2 and "--seed go with --turns" in analyzed.output
