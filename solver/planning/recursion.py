@@ -40,6 +40,10 @@ class Search(Reach, ClosedForms, FirstDraw):
                  slack: int | None = None, state_limit: int = STATE_LIMIT,
                  tick: Callable[[int], None] | None = None, nearest: bool = False):
         self.positions, self.nr, self.kinds = positions, n_relevant, kinds
+        if len(set(positions)) != len(positions):
+            raise ValueError("a kind in two positions")  # (a bug, never input: full() reads one position a kind)
+        at = {k: i for i, k in enumerate(positions)}
+        self.slot_of = [at.get(k, len(positions)) for k in range(kinds)]  # kind -> its position (past them: none)
         self.win = objective == "win"
         self.scores = targets  # compact target -> best tsumo score
         slots = range(max(map(len, targets), default=0))  # (each target's nonzero slots and counts: compress,
@@ -79,10 +83,8 @@ class Search(Reach, ClosedForms, FirstDraw):
 
     # --- conversions --------------------------------------------------------------------------------
     def full(self, hand: tuple[int, ...]) -> tuple[int, ...]:
-        counts = [0] * self.kinds
-        for i, n in enumerate(hand[:len(self.positions)]):
-            counts[self.positions[i]] += n
-        return tuple(counts)
+        return tuple(map((hand[:len(self.positions)] + (0,)).__getitem__, self.slot_of))  # (E[score]'s class searches
+        # ask 134,000 times at 2 draws: a loop over the positions took 15 us a call)
 
     def nowin_score(self, hand: tuple[int, ...]) -> int:
         if self.win:
