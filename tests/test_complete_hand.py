@@ -76,7 +76,7 @@ def test_the_clock_is_read_between_and_inside_the_long_builds(ev):
     with pytest.raises(OutOfTime):
         waits.built()
     assert not waits.whole
-    waits.deadline = None
+    search.deadline = None  # (the search's deadline as it stands, read when the table is built)
     assert waits.built()  # (built whole without a clock)
 
 

@@ -4,6 +4,7 @@ attributes (nr, completing, win, nowin_score, wait_sets) it reads."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
 from functools import lru_cache
 
@@ -49,7 +50,8 @@ class Waits:
     at once, over every target less each tile it holds (a second at 33,000 targets, where the search of a one-そら
     hand at 3 draws asked for 1,400 hands; a long search over few targets asks for far more hands than it holds)."""
 
-    def __init__(self, scores: dict[tuple[int, ...], int], sparse_of: dict, deadline: float | None):
+    def __init__(self, scores: dict[tuple[int, ...], int], sparse_of: dict, deadline: Callable[[], float | None]):
+        """`deadline`: the search's deadline as it stands when the whole table is built (a search outlives one)."""
         self.scores, self.sparse_of, self.deadline = scores, sparse_of, deadline
         self.found: dict[tuple[int, ...], list[tuple]] = {}
         self.whole = not scores
@@ -77,7 +79,7 @@ class Waits:
         built: dict[tuple[int, ...], list[tuple]] = {}
         for n, (t, score) in enumerate(self.scores.items()):
             if not n & 4095:  # (a long list takes seconds: the clock read on the way; kept only whole)
-                check(self.deadline, "the exact plan")
+                check(self.deadline(), "the exact plan")
             for i, c in enumerate(t):
                 if c:
                     built.setdefault(t[:i] + (c - 1,) + t[i + 1:], []).append((i, self.sparse_of[t], score))

@@ -78,7 +78,7 @@ class Search(Reach, ClosedForms, FirstDraw):
     def completing(self) -> Waits:
         """The waits of 12 relevant tiles (closed.Waits), made on first use on the search's clock."""
         if self._completing is None:
-            self._completing = Waits(self.scores, self.sparse_of, self.deadline)
+            self._completing = Waits(self.scores, self.sparse_of, lambda: self.deadline)
         return self._completing
 
     # --- conversions --------------------------------------------------------------------------------
