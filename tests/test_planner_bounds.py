@@ -458,3 +458,23 @@ def test_the_no_fetch_optimum_plus_the_sora_slack_meets_the_relaxation_per_row()
         assert row.upper == min(slack[row.tile], relaxed[row.tile]) and optimum[row.tile] <= row.upper
     assert sum(relaxed[t] < s for t, s in slack.items()) >= 2  # (here 5 of 9 rows)
     assert "per discard the lesser of" in got.policy_class["win_probability"]
+
+
+def test_a_sample_outranks_a_proved_value_only_where_its_interval_lies_above_it():
+    """QA: a sampled 3.50 % (2.53-4.83 %) was recommended over exact rows of 3.39 %, and its row's optimum was the
+    least of all. Mixed rows rank a sample at its interval's lower end; among samples alone (the same walls) the point
+    estimates decide; an exact value replaces a sample that does not prove more (answer.proves_more)."""
+    from fractions import Fraction
+
+    from solver.planning.answer import DiscardPlan, proves_more, ranked
+
+    exact = DiscardPlan(1, Fraction(339, 10000), None, 1, 2, upper=Fraction(6, 100))
+    lucky = DiscardPlan(2, 0.035, None, 1, 2, win_interval=(0.0253, 0.0483), upper=Fraction(6, 100))
+    sure = DiscardPlan(3, 0.045, None, 1, 2, win_interval=(0.036, 0.055), upper=Fraction(6, 100))
+    assert [r.tile for r in ranked([lucky, exact], "win")] == [1, 2]
+    assert [r.tile for r in ranked([lucky, exact, sure], "win")] == [3, 1, 2]
+    wide = DiscardPlan(4, 0.5, 100, 1, 2, score_interval=(50, 150))
+    narrow = DiscardPlan(5, 0.5, 90, 1, 2, score_interval=(85, 95))
+    assert [r.tile for r in ranked([narrow, wide], "score")] == [4, 5]  # (samples alone: by their means)
+    assert proves_more(0.03, None, None) and proves_more(0.03, 0.02, None) and not proves_more(0.02, 0.03, None)
+    assert proves_more(0.03, 0.035, (0.0253, 0.0483)) and not proves_more(0.02, 0.035, (0.0253, 0.0483))

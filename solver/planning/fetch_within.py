@@ -25,7 +25,7 @@ from fractions import Fraction
 
 from solver.core.rules import RuleSet
 from solver.core.wording import count
-from solver.planning.answer import first_advice, holds_sora
+from solver.planning.answer import first_advice, holds_sora, proves_more
 from solver.planning.clock import part_of
 from solver.planning.prepare import position_counts
 from solver.planning.request import PlanRequest
@@ -208,7 +208,7 @@ def fetch_within(rules: RuleSet, request: PlanRequest, rows: tuple, deadline: fl
         out = []
         for row in rows:
             value, wait, take = moves[row.tile]
-            if row.win_probability is None or value > row.win_probability:
+            if proves_more(value, row.win_probability, row.win_interval):
                 advice = first_advice(value, wait, take) if holds_sora(rules, hand, row.tile) else None
                 row = replace(row, win_probability=value, win_interval=None, sora=advice)
                 by[row.tile] = (level.request.turns, budget)

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from solver.core.rules import RuleSet
-from solver.planning.answer import first_advice, holds_sora
+from solver.planning.answer import first_advice, holds_sora, proves_more
 from solver.planning.request import PlanRequest
 from solver.planning.targets import TooLarge
 
@@ -46,7 +46,7 @@ def score_within(rules: RuleSet, request: PlanRequest, rows: tuple, deadline: fl
         return rows, ""
     out, raised = [], 0
     for row, (value, wait, take) in zip(rows, moves):
-        if row.expected_score is None or value > row.expected_score:
+        if proves_more(value, row.expected_score, row.score_interval):
             row = replace(row, expected_score=value, score_interval=None)
             if advise and holds_sora(rules, request.position.hand, row.tile):
                 row = replace(row, sora=first_advice(value, wait, take))

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from solver.core.rules import RuleSet
+from solver.planning.answer import proves_more
 from solver.planning.request import PlanRequest
 from solver.planning.targets import TooLarge
 
@@ -52,7 +53,7 @@ def win_within(rules: RuleSet, request: PlanRequest, rows: tuple, solve: Callabl
     out, raised = [], 0
     for row in rows:
         value = found.get(row.tile)
-        if value is not None and (row.win_probability is None or value > row.win_probability):
+        if value is not None and proves_more(value, row.win_probability, row.win_interval):
             row = replace(row, win_probability=value, win_interval=None)
             raised += 1
         out.append(row)
