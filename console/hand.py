@@ -109,8 +109,10 @@ def analyze(hand: HandArg, seen: SeenOpt = "",
         planning = {"--detour": detour is not None, "--nearest": nearest, "--estimate": estimate is not None,
                     "--max-states": max_states != MAX_STATES, "--seconds": seconds != SECONDS, "--seed": seed != 0}
         if turns is None and any(planning.values()):  # (they shape the plan's columns, which --turns asks for)
-            given = ", ".join(name for name, on in planning.items() if on)
-            raise MjError(f"{given} go with --turns (the plan's columns); add --turns N or leave them out")
+            given = [name for name, on in planning.items() if on]
+            one = len(given) == 1
+            raise MjError(f"{', '.join(given)} {'goes' if one else 'go'} with --turns (the plan's columns); add --turns "
+                          f"N or leave {'it' if one else 'them'} out")
         ev = evaluator(rules, catalogue, as_of)
         parsed = ev.hand(hand)
         result = ev.analyze(parsed, seen, favorite, discard, waiting_room, max_exchanges)

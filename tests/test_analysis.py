@@ -292,4 +292,4 @@ def test_analyze_of_twelve_tiles_prints_the_call_table():
                                      ["--seconds", "2"]])
 def test_plan_options_without_turns_are_refused_not_ignored(options):
     result = CliRunner().invoke(cli.app, ["analyze", ROOM_HAND, *options])
-    assert result.exit_code == 2 and "go with --turns" in result.stderr and len(result.stderr.splitlines()) == 1
+    assert result.exit_code == 2 and "with --turns" in result.stderr and len(result.stderr.splitlines()) == 1

@@ -168,4 +168,4 @@ def test_the_seed_draws_other_walls_and_the_same_seed_the_same():
         return [d["win_probability"] for d in json.loads(CliRunner().invoke(app, args + list(more)).output)["discards"]]
     assert values() == values("--seed", "0") != values("--seed", "1") == values("--seed", "1")
     analyzed = CliRunner().invoke(app, ["analyze", EXAMPLE, "--seed", "1"])
-    assert analyzed.exit_code == 2 and "--seed go with --turns" in analyzed.output
+    assert analyzed.exit_code == 2 and "--seed goes with --turns" in analyzed.output and "leave it out" in analyzed.output
