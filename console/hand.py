@@ -111,8 +111,8 @@ def analyze(hand: HandArg, seen: SeenOpt = "",
         if turns is None and any(planning.values()):  # (they shape the plan's columns, which --turns asks for)
             given = [name for name, on in planning.items() if on]
             one = len(given) == 1
-            raise MjError(f"{', '.join(given)} {'goes' if one else 'go'} with --turns (the plan's columns); add --turns "
-                          f"N or leave {'it' if one else 'them'} out")
+            raise MjError(f"{', '.join(given)} {'goes' if one else 'go'} with --turns (the plan's columns); "
+                          f"add --turns N or leave {'it' if one else 'them'} out")
         ev = evaluator(rules, catalogue, as_of)
         parsed = ev.hand(hand)
         result = ev.analyze(parsed, seen, favorite, discard, waiting_room, max_exchanges)

@@ -79,17 +79,17 @@ class Plan:
 
     @property
     def methods(self) -> dict[str, str | None]:
-        """Each column's own method, read from its numbers (`method` speaks of the objective's alone; QA): "optimal"
-        where every row's value is its proved upper bound, "estimate" where a row is sampled, "bounds" where upper
-        bounds stand above, else "class"; None where the column was not computed."""
+        """Each column's own method, read from its numbers (`method` speaks of the objective's alone; QA): "estimate"
+        where a row is sampled, else "optimal" where every row's value is its proved upper bound, "bounds" where
+        upper bounds stand above, else "class"; None where the column was not computed."""
         def of(value: str, upper: str, interval: str) -> str | None:
             rows = [(getattr(r, value), getattr(r, upper), getattr(r, interval)) for r in self.discards]
             if all(v is None for v, _, _ in rows):
                 return None
+            if any(i is not None for _, _, i in rows):  # (first: a sample equal to its bound proves nothing)
+                return "estimate"
             if all(v is not None and v == u for v, u, _ in rows):
                 return "optimal"
-            if any(i is not None for _, _, i in rows):
-                return "estimate"
             return "bounds" if any(u is not None for _, u, _ in rows) else "class"
         return {"win_probability": of("win_probability", "upper", "win_interval"),
                 "expected_score": of("expected_score", "score_upper", "score_interval")}

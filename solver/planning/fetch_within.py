@@ -41,8 +41,8 @@ MARGIN = 1.3  # ... with this margin: where that fits in the time left, the leve
 STEP = 0.75  # a level's time against the one before it grows about as the lists' ratio to this power (measured on
 # 18 hands holding a そら, 2026-11-28: 0.44-0.84; the square root, tried first, let levels start that then ran out
 # of time) ...
-LAST_STEP = 0.3  # ... but the last level's, the optimum's, to this one (0.13-0.33, median 0.23: at 3 draws 1.7 s after 1 s on a
-# list 14 times longer, which 3/4 had put at 7 s, so a 5 s answer had stopped short of the optimum)
+LAST_STEP = 0.3  # ... but the last level's, the optimum's, to this one (0.13-0.33, median 0.23: at 3 draws 1.7 s
+# after 1 s on a list 14 times longer, which 3/4 had put at 7 s, so a 5 s answer had stopped short of the optimum)
 TOP_LIST = 50_000  # complete hands past which the last level's list is not looked at for that (nor searched in time)
 LABEL = ("; for {n} of {of} discards the optimum with every fetch toward the complete hands at most {b} from the "
          "hand does better (exact)")  # (b: "1 exchange", "3 exchanges")
