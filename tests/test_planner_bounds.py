@@ -322,7 +322,7 @@ def test_past_nearest_too_the_default_still_answers():
         got = ev.plan(hand, turns=3, both=False)
         with pytest.raises(MjError, match="forced past the budget"):
             ev.plan(hand, turns=3, both=False, nearest=True)
-    assert got.method == "estimate" and got.games == DEFAULT_GAMES
+    assert got.method == "bounds" and got.games == DEFAULT_GAMES  # (a bracket, its lower side sampled)
     for row in got.discards:
         low, high = row.win_interval
         assert low <= row.win_probability <= high and row.win_probability <= row.upper
@@ -478,3 +478,19 @@ def test_a_sample_outranks_a_proved_value_only_where_its_interval_lies_above_it(
     assert [r.tile for r in ranked([narrow, wide], "score")] == [4, 5]  # (samples alone: by their means)
     assert proves_more(0.03, None, None) and proves_more(0.03, 0.02, None) and not proves_more(0.02, 0.03, None)
     assert proves_more(0.03, 0.035, (0.0253, 0.0483)) and not proves_more(0.02, 0.035, (0.0253, 0.0483))
+
+
+def test_a_held_sora_is_discarded_last_among_rows_tied_on_every_proved_number():
+    """QA: rows tied at a shallow level of the deepening went to the other objective, sampled from a policy that never
+    fetches (it favours discarding そら), and そら, whose optimum was the least of the 13, was recommended."""
+    from fractions import Fraction
+
+    from solver.planning.answer import DiscardPlan, ranked
+
+    tie, upper = Fraction(46, 1000), Fraction(1035, 10000)
+    sora = DiscardPlan(0, tie, 9160, 2, 42, upper=upper, score_interval=(8791, 9529))
+    nao = DiscardPlan(5, tie, 8740, 2, 31, upper=upper, score_interval=(8478, 9002))
+    better = DiscardPlan(0, tie + Fraction(1, 1000), 100, 2, 42, upper=upper)
+    assert [r.tile for r in ranked([sora, nao], "win", last=0)] == [5, 0]
+    assert [r.tile for r in ranked([sora, nao], "win")] == [0, 5]  # (no そら held: the other objective decides)
+    assert [r.tile for r in ranked([nao, better], "win", last=0)] == [0, 5]  # (a proved difference still decides)

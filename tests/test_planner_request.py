@@ -116,3 +116,10 @@ def test_method_speaks_of_the_objectives_column(ev, monkeypatch):
     assert got.policy_class["expected_score"] == "all play"
     assert got.policy_class["win_probability"] != "all play"
     assert got.method == got.methods["expected_score"] == "optimal"
+
+
+def test_the_default_method_is_the_objective_columns_own(ev):
+    """QA: a bracket with a sampled row said "bounds" where `methods` said "estimate"."""
+    for objective in ("win", "score"):
+        got = ev.plan(EXAMPLE, 4, objective=objective, max_states=2_000, estimate=100, seconds=None)
+        assert got.method == got.methods["win_probability" if objective == "win" else "expected_score"]

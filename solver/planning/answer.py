@@ -79,18 +79,20 @@ class Plan:
 
     @property
     def methods(self) -> dict[str, str | None]:
-        """Each column's own method, read from its numbers (`method` speaks of the objective's alone; QA): "estimate"
-        where a row is sampled, else "optimal" where every row's value is its proved upper bound, "bounds" where
-        upper bounds stand above, else "class"; None where the column was not computed."""
+        """Each column's own method, read from its numbers (the plan's `method` is its objective's): "optimal" where
+        every row's value is exact and its proved upper bound, else "bounds" where proved upper bounds stand above
+        (the lower side exact or sampled), "estimate" where rows are sampled with none, else "class"; None where the
+        column was not computed."""
         def of(value: str, upper: str, interval: str) -> str | None:
             rows = [(getattr(r, value), getattr(r, upper), getattr(r, interval)) for r in self.discards]
             if all(v is None for v, _, _ in rows):
                 return None
-            if any(i is not None for _, _, i in rows):  # (first: a sample equal to its bound proves nothing)
-                return "estimate"
-            if all(v is not None and v == u for v, u, _ in rows):
+            sampled = any(i is not None for _, _, i in rows)  # (a sample equal to its bound proves nothing)
+            if not sampled and all(v is not None and v == u for v, u, _ in rows):
                 return "optimal"
-            return "bounds" if any(u is not None for _, u, _ in rows) else "class"
+            if any(u is not None for _, u, _ in rows):  # (a bracket, its lower side exact or sampled)
+                return "bounds"
+            return "estimate" if sampled else "class"
         return {"win_probability": of("win_probability", "upper", "win_interval"),
                 "expected_score": of("expected_score", "score_upper", "score_interval")}
 
@@ -111,12 +113,14 @@ def proves_more(value, current, interval: tuple[float, float] | None) -> bool:
     return current is None or value > current or (interval is not None and value >= interval[0])
 
 
-def ranked(rows, objective: str) -> list:
+def ranked(rows, objective: str, last: int | None = None) -> list:
     """Best first for the objective: by its value (the lower bound where bracketed), ties by its upper bound (the
     row that may be worth more), then by the other objective (None last). Where some rows are sampled and others
     exact, a sampled row counts at its 95 % interval's lower end: it outranks a proved value only where its interval
     lies above it (QA: a sample of 3.50 % (2.53-4.83 %) was recommended over exact rows of 3.39 % whose optimum was
-    higher; the same walls serve every sampled row, so among them the point estimates still decide)."""
+    higher; the same walls serve every sampled row, so among them the point estimates still decide). `last`: a tile
+    whose discard ranks last among rows tied on the value and the upper bound (plan.keep_sora), before the other
+    objective decides."""
     first, upper, second, interval = ("win_probability", "upper", "expected_score", "win_interval") \
         if objective == "win" else ("expected_score", "score_upper", "win_probability", "score_interval")
     sampled = [getattr(row, interval) is not None for row in rows]
@@ -125,5 +129,5 @@ def ranked(rows, objective: str) -> list:
     def key(row) -> tuple:
         value, bound, other, drawn = (getattr(row, name) for name in (first, upper, second, interval))
         return drawn[0] if mixed and drawn is not None else value, value, value if bound is None else bound, \
-            -1 if other is None else other
+            row.tile != last or last is None, -1 if other is None else other
     return sorted(rows, key=key, reverse=True)

@@ -82,7 +82,7 @@ def plan(rules: RuleSet, request: PlanRequest | Hand, progress: Progress | None 
             rows = [replace(r, upper=r.win_probability, score_upper=r.expected_score) for r in found.discards]
             best = replace(found, discards=tuple(rows), method="optimal", separated=True)
             return reranked(with_counted_uppers(rules, request, with_other(rules, request, best, progress, clock),
-                                                clock.end)) if request.both else best
+                                                clock.end), rules, request) if request.both else best
         lower = found  # every win listed, but a named class (a drawn そら discarded at once): a real policy
         if listed.fetch_unsearched and listed.sora is None and request.objective == "win":
             slack = sora_slack(listed, request.turns, rules.tiles.sora)  # no そら held: the no-fetch optimum, plus that
@@ -112,13 +112,25 @@ def plan(rules: RuleSet, request: PlanRequest | Hand, progress: Progress | None 
     finally:
         if early is not None:
             early.close()
-    return reranked(settled(with_counted_uppers(rules, request, result, clock.end)))
+    return reranked(settled(with_counted_uppers(rules, request, result, clock.end)), rules, request)
 
 
-def reranked(done: Plan) -> Plan:
+def reranked(done: Plan, rules: RuleSet, request: PlanRequest) -> Plan:
     """Ties on the objective ordered by their upper bounds and the other objective (answer.ranked) once every column
-    is in: the rows were ranked before the other objective's column was filled."""
-    return replace(done, discards=tuple(ranked(done.discards, done.objective)))
+    is in: the rows were ranked before the other objective's column was filled. `method` is then the objective
+    column's own, read from its numbers (QA: a bracket with one sampled row said "bounds", `methods` "estimate")."""
+    rows = ranked(done.discards, done.objective, keep_sora(rules, request.position.hand))
+    done = replace(done, discards=tuple(rows))
+    read = done.methods[label_of(done.objective)]  # (a bracket that closed on every row still says "bounds")
+    return done if read in (None, "optimal") else replace(done, method=read)
+
+
+def keep_sora(rules: RuleSet, hand: Hand) -> int | None:
+    """The fetch-mode そら's kind where the hand holds one: among rows tied on every proved number its discard ranks
+    last (QA: rows tied at a shallow level of the deepening went to the other objective's sample, a policy that never
+    fetches, which favours discarding そら; its row was the least of the 13 by the optimum on the QA's hands)."""
+    sora = rules.tiles.sora
+    return sora if rules.sora_mode == "fetch" and sora is not None and hand.concealed[sora] else None
 
 
 def reached(progress: Progress | None, done: Plan) -> None:
