@@ -234,8 +234,8 @@ def test_unclocked_the_class_nearest_stops_at_its_steps_too(ev):
     steps = f"passed {STEPS_PER_STATE * 2000:,} steps \\({STEPS_PER_STATE} for each of the 2,000 states"
     with pytest.raises(TooLarge, match=steps):
         ev.plan(sora2, turns=4, both=False, nearest=True, max_states=2000, seconds=None)
-    got = ev.plan(sora2, turns=4, both=False, max_states=2000, seconds=None)  # (a bracket, its lower side sampled)
-    assert got.method == "bounds" and "Monte Carlo" in got.policy_class["win_probability"]
+    got = ev.plan(sora2, turns=4, both=False, max_states=2000, seconds=None)
+    assert got.method == "estimate" and "Monte Carlo" in got.policy_class["win_probability"]
     assert all(r.win_probability <= r.upper for r in got.discards)
 
 

@@ -176,7 +176,7 @@ def test_where_the_optimum_is_not_started_the_bracket_lists_the_hands_itself(dat
             p = ev.plan(deal.hand, turns=turns, seen=names, both=False, seconds=None)
         except MjError:
             return
-    assert p.method == "bounds" and "would visit about" in p.stopped
+    assert p.method in ("bounds", "estimate") and "would visit about" in p.stopped  # (estimate: a lower row sampled)
     for row in p.discards:
         kept = list(deal.concealed)
         kept[row.tile] -= 1
@@ -322,7 +322,7 @@ def test_past_nearest_too_the_default_still_answers():
         got = ev.plan(hand, turns=3, both=False)
         with pytest.raises(MjError, match="forced past the budget"):
             ev.plan(hand, turns=3, both=False, nearest=True)
-    assert got.method == "bounds" and got.games == DEFAULT_GAMES  # (a bracket, its lower side sampled)
+    assert got.method == "estimate" and got.games == DEFAULT_GAMES
     for row in got.discards:
         low, high = row.win_interval
         assert low <= row.win_probability <= high and row.win_probability <= row.upper

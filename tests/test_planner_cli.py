@@ -155,13 +155,13 @@ def test_each_columns_method_is_read_from_its_numbers():
     exact = DiscardPlan(1, half, 10, 1, 2, upper=half, score_upper=12)
     assert plan(exact).methods == {"win_probability": "optimal", "expected_score": "bounds"}
     sampled = DiscardPlan(2, third, None, 1, 2, win_interval=(0.3, 0.36), upper=half)  # (a bracket, sampled below)
-    assert plan(exact, sampled).methods == {"win_probability": "bounds", "expected_score": "bounds"}
+    assert plan(exact, sampled).methods == {"win_probability": "estimate", "expected_score": "bounds"}
     alone = DiscardPlan(2, third, None, 1, 2, win_interval=(0.3, 0.36))
     assert plan(alone).methods["win_probability"] == "estimate"
     bare = DiscardPlan(2, third, None, 1, 2)
     assert plan(bare).methods == {"win_probability": "class", "expected_score": None}
     at_bound = DiscardPlan(2, half, None, 1, 2, win_interval=(0.4, 0.6), upper=half)  # (a sample proves nothing)
-    assert plan(at_bound).methods["win_probability"] == "bounds"
+    assert plan(at_bound).methods["win_probability"] == "estimate"
 
 
 def test_the_seed_draws_other_walls_and_the_same_seed_the_same():

@@ -129,8 +129,8 @@ def test_past_the_budget_the_upper_bound_holds_the_optimum(case, param, objectiv
     got = planned(case, param, objective, relaxed=relaxed)
     if got is None:
         return
-    p, want = got  # (a bracket that closed on every row: `methods` reads "optimal", the plan still says "bounds")
-    assert p.method == "bounds" and p.methods[COLUMN[objective]] in ("bounds", "optimal")
+    p, want = got  # (estimate: a row's lower side sampled; a bracket closed on every row still says "bounds")
+    assert p.method in ("bounds", "estimate") and p.methods[COLUMN[objective]] in ("bounds", "optimal", "estimate")
     if not relaxed and p.policy_class["win_probability"] != "all play":
         assert all(r.upper == 1 for r in p.discards)
     assert violations(p, want) == []
@@ -146,7 +146,7 @@ def test_past_every_exact_search_the_estimate_stays_below_the_upper_bound(case, 
     if got is None:
         return
     p, want = got
-    assert p.method == "bounds"  # (the estimate's sample below, its proved bound above)
+    assert p.method == "estimate"
     for r in p.discards:
         assert r.expected_score <= r.score_upper and want[r.tile] <= r.score_upper
         assert r.score_interval[1] <= float(r.score_upper)
@@ -160,8 +160,8 @@ def test_past_every_exact_search_p_win_first_keeps_the_sampled_e_score(case, par
     got = planned(case, param, "win", plays=("optimal", "nearest"))
     if got is None:
         return
-    p, want = got  # (a bracket whose lower side is the sample; P(win)'s column may be exact: with a そら held the
-    assert p.methods["expected_score"] == "bounds"  # deepening replaces a sample that does not prove more)
+    p, want = got  # (P(win)'s column may be exact: with a そら held the deepening replaces a sample that does not
+    assert p.methods["expected_score"] == "estimate"  # prove more, answer.proves_more)
     assert "Monte Carlo" in p.policy_class["expected_score"] and "not computed" not in p.policy_class["expected_score"]
     for r in p.discards:
         low, high = r.score_interval

@@ -79,20 +79,18 @@ class Plan:
 
     @property
     def methods(self) -> dict[str, str | None]:
-        """Each column's own method, read from its numbers (the plan's `method` is its objective's): "optimal" where
-        every row's value is exact and its proved upper bound, else "bounds" where proved upper bounds stand above
-        (the lower side exact or sampled), "estimate" where rows are sampled with none, else "class"; None where the
-        column was not computed."""
+        """Each column's own method, read from its numbers (the plan's `method` is its objective's): "estimate" where
+        a row is sampled (a bracket's lower side too), else "optimal" where every row's value is its proved upper
+        bound, "bounds" where upper bounds stand above, else "class"; None where the column was not computed."""
         def of(value: str, upper: str, interval: str) -> str | None:
             rows = [(getattr(r, value), getattr(r, upper), getattr(r, interval)) for r in self.discards]
             if all(v is None for v, _, _ in rows):
                 return None
-            sampled = any(i is not None for _, _, i in rows)  # (a sample equal to its bound proves nothing)
-            if not sampled and all(v is not None and v == u for v, u, _ in rows):
+            if any(i is not None for _, _, i in rows):  # (first: a sample equal to its bound proves nothing, and
+                return "estimate"  # game/grading.py claims proved losses only from exact values)
+            if all(v is not None and v == u for v, u, _ in rows):
                 return "optimal"
-            if any(u is not None for _, u, _ in rows):  # (a bracket, its lower side exact or sampled)
-                return "bounds"
-            return "estimate" if sampled else "class"
+            return "bounds" if any(u is not None for _, u, _ in rows) else "class"
         return {"win_probability": of("win_probability", "upper", "win_interval"),
                 "expected_score": of("expected_score", "score_upper", "score_interval")}
 
