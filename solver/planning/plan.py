@@ -129,8 +129,7 @@ def keep_sora(rules: RuleSet, hand: Hand) -> int | None:
     """The fetch-mode そら's kind where the hand holds one: among rows tied on every proved number its discard ranks
     last (QA: rows tied at a shallow level of the deepening went to the other objective's sample, a policy that never
     fetches, which favours discarding そら; its row was the least of the 13 by the optimum on the QA's hands)."""
-    sora = rules.tiles.sora
-    return sora if rules.sora_mode == "fetch" and sora is not None and hand.concealed[sora] else None
+    return rules.tiles.sora if holds_sora(rules, hand, None) else None
 
 
 def reached(progress: Progress | None, done: Plan) -> None:
