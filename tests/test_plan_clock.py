@@ -109,6 +109,22 @@ def test_the_other_column_is_never_left_empty(ev, monkeypatch):
         assert row.win_interval is None or "estimate's policy" in got.policy_class["win_probability"]
 
 
+def test_stopped_says_why_the_other_columns_optimum_stopped(ev, monkeypatch):
+    """P(win) over all play, E[score]'s optimum stopped: `stopped` names that column and its reason (QA: it was null,
+    the reason only in policy_class); where both finish it stays null."""
+    from solver.planning import score_optimum
+
+    request = PlanRequest(Position(ev.hand(HAND)), 2, limits=Limits(seconds=None))
+    assert plan_module.plan(ev.rules, request).stopped is None
+
+    def stops(*args, **kwargs):
+        raise OutOfTime("forced past its budget (test)")
+    monkeypatch.setattr(score_optimum, "score_optimum", stops)
+    got = plan_module.plan(ev.rules, request)
+    assert got.methods == {"win_probability": "optimal", "expected_score": "bounds"}
+    assert got.stopped == "E[score] over all play: forced past its budget (test)"
+
+
 def test_a_relaxation_its_share_stopped_is_tried_again_on_the_time_left(ev, monkeypatch):
     """A slower run of this hand at 4 draws (5 s) had every upper bound 1, its relaxation stopped by its share,
     and answered 1.1 s early. Where the first count is cut, the time the lower side leaves counts it again: the

@@ -166,15 +166,17 @@ def with_other(rules: RuleSet, request: PlanRequest, result: Plan, progress: Pro
     else the estimate of nearest's policy (its least walls), each labelled in policy_class."""
     other = "score" if request.objective == "win" else "win"
     asked, beside = replace(request, objective=other, both=False), False  # (beside: early's Plan, shortened there)
+    why: list[str] = []  # (why this column's optimum stopped, for `stopped` where the first column's did not)
     deep = Deepening(rules, asked) if other == "win" and deepens(rules, asked) else None  # (a そら held: by levels)
     share.hold(deep)
     try:
         if result.method != "optimal":  # all play did not finish for the first objective: over the same states,
             raise TooLarge(result.stopped or "all play passed the limits")  # it would not for the other either
         deadline = clock.share(share.OTHER_OPTIMUM)
-        found = score_plan(rules, asked, None, progress, deadline, deep) or \
+        found = score_plan(rules, asked, None, progress, deadline, deep, why) or \
             exact_plan(rules, replace(asked, play="optimal"), progress, deadline, pace=True)  # (gives up early)
     except TooLarge as exc:
+        why.append(str(exc))
         # past nearest's limits for the first objective, the estimate's games valued both: nearest for this one is
         # paced on a share of the budget, and where it gives up, the sampled values stay (labelled as such)
         sampled = result.method == "estimate" and all(r.score_interval is not None for r in result.discards)
@@ -229,17 +231,21 @@ def with_other(rules: RuleSet, request: PlanRequest, result: Plan, progress: Pro
     drawn = any(getattr(r, interval) is not None for r in rows)  # (a sampled column's walls said, as the chosen
     games = min((g for g in (result.games, found.games if drawn else None) if g), default=None)  # objective's:
     # `method` speaks of that one alone; the fewer where both columns are sampled, each label giving its own)
+    stopped = result.stopped
+    if stopped is None and why and not labels[field].startswith("all play"):  # (QA: null where only this one stopped)
+        stopped = f"{'P(win)' if other == 'win' else 'E[score]'} over all play: {why[-1].replace(ADVICE, '')}"
     return replace(result, discards=rows, policy_class=labels, states=result.states + found.states,
-                   games=games)
+                   games=games, stopped=stopped)
 
 
 def score_plan(rules: RuleSet, request: PlanRequest, prep: Prepared | None, progress: Progress | None,
-               deadline: float | None, deep: Deepening | None = None) -> Plan | None:
+               deadline: float | None, deep: Deepening | None = None, why: list[str] | None = None) -> Plan | None:
     """The request's objective over all play with every fetch where it finishes within the limits (the deadline
     and the state cap), else None: the class answers as before (P(win) with a そら held: TooLarge, so the bracket
     answers). E[score] always (score_optimum.py, over full counts); P(win) only where a fetch could follow
     (fetch_win.py; elsewhere the planner's own search is all play, and faster), with a そら held by deepening where
-    `deep` is given (fetch_within.py: the levels it reaches are the bracket's lower side)."""
+    `deep` is given (fetch_within.py: the levels it reaches are the bracket's lower side). `why` gets the reason
+    where it stops."""
     from solver.planning.fetch_win import fetch_win
     from solver.planning.score_optimum import score_optimum
 
@@ -268,9 +274,11 @@ def score_plan(rules: RuleSet, request: PlanRequest, prep: Prepared | None, prog
         else:
             moves, states = score_optimum(rules, request.position, request.turns, tiles,
                                           state_limit=limits.max_states, deadline=deadline, tick=tick, listed=listed)
-    except TooLarge:
+    except TooLarge as exc:
         if objective == "win" and prep is not None and prep.sora is not None:
             raise  # with a そら held the no-fetch class keeps the waiting room too and is no faster: the bracket
+        if why is not None:
+            why.append(str(exc))
         return None
     win = objective == "win"
     rows = [DiscardPlan(tile, value if win else None, None if win else value, None, None,
