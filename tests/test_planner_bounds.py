@@ -287,7 +287,7 @@ def test_the_fetch_search_does_not_eat_the_optimums_budget():
     hand = "ジュリア 翼 静香 詩花 可奈 詩花 ジュリア 星梨花 環 星梨花 美也 静香 茜"
     seconds = 3.0
 
-    def refused(rules, request, prep, progress, deadline, deep=None, wait=False):
+    def refused(rules, request, prep, progress, deadline, deep=None, why=None, wait=False):
         if wait:
             time.sleep(max(0.0, deadline - time.monotonic()))
         return None

@@ -82,7 +82,7 @@ def forced(patch, objective: str = "both", plays=("optimal",)) -> None:
             raise TooLarge("forced past the budget (test)")
         return exact(rules, request, progress, deadline, prep, pace)
     patch.setattr(plan_module, "exact_plan", exact_plan)
-    patch.setattr(plan_module, "score_plan", lambda rules, request, prep, progress, deadline, deep=None: (
+    patch.setattr(plan_module, "score_plan", lambda rules, request, prep, progress, deadline, deep=None, why=None: (
         None if request.objective in stops else searched(rules, request, prep, progress, deadline, deep)))
     patch.setattr(sampled_lower, "raise_rows", lambda rules, request, rows, clock=None: (rows, 0, 0))
 
