@@ -38,7 +38,7 @@ def game_positions(ev: Evaluator, games: int) -> list[tuple[int, object]]:
     from game.engine import Game, Setup
     from game.players import fallback_player, make_player
     from game.players.planner import PlannerPlayer
-    from game.view import plan_position
+    from game.observation import plan_position
 
     found = []
 

@@ -9,9 +9,9 @@ import sys
 
 import typer
 
+from game.observation import Observation, distance, observe
 from game.players.base import BotFault, Player
 from game.state import GameState
-from game.view import Observation, distance, observe
 from solver.core.hand import Hand
 
 

@@ -11,9 +11,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from game import legal, scoring
+from game.observation import observe, seat_event
 from game.players.base import BotFault, Player
 from game.state import GameState, Options, Table, apply, deal, initial, start_turn
-from game.view import observe, seat_event
 from solver.api import Evaluator
 from solver.core.errors import MjError, shown
 

@@ -18,7 +18,7 @@ from dataclasses import asdict, dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 
-from game.view import plan_position
+from game.observation import plan_position
 from solver.core.hand import Hand
 
 MODEL = ("solo model: P(win) counts the seat's own draws over the draws it had left; the wall is every copy the "

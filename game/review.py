@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from game import legal
 from game.grading import MODEL, Budget, grade_chunk
 from game.log import header, replay
+from game.observation import observe
 from game.state import GameState, Table, apply, start_turn
-from game.view import observe
 from solver.core.errors import MjError
 
 SECONDS = 1.0  # the planner's time budget per decision

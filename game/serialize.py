@@ -1,4 +1,4 @@
-"""Game states as JSON, one shape for every caller: what a seat sees (the /play page; game/view.py's
+"""Game states as JSON, one shape for every caller: what a seat sees (the /play page; game/observation.py's
 observation) and, for a replayed log, every seat's tiles at each position (`mj replay --json` and
 /api/replay give the same `replay_step`). Tiles and units are the log's names; no rule is decided here."""
 
@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from game.observation import observe
 from game.state import GameState, Table
-from game.view import observe
 
 
 def _names(table: Table, kinds) -> list[str]:

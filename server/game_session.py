@@ -18,11 +18,11 @@ from typing import Any
 from game import legal
 from game.engine import Game, Setup, seat_result
 from game.log import dumps
+from game.observation import seat_event
 from game.players import COMS, fallback_player, make_player
 from game.players.base import Player
-from game.state import GameState, Table
 from game.serialize import seat_view
-from game.view import seat_event
+from game.state import GameState, Table
 from solver.api import Evaluator
 from solver.core.errors import MjError, error_line, shown
 from solver.serialize import hand_dict, score_payload

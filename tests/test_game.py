@@ -3,14 +3,13 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import json
 from collections import Counter
+from dataclasses import replace
 
 import pytest
-
 from game_checks import check_game
+
 from game import engine
 from game.engine import Game, Setup
 from game.log import dumps, read, replay
@@ -66,7 +65,9 @@ def test_same_seed_same_log_bytes(ev):
     from game.players.planner import PlannerPlayer
 
     def log(seed):  # the planner too: its budget is a cap on states, not the clock
-        players = [make_player("greedy"), make_player("seed000"), make_player("random"), PlannerPlayer(0.1)]
+        planner = PlannerPlayer(0.1)
+        planner.safety = None  # (its clock's safety net alone could fire on a loaded machine: a greedy fallback)
+        players = [make_player("greedy"), make_player("seed000"), make_player("random"), planner]
         record = Game(ev, Setup(seed), players, fallback_player).play()
         return "".join(dumps(e) + "\n" for e in record.events)
     first = log(11)
@@ -247,7 +248,7 @@ def test_other_rule_sets(rules):
 
 def test_draws_left_per_seat_add_up_to_the_wall(ev):
     from game.log import first_state
-    from game.view import observe
+    from game.observation import observe
 
     record = play(ev, 2, ("random",) * 4, dealer=1)
     table = Table(ev.rules)
@@ -259,8 +260,8 @@ def test_draws_left_per_seat_add_up_to_the_wall(ev):
 
 def test_planner_plays_the_plans_recommendation(ev):
     """Far from the end its discard is the class nearest's best, near it the optimum's (mj plan's default)."""
+    from game.observation import observe
     from game.players.planner import OPTIMUM_TURNS, PlannerPlayer
-    from game.view import observe
     from solver.planning.plan import plan
 
     players = [PlannerPlayer(0.4), make_player("greedy"), make_player("random")]
@@ -295,8 +296,8 @@ def test_planner_plays_the_plans_recommendation(ev):
 def test_planner_past_its_states_plays_the_estimate(ev):
     """Far from the end, past the class nearest's states, the discard is the best of what `mj plan --nearest
     --estimate ESTIMATE_GAMES` answers (seeded walls: the same answer every time), not the greedy fallback."""
+    from game.observation import observe
     from game.players.planner import ESTIMATE_GAMES, PlannerPlayer
-    from game.view import observe
 
     player = PlannerPlayer(0.4)
     player.states = 20  # (nearest passes it at once: every decision far from the end is the estimate's)

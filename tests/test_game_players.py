@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
+from game.observation import Observation
 from game.players.seed000 import Seed000Player
 from game.players.simple import GreedyPlayer, RandomPlayer
 from game.state import Table
-from game.view import Observation
 from solver.api import Evaluator
 from solver.core.hand import Hand
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from game.view import Observation
+from game.observation import Observation
 
 
 class BotFault(Exception):
@@ -25,7 +25,7 @@ class Player:
         self.seat = seat
 
     def notify(self, event: dict) -> None:
-        """Every event as this seat sees it (game/view.py)."""
+        """Every event as this seat sees it (game/observation.py)."""
 
     def act(self, observation: Observation, possible_actions: list[dict]) -> dict:
         raise NotImplementedError

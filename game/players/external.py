@@ -16,8 +16,8 @@ import threading
 import time
 
 from game.log import dumps, no_constant
+from game.observation import Observation
 from game.players.base import BotFault, Player
-from game.view import Observation
 from solver.core.errors import MjError, shown
 
 _EOF = object()

@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import time
 
+from game.observation import Observation, plan_position
 from game.players.base import win_in
 from game.players.simple import GreedyPlayer
-from game.view import Observation, plan_position
 from solver.core.errors import MjError
 
 BUDGET = 0.5  # seconds a decision (the target: median <= 0.5 s a decision)

@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from collections import Counter
 
+from game.observation import Observation
 from game.players.base import Com
 from game.players.simple import call_result
-from game.view import Observation
 from solver.core.exchanges import listed_exchanges
 from solver.core.hand import Hand
 from solver.core.search.fast import ACCEPT_NODES_C, search_for

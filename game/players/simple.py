@@ -1,7 +1,7 @@
 """The two simplest COMs: `random` (uniform over legal actions, wins always taken) and `greedy` (the exact
 search's answer to "least h, then most live acceptance"; calls and そら only when they lower h).
 
-Both decide on the seat's own view (game/view.py): the tiles it holds and every tile visible to it; h and
+Both decide on the seat's own view (game/observation.py): the tiles it holds and every tile visible to it; h and
 acceptance come from the exact search of the core (solver.core.search, exhaustive, no solver).
 """
 
@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import random
 
+from game.observation import Observation
 from game.players.base import Com, Player, win_in
-from game.view import Observation
 from solver.core.hand import COPIES, Hand
 from solver.core.search.fast import ACCEPT_NODES_C, search_for
 
