@@ -494,3 +494,23 @@ def test_a_held_sora_is_discarded_last_among_rows_tied_on_every_proved_number():
     assert [r.tile for r in ranked([sora, nao], "win", last=0)] == [5, 0]
     assert [r.tile for r in ranked([sora, nao], "win")] == [0, 5]  # (no そら held: the other objective decides)
     assert [r.tile for r in ranked([nao, better], "win", last=0)] == [0, 5]  # (a proved difference still decides)
+
+
+def test_a_row_fetching_its_discard_back_ranks_with_the_sora_discard_and_a_placeholder_bound_breaks_no_tie():
+    """QA (one そら, a waiting room, 3 draws): every row tied at a shallow level of the deepening, and the tie went to
+    a row whose bound was the placeholder 1 of the rows the relaxation did not reach, its advice to fetch its own
+    discard back: the hand and room of discarding そら, the worst row by the optimum."""
+    from dataclasses import replace
+    from fractions import Fraction
+
+    from solver.planning.answer import DiscardPlan, SoraMove, ranked, sora_like
+
+    tie = Fraction(1749, 10000)
+    back = DiscardPlan(7, tie, None, 1, 9, sora=SoraMove(True, 7, tie, tie / 2), upper=Fraction(1), upper_own=False)
+    kana = DiscardPlan(3, tie, None, 1, 9, sora=SoraMove(True, 4, tie, tie / 2), upper=Fraction(59, 100))
+    umi = DiscardPlan(2, tie, None, 1, 9, upper=Fraction(1), upper_own=False)
+    assert sora_like(back, 0) and not sora_like(kana, 0) and not sora_like(back, None)
+    assert [r.tile for r in ranked([back, umi, kana], "win", last=0)] == [3, 2, 7]
+    assert [r.tile for r in ranked([back, umi, kana], "win")] == [3, 7, 2]  # (no そら held: 7's fetch is no fetch back)
+    ahead = replace(back, win_probability=tie + Fraction(1, 10 ** 6))
+    assert [r.tile for r in ranked([kana, ahead], "win", last=0)] == [7, 3]  # (a proved difference still decides)

@@ -52,6 +52,9 @@ class DiscardPlan:
     upper_interval: tuple[float, float] | None = None
     score_upper_estimate: Fraction | None = None  # the same for E[score], where score_upper came from that 1
     score_upper_interval: tuple[float, float] | None = None
+    # False where `upper` is not the row's own: the bound of the 13 tiles before the discard, or 1, given to the rows
+    # the relaxation did not reach within its clock (a tie on the value is then not broken by it: not in the JSON)
+    upper_own: bool = True
 
 
 @dataclass(frozen=True)
@@ -116,9 +119,11 @@ def ranked(rows, objective: str, last: int | None = None) -> list:
     row that may be worth more), then by the other objective (None last). Where some rows are sampled and others
     exact, a sampled row counts at its 95 % interval's lower end: it outranks a proved value only where its interval
     lies above it (QA: a sample of 3.50 % (2.53-4.83 %) was recommended over exact rows of 3.39 % whose optimum was
-    higher; the same walls serve every sampled row, so among them the point estimates still decide). `last`: a tile
-    whose discard ranks last among rows tied on the value and the upper bound (plan.keep_sora), before the other
-    objective decides."""
+    higher; the same walls serve every sampled row, so among them the point estimates still decide). `last`: the
+    held そら's kind (plan.keep_sora): among rows tied on the value, its discard ranks last, and so does a row whose
+    first move fetches its own discard back (the same hand and room as discarding そら), before the upper bound
+    decides; and a row whose upper bound is its own before one given the 13 tiles' bound or 1 for want of time (QA:
+    such a placeholder of 1 had put a row that fetched its discard back first)."""
     first, upper, second, interval = ("win_probability", "upper", "expected_score", "win_interval") \
         if objective == "win" else ("expected_score", "score_upper", "win_probability", "score_interval")
     sampled = [getattr(row, interval) is not None for row in rows]
@@ -126,6 +131,15 @@ def ranked(rows, objective: str, last: int | None = None) -> list:
 
     def key(row) -> tuple:
         value, bound, other, drawn = (getattr(row, name) for name in (first, upper, second, interval))
-        return drawn[0] if mixed and drawn is not None else value, value, value if bound is None else bound, \
-            row.tile != last or last is None, -1 if other is None else other
+        return drawn[0] if mixed and drawn is not None else value, value, not sora_like(row, last), row.upper_own, \
+            value if bound is None else bound, -1 if other is None else other
     return sorted(rows, key=key, reverse=True)
+
+
+def sora_like(row, sora: int | None) -> bool:
+    """The row discards the held そら, or its first move fetches its own discard back: either way the hand and the
+    waiting room are those of discarding そら."""
+    if sora is None:
+        return False
+    move = row.sora
+    return row.tile == sora or (move is not None and move.use_now and move.take == row.tile)

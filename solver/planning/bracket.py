@@ -58,7 +58,7 @@ def bracket(request: PlanRequest, lower: Plan, stopped: str | None, listed: Prep
     clock = clock or Clock(None)
     context = None  # per row the relaxation's bound of E[score] where it was counted (score_bounds.py)
     cache: dict = {}  # the relaxation's inputs and each row's needs, for its second count
-    cut = False  # the relaxation stopped by its share of the clock
+    cut, reached = False, None  # the relaxation stopped by its share of the clock; the rows it reached then
     if slack is not None:  # (the rows are the no-fetch optimum's values)
         uppers = {r.tile: min(Fraction(1), r.win_probability + slack) for r in lower.discards}
         note = (f"the no-fetch optimum (every win listed, a drawn そら discarded at once) plus the chance "
@@ -77,7 +77,8 @@ def bracket(request: PlanRequest, lower: Plan, stopped: str | None, listed: Prep
         uppers, note, context, reached = relaxed_uppers(request, lower, why, listed, rules, deadline,
                                                         relist and not short, deep, cache=cache)
         cut = reached is not None or short  # (a listing not started for want of time: tried again too)
-    rows = tuple(replace(r, upper=uppers[r.tile]) for r in lower.discards)
+    rows = tuple(replace(r, upper=uppers[r.tile], upper_own=reached is None or r.tile in reached)
+                 for r in lower.discards)
     if rules is not None:  # E[score] <= N + (S - N) U, or the relaxation's mean (score_bounds.py)
         rows = with_score_uppers(rules, request.position, request.turns, rows, context)
     if lower.games is not None:  # a policy's value is at most the optimum: a sample above the proved bound is noise
@@ -195,11 +196,13 @@ def relaxed_again(request: PlanRequest, lower: Plan, rows: tuple, stopped: str |
     # (with no list given, the first count's own, else listed again if time allows)
     left = max((r.upper for r in rows if r.tile not in done), default=Fraction(1))  # (the 13 tiles' bound, if the
     whole = True if left >= 1 else left  # first counted it: not counted again, still given to the rows left)
-    uppers, again, more, _ = relaxed_uppers(request, lower, stopped, listed, rules, deadline, relist, deep, done, whole,
-                                            cache)
+    uppers, again, more, reached = relaxed_uppers(request, lower, stopped, listed, rules, deadline, relist, deep, done,
+                                                  whole, cache)
     if all(uppers.get(r.tile, 1) >= r.upper for r in rows):
         return rows, note
-    rows = tuple(within(replace(r, upper=min(r.upper, uppers.get(r.tile, 1)))) for r in rows)
+    # (reached None: every row counted now, or before; else those the second count reached, and the first's)
+    own = {r.tile for r in rows if r.upper_own or reached is None or r.tile in reached}
+    rows = tuple(within(replace(r, upper=min(r.upper, uppers.get(r.tile, 1)), upper_own=r.tile in own)) for r in rows)
     if rules is not None:
         rows = with_score_uppers(rules, request.position, request.turns, rows, {**(context or {}), **(more or {})})
     empty = dict.fromkeys(SAMPLED_FIELDS)

@@ -82,7 +82,7 @@ def plan(rules: RuleSet, request: PlanRequest | Hand, progress: Progress | None 
             rows = [replace(r, upper=r.win_probability, score_upper=r.expected_score) for r in found.discards]
             best = replace(found, discards=tuple(rows), method="optimal", separated=True)
             return reranked(with_counted_uppers(rules, request, with_other(rules, request, best, progress, clock),
-                                                clock.end), rules, request) if request.both else best
+                                                clock.end) if request.both else best, rules, request)
         lower = found  # every win listed, but a named class (a drawn そら discarded at once): a real policy
         if listed.fetch_unsearched and listed.sora is None and request.objective == "win":
             slack = sora_slack(listed, request.turns, rules.tiles.sora)  # no そら held: the no-fetch optimum, plus that
