@@ -514,3 +514,21 @@ def test_a_row_fetching_its_discard_back_ranks_with_the_sora_discard_and_a_place
     assert [r.tile for r in ranked([back, umi, kana], "win")] == [3, 7, 2]  # (no そら held: 7's fetch is no fetch back)
     ahead = replace(back, win_probability=tie + Fraction(1, 10 ** 6))
     assert [r.tile for r in ranked([kana, ahead], "win", last=0)] == [7, 3]  # (a proved difference still decides)
+
+
+def test_separated_is_said_for_e_score_too_and_not_for_a_sampled_best_row():
+    """QA: with --objective score `separated` was always null; it is claimed on the objective's own column, never
+    where the best row's value is sampled."""
+    from dataclasses import replace
+    from fractions import Fraction
+
+    from solver.planning.answer import DiscardPlan
+    from solver.planning.bounds import separated
+
+    best = DiscardPlan(1, Fraction(1, 10), 13753, 1, 2, upper=Fraction(3, 10), score_upper=24000)
+    other = DiscardPlan(2, Fraction(2, 10), 9000, 1, 2, upper=Fraction(25, 100), score_upper=13000)
+    assert separated([best, other], "score") is True and separated([best, other], "win") is False
+    assert separated([best, replace(other, score_upper=24000)], "score") is False
+    sampled = DiscardPlan(1, Fraction(1, 10), 13753, 1, 2, score_interval=(13000, 14500), score_upper=24000)
+    assert separated([sampled, other], "score") is None
+    assert separated([best, DiscardPlan(2, Fraction(2, 10), 9000, 1, 2)], "score") is None  # (no bound: not said)

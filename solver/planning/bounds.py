@@ -256,12 +256,15 @@ def bits(flags: np.ndarray) -> int:
     return int.from_bytes(np.packbits(flags, bitorder="little").tobytes(), "little")
 
 
-def separated(rows) -> bool | None:
-    """Whether the first row's lower bound reaches every other row's upper bound (the best discard is proved),
-    None when some upper bound is missing."""
+def separated(rows, objective: str = "win") -> bool | None:
+    """Whether the first row's lower bound reaches every other row's upper bound (the best discard is proved) for
+    the objective's column; None when some upper bound is missing or the first row's value is sampled (not claimed)."""
+    value, upper, interval = ("win_probability", "upper", "win_interval") if objective == "win" else \
+        ("expected_score", "score_upper", "score_interval")
     if len(rows) < 2:
         return True
-    uppers = [r.upper for r in rows[1:]]
-    if rows[0].win_probability is None or any(u is None for u in uppers):
+    uppers = [getattr(r, upper) for r in rows[1:]]
+    best = getattr(rows[0], value)
+    if best is None or getattr(rows[0], interval) is not None or any(u is None for u in uppers):
         return None
-    return rows[0].win_probability >= max(uppers)
+    return best >= max(uppers)

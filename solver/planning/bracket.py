@@ -126,7 +126,7 @@ def bracket(request: PlanRequest, lower: Plan, stopped: str | None, listed: Prep
                                         else "")
     labels["win_probability"] += upper_note
     labels["expected_score"] += f"; upper = {SCORE_UPPER}" if rules is not None else "; no upper bound computed"
-    gap = separated(rows) if request.objective == "win" and rows[0].win_interval is None else None
+    gap = separated(rows, request.objective)
     games = lower.games or (games if raised else None)  # (rows raised by the estimate's policy: their walls said)
     return replace(lower, discards=rows, policy_class=labels, method=method, separated=gap, stopped=stopped,
                    games=games, upper_note=upper_note)

@@ -119,8 +119,10 @@ def reranked(done: Plan, rules: RuleSet, request: PlanRequest) -> Plan:
     """Ties on the objective ordered by their upper bounds and the other objective (answer.ranked) once every column
     is in: the rows were ranked before the other objective's column was filled. `method` is then the objective
     column's own, read from its numbers (QA: a bracket with one sampled row said "bounds", `methods` "estimate")."""
+    from solver.planning.bounds import separated  # (numpy: not at start-up)
+
     rows = ranked(done.discards, done.objective, keep_sora(rules, request.position.hand))
-    done = replace(done, discards=tuple(rows))
+    done = replace(done, discards=tuple(rows), separated=separated(rows, done.objective))  # (on the final order)
     read = done.methods[label_of(done.objective)]  # (a bracket that closed on every row still says "bounds")
     return done if read in (None, "optimal") else replace(done, method=read)
 
