@@ -295,7 +295,8 @@ def plan_headline(plan: Any) -> Text | None:
         sampled = "" if best.upper_estimate is None else (
             f"the relaxation above it, sampled: ~{percent(best.upper_estimate)} ({percent(best.upper_interval[0])}-"
             f"{percent(best.upper_interval[1])}), an estimate, not a proof")
-        notes = "; ".join(part for part in ("the optimum lies between", sampled, proved, why) if part)
+        between = BETWEEN_SAMPLED if best.win_interval is not None else "the optimum lies between"
+        notes = "; ".join(part for part in (between, sampled, proved, why) if part)
         return Text(f"P(win) over {count(plan.turns, 'draw')}: {low} – {percent(best.upper)} ({notes})", style="bold")
     return None
 
@@ -313,8 +314,14 @@ def score_headline(plan: Any, best: Any) -> Text | None:
     if best.score_interval is not None:
         low += f" ({points(best.score_interval[0])}-{points(best.score_interval[1])})"
     why = f"the exact optimum stopped: {plan.stopped}" if plan.stopped else ""
-    notes = "; ".join(part for part in ("the optimum lies between", why) if part)
+    between = BETWEEN_SAMPLED if best.score_interval is not None else "the optimum lies between"
+    notes = "; ".join(part for part in (between, why) if part)
     return Text(f"{over}{low} – {points(best.score_upper)} ({notes})", style="bold")
+
+
+# (QA: "the optimum lies between" a sampled mean and the bound, where the mean lay above the optimum by the noise)
+BETWEEN_SAMPLED = ("the lower side is a real policy's sampled value, its 95 % interval in brackets: the optimum is at "
+                   "least that policy's true value and at most the upper bound")
 
 
 def estimate_note(plan: Any) -> list[Text]:

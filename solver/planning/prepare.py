@@ -139,7 +139,8 @@ def prepare(rules: RuleSet, position: Position, *, turns: int, objectives: tuple
     (targets within h + `detour`). `deadline`: time.monotonic() past which the searches stop (OutOfTime)."""
     hand, favourite = position.hand, position.favourite
     if rules.sora_mode == "wildcard" and rules.tiles.sora is not None:
-        raise MjError(f"the planner does not model そら as a wildcard (rule set {rules.name}) yet")
+        raise MjError(f"the planner does not model そら as a wildcard yet (rule set {rules.name}: a そら held or drawn "
+                      "stands in for any idol), so it plans under the other rule sets only")
     kinds = len(hand.concealed)
     seen, room, wall, fetch_extra = position_counts(rules, position, turns)
     out_of_wall = tuple(s + r for s, r in zip(seen, room))
