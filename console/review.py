@@ -60,8 +60,9 @@ def _show(review: dict) -> None:
 
     from console.game_view import describe
     from console.render import console
+    from solver.core.wording import count
 
-    table = Table(title=f"seat {review['seat']} ({review['name']}): {len(review['decisions'])} decisions")
+    table = Table(title=f"seat {review['seat']} ({review['name']}): {count(len(review['decisions']), 'decision')}")
     for column in ("#", "type", "chosen", "best", "P(win) · E[score]", "the best's", "loss", "h", "method"):
         table.add_column(column, justify="right" if column in ("#", "loss", "h") else "left")
     for d in review["decisions"]:
@@ -71,15 +72,18 @@ def _show(review: dict) -> None:
         best_cell = "=" if d["match"] else describe(best["action"], short=True)
         table.add_row(str(d["index"]), d["type"], describe(chosen["action"], short=True), best_cell,
                       _value(chosen), _value(best),
-                      _pct(d["loss"]) + (f" {mark}" if mark else ""), h, d["method"])
+                      _pct(d["loss"]) + (f" {mark}" if mark else ""), h, d["method"] + ("*" if d["clocked"] else ""))
     console.print(table)
     s = review["summary"]
     rate = "—" if s["match_rate"] is None else f"{100 * s['match_rate']:.1f}%"
     console.print(f"match {s['matches']}/{s['decisions']} ({rate}) · P(win) lost {100 * s['total_loss']:.1f} points over "
-                  f"{s['graded_by_win_probability']} decisions graded by P(win) · missed wins {s['missed_wins']} · "
-                  f"h lost {s['h_lost']}" + (f" · {s['skipped']} decisions not the player's (claims another seat's "
-                                             "claim overrode, the fallback COM's)" if s["skipped"] else ""),
+                  f"{count(s['graded_by_win_probability'], 'decision')} graded by P(win) · missed wins {s['missed_wins']} "
+                  f"· h lost {s['h_lost']}" + (f" · {count(s['skipped'], 'decision')} not the player's (claims another "
+                                               "seat's claim overrode, the fallback COM's)" if s["skipped"] else ""),
                   markup=False, highlight=False)
+    if s["clocked"]:  # (QA: the same log graded a match in one run and a loss in the next, under one label)
+        console.print(f"* {count(s['clocked'], 'decision')} graded within a clock that stopped a planner step: another "
+                      "run, or a larger --seconds, may grade them otherwise", markup=False, highlight=False)
     if s["worst"]:
         worst = ", ".join(f"#{review['decisions'][i]['index']}" for i in s["worst"])
         console.print(f"worst: {worst}", markup=False, highlight=False)

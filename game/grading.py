@@ -75,6 +75,8 @@ class Decision:
     missed_win: bool  # a tsumo or ron was legal and not taken
     note: str = ""
     options: tuple[Option, ...] = field(default=())  # every legal action graded, best first
+    # a planner step stopped at its time budget: another run (or a larger --seconds) may grade it otherwise
+    clocked: bool = False
 
     def to_dict(self) -> dict:
         found = asdict(self)
@@ -127,21 +129,23 @@ def _hand(task: dict) -> Hand:
 
 
 def _plan(ev, task: dict, hand: Hand, budget: Budget):
-    """The planner's answer for the position (per discard, or the 12-tile hand as it stands), or None with why."""
+    """(The planner's answer for the position (per discard, or the 12-tile hand as it stands), or None, why not,
+    whether its clock cut a step: another run may answer otherwise)."""
     from solver.core.errors import MjError
     from solver.planning.request import Limits, PlanRequest
-    from solver.planning.targets import TooLarge
+    from solver.planning.targets import OutOfTime, TooLarge
 
     if task["turns"] <= 0:
-        return None, "no draw left"
+        return None, "no draw left", False
     request = PlanRequest(plan_position(hand, task["seen"], task["room"], task["favourite"]), task["turns"],
                           limits=Limits(budget.max_states, budget.seconds, budget.estimate))
     try:
-        return ev.plan_request(request), ""
+        made = ev.plan_request(request)
+        return made, "", made.clocked
     except TooLarge as exc:
-        return None, f"no P(win) within the budget ({str(exc).split(';')[0]})"
+        return None, f"no P(win) within the budget ({str(exc).split(';')[0]})", isinstance(exc, OutOfTime)
     except MjError as exc:
-        return None, f"the planner refused the position: {exc}"
+        return None, f"the planner refused the position: {exc}", False
 
 
 PLANNED = ("optimal", "bounds", "estimate")  # plan methods that give every action a P(win)
@@ -161,7 +165,7 @@ def _planned(action: dict, row, h: int | None, live: int | None) -> Option:
 
 
 def _decide(index: int, kind: str, turns: int, options: list[Option], chosen: Option, method: str,
-            note: str = "") -> Decision:
+            note: str = "", clocked: bool = False) -> Decision:
     """Best option, match, losses: P(win) where the method has it, h always."""
     ranked = sorted(options, key=Option.key if method != "h" else Option.h_key)
     best = ranked[0]
@@ -184,7 +188,7 @@ def _decide(index: int, kind: str, turns: int, options: list[Option], chosen: Op
         h_lost = 1  # out of reach where the best stays within reach
     missed = any(o.action["type"] == "hora" for o in options) and chosen.action["type"] != "hora"
     return Decision(index, kind, turns, chosen, best, method, match, loss, bounds, h_lost, missed, note,
-                    tuple(ranked))
+                    tuple(ranked), clocked)
 
 
 def _within_noise(option: Option, best: Option) -> bool:
@@ -206,7 +210,7 @@ def _discard(ev, task: dict, budget: Budget) -> Decision:
     hand = _hand(task)
     seen = tuple(task["seen"])
     rows = {row.tile: row for row in discard_table(ev.distance_model, hand, seen, task["favourite"])}
-    made, why = _plan(ev, task, hand, budget)
+    made, why, clocked = _plan(ev, task, hand, budget)
     planned = {row.tile: row for row in made.discards} if made else {}
     method = made.method if made and made.method in PLANNED else "h"
     options = []
@@ -223,7 +227,7 @@ def _discard(ev, task: dict, budget: Budget) -> Decision:
     note = why if method == "h" else (made.policy_class.get("win_probability", "") if method in ("bounds", "estimate") else "")
     if method == "h" and chosen.action["type"] != "hora" and any(o.action["type"] == "hora" for o in options):
         note = "missed tsumo; " + note
-    return _decide(task["index"], "discard", task["turns"], options, chosen, method, note)
+    return _decide(task["index"], "discard", task["turns"], options, chosen, method, note, clocked)
 
 
 def _chosen(task: dict, options: list[Option]) -> Option:
@@ -250,7 +254,7 @@ def _claim(ev, task: dict, budget: Budget) -> Decision:
     taken = tuple(n - (k == tile) for k, n in enumerate(seen))  # (a call takes the discard out of the room)
     for option in call_options(dm, hand, tile, taken):  # sorted by h: the first per unit is its best discard
         best_h.setdefault(ev.rules.units[option.unit].name, option.h)
-    options, methods, why = [], set(), ""
+    options, methods, why, clocked = [], set(), "", False
     for action in task["options"]:
         if action["type"] == "hora":
             options.append(_win_option(ev, task, action, hand, "ron"))
@@ -260,7 +264,8 @@ def _claim(ev, task: dict, budget: Budget) -> Decision:
             h, live = best_h.get(action["unit"]), None
         else:
             after, position, h, live = hand, task, h_pass, sum(a.live for a in accept)
-        made, note = _plan(ev, position, after, budget)
+        made, note, cut = _plan(ev, position, after, budget)
+        clocked = clocked or cut
         if made is None or made.method not in PLANNED:
             methods.add("h")
             why = why or note
@@ -272,7 +277,7 @@ def _claim(ev, task: dict, budget: Budget) -> Decision:
     if method == "h":
         options = [o if o.action["type"] == "hora" else Option(o.action, h=o.h, live=o.live) for o in options]
     note = why if method == "h" else "ron 100 %; a pass: the 12 tiles as they stand; a call: its best discard after"
-    return _decide(task["index"], "claim", task["turns"], options, _chosen(task, options), method, note)
+    return _decide(task["index"], "claim", task["turns"], options, _chosen(task, options), method, note, clocked)
 
 
 def _called(ev, task: dict, action: dict, hand: Hand, tile: int) -> tuple[Hand, dict]:

@@ -48,7 +48,8 @@ class Review:
                 "match_rate": matches / len(graded) if graded else None,
                 "total_loss": sum(losses), "graded_by_win_probability": len(losses),
                 "missed_wins": sum(d["missed_win"] for d in graded), "h_lost": sum(d["h_lost"] for d in graded),
-                "methods": methods, "skipped": self.skipped, "worst": worst}
+                "methods": methods, "clocked": sum(d["clocked"] for d in graded), "skipped": self.skipped,
+                "worst": worst}
 
     def to_dict(self) -> dict:
         return {"seat": self.seat, "name": self.name, "model": MODEL, "decisions": list(self.decisions),

@@ -10,6 +10,8 @@ where that is over all play; null where none is computed).
 `upper_estimate` (with `upper_estimate_interval`, 95 %), only where `upper` is 1: the sampled value of the relaxation
 whose count would be the proved bound, so an estimate of a number at least the optimum, not a proof;
 `expected_score_upper_estimate` (and its interval) the same for E[score] where its upper bound came from that 1.
+`clocked`: a step stopped at its time budget, so another run (or machine) may answer otherwise; false: the same
+request answers the same.
 """
 
 from __future__ import annotations
@@ -50,7 +52,8 @@ def plan_dict(plan: Plan, rules: RuleSet) -> dict[str, Any]:
     sora = None if best.sora is None else {"use_now": best.sora.use_now, "take": tile_id(best.sora.take, rules)}
     return {"turns": plan.turns, "model": MODEL, "method": plan.method, "methods": plan.methods,
             "games": plan.games,
-            "separated": plan.separated, "stopped": plan.stopped, "policy_class": plan.policy_class,
+            "separated": plan.separated, "stopped": plan.stopped, "clocked": plan.clocked,
+            "policy_class": plan.policy_class,
             "discards": [discard_dict(row, rules) for row in plan.discards],
             "recommended": {**discard_dict(best, rules), "objective": plan.objective, "win_now": plan.complete,
                             "tsumo_now": plan.tsumo_now,

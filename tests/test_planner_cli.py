@@ -24,8 +24,9 @@ def test_cli_plan_json_keys_and_values(ev):
     result = CliRunner().invoke(app, ["plan", EXAMPLE, "--turns", "1", "--json"])
     assert result.exit_code == 0, result.stderr
     data = json.loads(result.stdout)
-    assert set(data) == {"turns", "model", "method", "methods", "games", "separated", "stopped", "policy_class",
-                         "discards", "recommended"}
+    assert set(data) == {"turns", "model", "method", "methods", "games", "separated", "stopped", "clocked",
+                         "policy_class", "discards", "recommended"}
+    assert data["clocked"] is False  # (the optimum within its clock)
     assert data["methods"] == {"win_probability": "optimal", "expected_score": "optimal"}
     assert all(set(d) == {"tile", "win_probability", "upper", "expected_score", "expected_score_upper"}
                for d in data["discards"])

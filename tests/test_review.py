@@ -300,3 +300,19 @@ def test_an_upper_bound_of_1_comes_with_the_relaxations_sampled_value(ev):
     schema = json.loads((Path(__file__).resolve().parent.parent / "docs" / "review.schema.json").read_text())
     as_json = json.loads(json.dumps(decision.to_dict()))
     jsonschema.validate(as_json, {"$defs": schema["$defs"], "$ref": "#/$defs/decision"})
+
+
+def test_a_decision_whose_planner_step_the_clock_cut_says_so(ev):
+    """QA: the same log graded a match in one run and a loss in the next under one label, the lookahead cut by the
+    clock in one of them. A decision is `clocked` where a planner step stopped at its time budget, never where
+    the plan finished within it; the summary counts them."""
+    from game.review import Review
+
+    events = game_log(ev, 5, [make_player(s) for s in ("greedy", "seed000", "random", "greedy")])
+    task = next(t for t in decision_tasks(events, Table(ev.rules), 0)[0] if t["type"] == "discard")
+    calm = grade(ev, {**task, "turns": 2}, Budget(30, 10**6))
+    assert calm.method == "optimal" and not calm.clocked
+    rushed = grade(ev, {**task, "turns": 12}, Budget(0.05, 50_000))
+    assert rushed.clocked
+    summary = Review(0, "seat 0", (calm.to_dict(), rushed.to_dict()), 0).summary()
+    assert summary["clocked"] == 1 and calm.to_dict()["clocked"] is False

@@ -126,12 +126,13 @@ function drawReview(answer) {
     el("td", { class: "num", text: d.index }), el("td", { text: t("decisionType", d.type) }), side(d.chosen), side(d.best),
     el("td", { class: "num", text: d.match ? "=" : d.loss != null ? percent(d.loss)
       : d.loss_bounds ? `${percent(d.loss_bounds[0])} – ${percent(d.loss_bounds[1])}` : d.h_lost ? `h +${d.h_lost}` : "≠" }),
-    el("td", { class: "why", text: [d.missed_win && t("missedWin"), t("methodWord", d.method), d.note].filter(Boolean).join(": ") })));
+    el("td", { class: "why", text: [d.missed_win && t("missedWin"), t("methodWord", d.method), d.clocked && t("clockedWord"),
+      d.note].filter(Boolean).join(": ") })));
   $("review-result").replaceChildren(
     el("p", { id: "review-summary" }, t("reviewSummary", s.decisions, s.matches,
       s.match_rate == null ? "—" : (100 * s.match_rate).toFixed(0), percent(s.total_loss))
       + (s.graded_by_win_probability != null ? t("byWin", s.graded_by_win_probability) : "")
-      + (s.missed_wins ? t("missedWins", s.missed_wins) : "")),
+      + (s.missed_wins ? t("missedWins", s.missed_wins) : "") + (s.clocked ? t("clockedNote", s.clocked) : "")),
     el("p", { class: "hint", text: answer.model }),
     el("table", { id: "decisions" }, el("thead", {}, el("tr", {}, ...t("heads")
       .map((h) => el("th", { text: h })))), el("tbody", {}, ...rows)));

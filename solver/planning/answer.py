@@ -74,6 +74,8 @@ class Plan:
     separated: bool | None = None  # bounds: the best discard's lower bound reaches every other's upper bound
     stopped: str | None = None  # why the optimal search stopped (bounds, estimate); None: it finished
     upper_note: str | None = None  # the bracket's words on its P(win) upper bounds (the end of their label)
+    # a step stopped at its time budget (the clock, not a state limit): another run, or machine, may answer otherwise
+    clocked: bool = False
 
     @property
     def recommended(self) -> DiscardPlan:

@@ -19,7 +19,7 @@ from solver.planning.clock import Clock
 from solver.planning.needs import lists_of
 from solver.planning.prepare import Prepared, fetch_could_follow, position_counts
 from solver.planning.request import PlanRequest
-from solver.planning.targets import TARGET_LIMIT, OutOfTime, TooLarge, complete_matrix
+from solver.planning.targets import TARGET_LIMIT, OutOfTime, TooLarge, complete_matrix, cut_by_clock
 
 RELIST_LIMIT = 1_000_000  # hands the relaxation lists for itself (as matrices: 52 MB of counts at most; 5 draws at
 # h = 1 lists 190,000-450,000)
@@ -73,6 +73,8 @@ def bracket(request: PlanRequest, lower: Plan, stopped: str | None, listed: Prep
     else:
         deadline = clock.share(share.RELIST if relist else share.FETCH_UPPER if deep is not None else share.UPPER)
         short = relist and deadline is not None and deadline - time.monotonic() < share.RELIST_LEAST
+        if short:
+            cut_by_clock()
         why = "too little of the time budget was left to list them" if short else stopped  # (QA: not the optimum's)
         uppers, note, context, reached = relaxed_uppers(request, lower, why, listed, rules, deadline,
                                                         relist and not short, deep, cache=cache)

@@ -13,7 +13,6 @@ room, whatever the discard.
 
 from __future__ import annotations
 
-import time
 from collections import Counter
 from dataclasses import replace
 from fractions import Fraction
@@ -24,6 +23,7 @@ from solver.core.rules import RuleSet
 from solver.planning.request import PlanRequest
 from solver.planning.sampled_upper import best_end, pool_of, pool_tools
 from solver.planning.score_bounds import bounded, caps
+from solver.planning.targets import past
 
 COUNT_TURNS = 3  # counted up to this many draws (4 draws: about 270,000 multisets, 10x the time)
 LABEL = ("; for {n} of {of} discards at most the relaxation's mean of the best end within the tiles a play can hold "
@@ -59,7 +59,7 @@ def counted_relaxation(rules: RuleSet, request: PlanRequest, tiles: list[int | N
         kept = 0 if sora is None else hand.concealed[sora] - (tile == sora)
         value = 0
         for n, (draws, ways) in enumerate(walls):
-            if not n & 1023 and deadline is not None and time.monotonic() > deadline:
+            if not n & 1023 and past(deadline):
                 return out  # (a row is given whole or not at all)
             if n == len(whole):
                 whole.append(best_win.score(pool_of(hand.concealed, room, draws, None, True), slots) is not None)

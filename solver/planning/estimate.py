@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import math
 import random
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -20,6 +19,7 @@ import numpy as np
 from solver.core.search.native import forced_pure
 from solver.planning.answer import DiscardPlan
 from solver.planning.clock import LEAST_GAMES
+from solver.planning.targets import past
 
 try:
     from solver.planning import _estimatec  # play() in C (setup.py), where it was built
@@ -145,7 +145,7 @@ def simulate(search, roots: list[tuple[int, ...]], wall_r: tuple[int, ...], W: i
         policy = Policy(search, wall_r)
     out = [Sampled(0, 0, 0, 0) for _ in roots]
     played = 0
-    while played < games and not (played >= least and deadline is not None and time.monotonic() > deadline):
+    while played < games and not (played >= least and past(deadline)):
         end = min(games, played + BATCH)
         for i, root in enumerate(roots):
             if native:

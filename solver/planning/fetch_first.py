@@ -14,14 +14,13 @@ passes its limits is skipped.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from dataclasses import replace
 
 from solver.core.rules import RuleSet
 from solver.planning.answer import SoraMove
 from solver.planning.request import PlanRequest
-from solver.planning.targets import TooLarge
+from solver.planning.targets import TooLarge, past
 
 LABEL = ("; for {n} of {of} discards a fetch at once does better (そら to the waiting room for its best tile before "
          "the next draw, then the class nearest of those 12 tiles; exact)")
@@ -44,7 +43,7 @@ def fetch_first(rules: RuleSet, request: PlanRequest, rows: tuple, solve: Callab
     position, sora = request.position, rules.tiles.sora
     out, raised = list(rows), 0
     for i, row in enumerate(rows):
-        if deadline is not None and time.monotonic() > deadline:
+        if past(deadline):
             break
         kept = position.hand if row.tile is None else position.hand.remove(row.tile)
         if not kept.concealed[sora]:

@@ -29,7 +29,7 @@ from solver.planning.answer import first_advice, holds_sora, proves_more
 from solver.planning.clock import part_of
 from solver.planning.prepare import position_counts
 from solver.planning.request import PlanRequest
-from solver.planning.targets import TARGET_LIMIT, TooLarge, enumerate_targets
+from solver.planning.targets import TARGET_LIMIT, TooLarge, enumerate_targets, past
 
 FIRST = 0.6  # of the time left, what the first level with complete hands may take: where it does not finish, the
 # rest goes to the bracket (QA: a first level of 4.9 s took a 5 s answer's whole optimal step, and the relaxation
@@ -118,7 +118,7 @@ class Deepening:
         if self.waits is not None and (deadline is None or deadline > self.waits):
             self.why = self.waits = None
         while self.why is None and self.budget <= self.top:
-            if deadline is not None and time.monotonic() > deadline:
+            if past(deadline):
                 return False
             try:
                 jump = self.jumps(deadline)

@@ -25,7 +25,7 @@ from solver.core.errors import MjError
 from solver.core.rules import RuleSet
 from solver.planning.answer import ranked
 from solver.planning.request import Limits, PlanRequest, Position
-from solver.planning.targets import TooLarge
+from solver.planning.targets import TooLarge, cut_by_clock, past
 
 LABEL = (", or for the first {n} of {of} discards (best first) the better of it and a one-step lookahead on it "
          "(the first draw valued exactly, then the best discard of the class nearest restarted from that hand)")
@@ -75,6 +75,7 @@ def lookahead_value(rules: RuleSet, request: PlanRequest, discard: int, solve: S
         seconds = None if deadline is None else deadline - now
         # stop as soon as the pace so far would pass the clock: a slow discard gives its time back at once
         if seconds is not None and (seconds <= 0 or done and (now - start) / done * (draws - done) > seconds):
+            cut_by_clock()
             raise MjError("the lookahead would pass its time budget")
         done += 1
         # one plan may take a few times its share of the time left before the pace check above can see it
@@ -112,7 +113,7 @@ def improve(rules: RuleSet, request: PlanRequest, rows: tuple, solve: Solve,
             continue
         draws = sum(1 for n in wall_of(rules, replace(request.position, hand=request.position.hand.remove(row.tile)))
                     if n > 0)  # (at most: the discard's own kind has one copy fewer)
-        if draws > plans or (deadline is not None and time.monotonic() > deadline):
+        if draws > plans or past(deadline):
             break
         plans -= draws
         try:

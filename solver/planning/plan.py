@@ -23,7 +23,7 @@ from solver.planning.request import DEFAULT_GAMES, Limits, PlanRequest, Position
 from solver.planning.sampled_upper import settled
 from solver.planning.score_short import shortened
 from solver.planning.search_plan import estimate_plan, exact_plan, finish
-from solver.planning.targets import OutOfTime, TooLarge
+from solver.planning.targets import OutOfTime, TooLarge, clock_cut
 from solver.planning.win_short import win_shortened
 
 
@@ -42,6 +42,16 @@ def plan(rules: RuleSet, request: PlanRequest | Hand, progress: Progress | None 
     unless a detour is given, no clock (the state limit alone stops it, so answers are reproducible)."""
     if not isinstance(request, PlanRequest):
         request = legacy_request(request, **legacy)
+    clock_cut(reset=True)
+    try:
+        found = planned(rules, request, progress)
+    finally:
+        cut = clock_cut(reset=True)
+    return replace(found, clocked=cut)
+
+
+def planned(rules: RuleSet, request: PlanRequest, progress: Progress | None) -> Plan:
+    """plan() but whether the clock cut a step."""
     limits = request.limits
     clock = Clock(limits.seconds)
     share.HELD.clear()  # (the last plan's, on this one's clock)

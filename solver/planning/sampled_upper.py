@@ -15,7 +15,6 @@ seeds keep answers reproducible; the clock stops it at a batch's end (the first 
 from __future__ import annotations
 
 import random
-import time
 from dataclasses import replace
 
 from solver.core.rules import RuleSet
@@ -23,7 +22,7 @@ from solver.planning.estimate import Sampled
 from solver.planning.prepare import position_counts
 from solver.planning.request import PlanRequest
 from solver.planning.score_bounds import caps
-from solver.planning.targets import NoWinScore, PoolWin
+from solver.planning.targets import NoWinScore, PoolWin, past
 
 GAMES = 1000  # sampled walls (P(win)'s 95 % half-width at most 3.1 points)
 MOST_TURNS = 20  # past it not sampled: pools of 34+ tiles take seconds a few hundred walls, and the relaxation is ~1
@@ -49,7 +48,7 @@ def sampled_relaxation(rules: RuleSet, request: PlanRequest, tiles: list[int | N
     rng = random.Random(f"relaxation-{seed}")
     sums = {tile: [0, 0, 0] for tile in tiles}  # wins, total, squares
     for played in range(games):
-        if played % BATCH == 0 and deadline is not None and time.monotonic() > deadline:
+        if played % BATCH == 0 and past(deadline):
             if not played:
                 return None
             games = played

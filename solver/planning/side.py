@@ -21,7 +21,7 @@ import signal
 from collections.abc import Callable, Iterable
 from typing import Any, Protocol
 
-from solver.planning.targets import TooLarge
+from solver.planning.targets import TooLarge, clock_cut, cut_by_clock
 
 
 _FORKED = False  # this process is a child of Side: it forks no further (one child per search is one more core)
@@ -55,11 +55,13 @@ class Side:
 
     def result(self) -> Any:
         try:
-            kind, value = pickle.load(self.stream)
+            kind, value, cut = pickle.load(self.stream)
         except EOFError:  # killed (out of memory?): no answer came
-            kind, value = "lost", None
+            kind, value, cut = "lost", None, False
         finally:
             self.close()
+        if cut:  # (a step of the child's stopped at its time budget: this plan was cut by its clock too)
+            cut_by_clock()
         if kind == "too_large":
             raise TooLarge(value)
         if kind != "ok":
@@ -198,6 +200,6 @@ def _child(run: Callable[[], Any], writer: int) -> None:
         except BaseException as exc:  # reported to the parent, which raises it there
             message = (type(exc).__name__, str(exc)[:500])
         with os.fdopen(writer, "wb") as out:
-            pickle.dump(message, out, protocol=pickle.HIGHEST_PROTOCOL)
+            pickle.dump(message + (clock_cut(),), out, protocol=pickle.HIGHEST_PROTOCOL)
     finally:
         os._exit(0)  # no interpreter shutdown in a forked child

@@ -9,6 +9,7 @@ tsumo score of each target is the maximum over all of its decompositions (D1), w
 
 from __future__ import annotations
 
+import threading
 import time
 from dataclasses import dataclass
 from functools import lru_cache
@@ -34,7 +35,36 @@ class TooLarge(MjError):
 
 
 class OutOfTime(TooLarge):
-    """An exact step passed its time budget (a TooLarge: the same answers past it)."""
+    """An exact step passed its time budget (a TooLarge: the same answers past it). Making one marks this thread's
+    plan as cut by its clock (clock_cut)."""
+
+    def __init__(self, message: str, code: str | None = None):
+        super().__init__(message, code)
+        cut_by_clock()
+
+
+_CUT = threading.local()  # (a thread's own: the server's games plan in threads of one process)
+
+
+def cut_by_clock() -> None:
+    """A step of this thread's plan stopped at its time budget, so another run may answer otherwise (Plan.clocked)."""
+    _CUT.value = True
+
+
+def past(deadline: float | None) -> bool:
+    """Whether the deadline (time.monotonic(); None: none) has passed; where it has, the plan was cut by its clock."""
+    if deadline is not None and time.monotonic() > deadline:
+        cut_by_clock()
+        return True
+    return False
+
+
+def clock_cut(reset: bool = False) -> bool:
+    """Whether a step of this thread's plan stopped at its time budget since the last reset (then reset if asked)."""
+    got = getattr(_CUT, "value", False)
+    if reset:
+        _CUT.value = False
+    return got
 
 
 @dataclass(frozen=True)
