@@ -26,7 +26,7 @@ from solver.core.errors import MjError, shown
 
 METHODS = {
     "win_rate_ci": "Wilson score interval, 95 %, each game an independent trial",
-    "mean_score_ci": "Student t interval, 95 %, over the deals (a player's mean over its games of a deal)",
+    "mean_score_ci": "Student t interval, 95 %, over the deals (a player's mean over its games of a deal), clipped at 0",
     "pairs": "paired by deal: Student t interval, 95 %, over the per-deal differences A - B",
 }
 
@@ -218,6 +218,7 @@ class Tally:
         for p in range(self.n):
             scored = not self.unscored[p]
             mean, interval = spread_interval([d[p] for d in self.deal_scores]) if scored else (None, None)
+            interval = interval and (max(0.0, interval[0]), interval[1])  # (QA: a hand's score is never negative)
             rate = self.wins[p] / self.games[p] if self.games[p] else None
             players.append({"name": names[p], "spec": settings.players[p], "games": self.games[p],
                             "wins": self.wins[p], "win_rate": _round(rate, 4),

@@ -143,6 +143,8 @@ def test_summary_of_known_small_results():
     mean, interval = mean_interval([7, 6.5, 5.5])
     assert a["mean_score"] == round(mean, 2) == 6.33 and a["mean_score_ci"] == [round(v, 2) for v in interval]
     assert b["mean_score"] == 3.17
+    low, high = mean_interval([4, 4, 1.5])[1]  # (B's t interval passes below 0: clipped, no score is negative)
+    assert low < 0 and b["mean_score_ci"] == [0.0, round(high, 2)]
     pair = s["pairs"][0]
     assert (pair["a"], pair["b"], pair["deals"]) == ("A", "B", 3)
     diffs = [3, 2.5, 4]
