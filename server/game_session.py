@@ -32,7 +32,7 @@ IDLE_SECONDS = 30 * 60  # a game nobody looked at for this long is abandoned
 LEFT_SECONDS = 30  # ... and where room is needed, one untouched this long: an open page polls, or touches it every
 # 10 s while its player thinks (play.js), so such a game's page was closed or reloaded
 HUMAN = 0  # the human's seat: the dealer, who draws first
-MAX_SEED = 2**31 - 1
+MAX_SEED = 2**48 - 1  # (a tournament's deal seeds are 48 bits: any of its games can be played again at /play)
 _CLOSE = object()
 
 

@@ -143,6 +143,15 @@ def test_bad_new_games_are_refused(client, params, message):
     assert response.status_code == 400 and message in response.json()["error"]
 
 
+def test_a_body_is_refused_and_a_tournaments_48_bit_seed_taken(client):
+    """QA: a JSON body's seed was ignored (a random deal), and a tournament's deal seed (48 bits) was refused."""
+    response = client.post("/api/game", json={"seed": 7})
+    assert response.status_code == 400 and "query string" in response.json()["error"]
+    seed = 166366188554045  # (a tournament deal's seed)
+    created = client.post("/api/game", params={"seed": seed, "coms": "greedy"})
+    assert created.status_code == 200 and created.json()["seed"] == seed
+
+
 def test_unknown_game_and_bad_since(client):
     assert client.get("/api/game/nope").status_code == 404
     assert client.post("/api/game/nope/act", json={"type": "none"}).status_code == 404
