@@ -136,10 +136,18 @@ def describe(action: dict, short: bool = False) -> str:
     return "pass"
 
 
+def whose_move(state: GameState) -> str:
+    """Who is to act, in words (QA: "claim, seat 2" read as seat 2 claiming, where seat 2 had discarded)."""
+    if state.phase == "end":
+        return "the game is over"
+    if state.phase == "claim":
+        return f"the others may claim seat {state.turn}'s discard"
+    return f"seat {state.turn} to {state.phase}"
+
+
 def show_position(state: GameState, ev, n: int, event: dict, names) -> None:
     rules = ev.rules
-    typer.echo(f"After event {n} ({event.get('type')}): {state.phase}, seat {state.turn}, "
-               f"{state.wall_left} tiles in the wall")
+    typer.echo(f"After event {n} ({event.get('type')}): {whose_move(state)}, {state.wall_left} tiles in the wall")
     for i, seat in enumerate(state.seats):
         name = names[i] if isinstance(names, list) and i < len(names) else "?"
         typer.echo(f"  {i} {name}: {hand_text(seat.hand(), rules)}   {h_text(seat.hand(), rules) if sum(seat.concealed) + sum(rules.units[u].size for u in seat.called) == 12 else ''}")

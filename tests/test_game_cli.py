@@ -58,6 +58,11 @@ def test_log_file_is_byte_identical_per_seed_and_replays(tmp_path):
     early = json.loads(mj("replay", str(first), "--at", "2", "--json").stdout)
     assert [len(h) for h in early["view"]["hands"]] == [12] * 4
     assert early["view"]["hands"] == [sorted(h, key=Evaluator().tile) for h in events[1]["tehais"]]
+    # the plain position says who is to act (QA: "claim, seat 2" read as seat 2 claiming its own discard)
+    discard = next(i for i, e in enumerate(events) if e["type"] == "dahai")
+    said = mj("replay", str(first), "--at", str(discard + 1)).stdout.splitlines()[0]
+    assert f"the others may claim seat {events[discard]['actor']}'s discard" in said
+    assert "the game is over" in mj("replay", str(first)).stdout.splitlines()[0]
     shown = mj("replay", str(first), "--at", "5", "--analyze")
     assert shown.exit_code == 0 and "h = " in shown.stdout and "Analysis for seat" in shown.stdout
     analysed = mj("replay", str(first), "--at", "4", "--analyze", "--json")
