@@ -78,7 +78,7 @@ def test_a_hung_bot_is_given_up_after_three_silent_requests(ev):
 def test_a_crash_hands_the_seat_to_the_fallback_for_good(ev):
     record = play(ev, ["random", bot("crash"), "greedy", "random"], seed=4)
     reasons = errors(record, 1)
-    assert len(reasons) == 1 and "crashed" in reasons[0]
+    assert len(reasons) == 1 and "the bot exited (crashed, status 3)" in reasons[0]
     crash = next(i for i, e in enumerate(record.events) if e["type"] == "error")
     assert record.events[crash].get("crashed") is True  # the log says the fallback plays the seat from here
     assert any(e.get("actor") == 1 and e["type"] == "dahai" for e in record.events[crash:])  # play went on

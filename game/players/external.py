@@ -110,6 +110,15 @@ class ExternalPlayer(Player):
             raise self._crash("the bot stopped reading (crashed)")
         self.outbox.put(dumps(message) + "\n")
 
+    def _exit_code(self) -> int | None:
+        """The bot's exit status where it has exited (given a moment: its output closes just before), else None."""
+        if self.process is None:
+            return None
+        try:
+            return self.process.wait(timeout=0.5)
+        except subprocess.TimeoutExpired:
+            return None
+
     def notify(self, event: dict) -> None:
         self._send(event)
 
@@ -130,8 +139,10 @@ class ExternalPlayer(Player):
                 raise BotFault(f"no answer within {self.timeout:g} s") from None
             self.silent = 0
             if line is _EOF:
-                code = self.process.poll() if self.process else None
-                raise self._crash(f"the bot exited (crashed{'' if code is None else f', status {code}'})")
+                code = self._exit_code()
+                raise self._crash("the bot closed its output (given up as crashed)" if code is None else
+                                  f"the bot exited (crashed, status {code})")  # (QA: a bot that only closed its
+                # output, still running, had been said to have exited)
             if not self.owed:
                 break
             self.owed -= 1  # a late answer to an earlier request
