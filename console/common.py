@@ -200,3 +200,10 @@ class WholeFile:
             except OSError:
                 pass
             self.aside = None
+
+
+def positive(**options: float) -> None:
+    """The first option that is not positive, named alone (QA: one message named two options)."""
+    for name, value in options.items():
+        if value <= 0:
+            raise MjError(f"--{name.replace('_', '-')} must be positive, not {value:g}")

@@ -7,7 +7,8 @@ from typing import Annotated, Optional
 
 import typer
 
-from console.common import AsOfOpt, CatalogueOpt, JsonOpt, PlannerBudgetOpt, RulesOpt, WholeFile, errors, evaluator
+from console.common import (AsOfOpt, CatalogueOpt, JsonOpt, PlannerBudgetOpt, RulesOpt, WholeFile, errors, evaluator,
+                            positive)
 from solver.core.errors import MjError, shown
 from solver.core.rules import DEFAULT_RULES
 
@@ -22,7 +23,9 @@ def _favourites(items: list[str], seats: int, ev) -> tuple[tuple[int, str], ...]
     chosen = []
     for item in items:
         seat, sep, name = item.partition("=")
-        if not sep or not re.fullmatch(r"[0-9]", seat.strip(), re.ASCII) or not 0 <= int(seat) < seats:
+        if not sep:  # (QA: "0" alone was said to be out of range, where the =NAME was missing)
+            raise MjError(f"--favourite takes SEAT=NAME (e.g. 0=可奈), not {shown(item)}: the =NAME is missing")
+        if not re.fullmatch(r"[0-9]", seat.strip(), re.ASCII) or not 0 <= int(seat) < seats:
             raise MjError(f"--favourite takes SEAT=NAME with SEAT from 0 to {seats - 1}, not {shown(item)}")
         kind = ev.tile(name.strip())
         if kind == ev.rules.tiles.sora:
@@ -60,8 +63,7 @@ def play(player: PlayerOpt = None,
         specs = list(player or DEFAULT_PLAYERS)
         if not 2 <= len(specs) <= 4:
             raise MjError(f"a game has 2 to 4 players, not {len(specs)}")
-        if bot_timeout <= 0 or planner_budget <= 0:
-            raise MjError("--bot-timeout and --planner-budget must be positive")
+        positive(bot_timeout=bot_timeout, planner_budget=planner_budget)
         if not 0 <= dealer < len(specs):
             raise MjError(f"--dealer must be a seat from 0 to {len(specs) - 1}, not {dealer}")
         ev = evaluator(rules, catalogue, as_of)

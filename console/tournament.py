@@ -9,7 +9,7 @@ from typing import Annotated, Any, Optional
 import typer
 
 from console.batch import ALL_CORES, ClusterOpt, ForceOpt, OutputOpt, ResumeOpt, TimeBudgetOpt, run_batch
-from console.common import BuiltInRulesOpt, JsonOpt, PlannerBudgetOpt
+from console.common import BuiltInRulesOpt, JsonOpt, PlannerBudgetOpt, positive
 from solver.batch.job import MAX_WORKERS
 from solver.core.rules import DEFAULT_RULES
 
@@ -43,11 +43,9 @@ def tournament(
         from game.state import Options
         from game.tournament import Settings, check_players, deals_for
         from game.tournament_run import TournamentRun
-        from solver.core.errors import MjError
 
         specs = check_players(list(player or []))
-        if bot_timeout <= 0 or planner_budget <= 0:
-            raise MjError("--bot-timeout and --planner-budget must be positive")
+        positive(bot_timeout=bot_timeout, planner_budget=planner_budget)
         Options(calls, multiple_ron)  # a bad --calls is a usage error here, not in a worker
         settings = Settings(tuple(specs), deals_for(games, len(specs)), seed, rules, calls, multiple_ron,
                             planner_budget, bot_timeout)
