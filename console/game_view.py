@@ -12,6 +12,7 @@ import typer
 from game.observation import Observation, distance, observe
 from game.players.base import BotFault, Player
 from game.state import GameState
+from solver.core.errors import shown
 from solver.core.hand import Hand
 
 
@@ -111,6 +112,9 @@ class HumanPlayer(Player):
                 print(h_text(obs.hand, rules) if obs.sizes[obs.seat] == 12 else _discard_hints(obs), file=err)
             elif re.fullmatch(r"[0-9]{1,4}", answer, re.ASCII) and 1 <= int(answer) <= len(possible_actions):
                 return possible_actions[int(answer) - 1]
+            else:  # (QA: a bad answer had re-prompted without a word)
+                print(f"{shown(answer) if answer else 'nothing'} is not a choice here: a number from 1 to "
+                      f"{len(possible_actions)}, or h", file=err)
 
 
 def _discard_hints(obs: Observation) -> str:

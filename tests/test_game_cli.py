@@ -81,8 +81,9 @@ def test_play_shows_hands_h_waits_and_every_score():
 def test_a_human_seat_plays_from_numbered_choices():
     # the human asks for h once, then always picks choice 1 (a win when offered: wins come first)
     # "²" and "٣" are digits to str.isdigit() but not choices: asked again, never a traceback
-    result = mj("play", "-p", "human", "-p", "greedy", "--seed", "4", input="h\n²\n٣\n" + "1\n" * 400)
+    result = mj("play", "-p", "human", "-p", "greedy", "--seed", "4", input="h\n²\n٣\n99\n\n" + "1\n" * 400)
     assert result.exit_code == 0, result.stdout
+    assert result.stderr.count("is not a choice here: a number from 1 to") == 4  # (QA: said nothing before)
     assert "Scores:" in result.stdout
     assert "1 greedy: 12 concealed tiles" in result.stdout  # the COM's tiles stay hidden from the human
     assert "Your hand" in result.stderr and "send " in result.stderr
