@@ -110,7 +110,8 @@ def replay(log: Annotated[str, typer.Argument(help="A game log written by mj pla
     """
     with errors():
         if seat is not None and not analyze:
-            raise MjError("--seat names the seat --analyze hands to mj analyze: add --analyze or leave it out")
+            raise MjError("--seat goes with --analyze (which seat's hand to analyse): add --analyze, or leave --seat "
+                          "out")
         from game.log import replay as rebuild
         from game.state import Table
 

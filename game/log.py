@@ -180,7 +180,8 @@ def check_fields(event: dict, seats: int) -> None:
     optional = {"label": "text"} if kind in ("sora", "dahai", "chi", "hora") else {}
     for name, what in {**fields, **{k: v for k, v in optional.items() if k in event}}.items():
         if not _is(event.get(name), what, seats):
-            raise IllegalEvent(f"{kind}: {name} must be {MEANS[what]}")
+            means = f"a seat from 0 to {seats - 1}" if what == "seat" else MEANS[what]  # (QA: "3" is a number)
+            raise IllegalEvent(f"{kind}: {name} must be {means}, not {shown(event.get(name))}")
     if kind == "error" and event.get("crashed", True) is not True:
         raise IllegalEvent("error: crashed is true or absent")
 

@@ -124,7 +124,8 @@ def inserted(events, line: int, event: dict):
     (lambda es: inserted(es, 21, {"type": "start_kyoku"}), "line 21: start_kyoku only as line 2"),
     (lambda es: inserted(es, 21, {"type": "start_game"}), "line 21: start_game only as line 1"),
     (lambda es: inserted(es, 21, {"type": "error", "actor": "x"}), "line 21: error: actor must be a seat"),
-    (lambda es: inserted(es, 21, {"type": "error", "actor": 9, "reason": "r"}), "line 21: error: actor must"),
+    (lambda es: inserted(es, 21, {"type": "error", "actor": 9, "reason": "r"}),
+     "line 21: error: actor must be a seat from 0 to 2, not 9"),  # (a game of three)
     (lambda es: inserted(es, 21, {"type": "error", "actor": 0}), "line 21: error: reason must be"),
     (lambda es: edited(es, 3, actor=True), "line 3: tsumo: actor must be a seat"),
     (lambda es: es + [{"type": "ryukyoku"}], "ryukyoku after end_game"),
