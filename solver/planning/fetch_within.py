@@ -29,7 +29,7 @@ from solver.planning.answer import first_advice, holds_sora, proves_more
 from solver.planning.clock import part_of
 from solver.planning.prepare import position_counts
 from solver.planning.request import PlanRequest
-from solver.planning.targets import TARGET_LIMIT, TooLarge, enumerate_targets, past
+from solver.planning.targets import TARGET_LIMIT, TooLarge, cut_by_clock, enumerate_targets, past
 
 FIRST = 0.6  # of the time left, what the first level with complete hands may take: where it does not finish, the
 # rest goes to the bracket (QA: a first level of 4.9 s took a 5 s answer's whole optimal step, and the relaxation
@@ -132,6 +132,7 @@ class Deepening:
                     self.why = (f"the complete hands at most {self.budget} exchanges from the hand "
                                 f"({len(listed.counts):,}) would take the search with every fetch past its time budget")
                     self.waits = deadline
+                    cut_by_clock()  # (the clock decided what was searched)
                     return False
                 start = time.monotonic()
                 until = deadline if deadline is None or self.found else start + FIRST * (deadline - start)
