@@ -235,3 +235,23 @@ def test_row_filters_in_c_equal_their_numpy_lines():
         _planc.reach_rows(sparse, np.array([T], dtype=np.intp), hand, available, cap)
     with pytest.raises(ValueError):  # (only sparse_rows' own object is read as rows)
         _planc.reach_rows(mb, rows, hand, available, cap)
+
+
+def test_a_roots_own_discard_is_fetched_last_so_ties_advise_another_tile():
+    """Taken back, a discard leaves the hand and room of discarding そら: among fetches of equal value the advice
+    names another tile (QA: the recommended row's advice took its own discard back). best_moves keeps the first of
+    equal values, so the order decides."""
+    from types import SimpleNamespace
+
+    from solver.planning.closed import best_moves
+    from solver.planning.fetch_win import FetchWin
+    from solver.planning.score_optimum import ScoreOptimum
+
+    engine = SimpleNamespace(sp=3, nr=3, room=lambda hand, wall: (1, 1, 1))
+    assert FetchWin.takes(engine, (1, 0, 0, 1), None, 0) == [None, 1, 2, 0]
+    assert FetchWin.takes(engine, (1, 0, 0, 1), None) == [None, 0, 1, 2]
+    search = SimpleNamespace(sora=3, room_matters=lambda *args: True,
+                             fetches=lambda hand, room: ScoreOptimum.fetches(search, hand, room))
+    moves = ScoreOptimum.root_moves(search, (0, 1, 0, 1), None, (1, 0, 1, 0), 2, last=0)
+    assert [m[0] for m in moves] == [None, 2, 0]
+    assert best_moves([(0, None), (0, 2), (0, 0)], [5, 7, 7], 10)[0][2] == 2

@@ -226,9 +226,10 @@ def test_the_sample_stops_at_its_clock():
     # past its clock after some walls: the first walls of the same sequence, whole batches of them
     full = sampled_relaxation(ev.rules, request, [None], seed=0, games=300)[None]
     import solver.planning.sampled_upper as module
+    from solver.planning import targets
     looks = iter([False, True])
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(module.time, "monotonic", lambda: 1.0 if next(looks, True) else 0.0)
+        patch.setattr(targets.time, "monotonic", lambda: 1.0 if next(looks, True) else 0.0)  # (targets.past's)
         part = sampled_relaxation(ev.rules, request, [None], seed=0, games=300, deadline=0.5)[None]
     head = sampled_relaxation(ev.rules, request, [None], seed=0, games=module.BATCH)[None]
     assert part == head and part.games == module.BATCH < full.games

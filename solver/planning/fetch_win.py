@@ -310,12 +310,16 @@ class FetchWin(FetchClosed):
             self.cost_rows, self.cost_hand, self.cost_value = rows, hand, need.sum(1)
         return self.cost_value
 
-    def first_moves(self, roots: list, wall, live_sora, W, t) -> list[tuple[Fraction, Fraction, int | None]]:
+    def first_moves(self, roots: list, wall, live_sora, W, t, last: list | None = None
+                    ) -> list[tuple[Fraction, Fraction, int | None]]:
         """Per 12-tile root (value, value of drawing at once, the position a そら fetches first or None). From
-        SPLIT_TURNS draws the first draw's parts are valued apart, on two cores (by_part, side.split_sums)."""
+        SPLIT_TURNS draws the first draw's parts are valued apart, on two cores (by_part, side.split_sums). `last`:
+        per root the position its fetches try last (its own discard: taken back it is the hand of discarding そら,
+        so among fetches of equal value another is advised; QA)."""
         from solver.planning.side import split_sums
 
-        moves = [(n, take) for n, hand in enumerate(roots) for take in self.takes(hand, wall)]
+        moves = [(n, take) for n, hand in enumerate(roots)
+                 for take in self.takes(hand, wall, None if last is None else last[n])]
         if t >= SPLIT_TURNS:
             # (a drawn そら first: its part is the heaviest, 10-15 % of the whole; taken last it would leave a core idle)
             parts = ([SORA_DRAW] if live_sora else []) + [i for i in range(self.nr) if wall[i]] + [REST]
@@ -325,12 +329,13 @@ class FetchWin(FetchClosed):
             values = [self.move_value(roots[n], wall, live_sora, W, t, take) for n, take in moves]
         return best_moves(moves, values, falling(W, t))
 
-    def takes(self, hand, wall) -> list[int | None]:
-        """A 12-tile root's first moves: drawing at once (None), and with a そら held each room tile fetched first."""
+    def takes(self, hand, wall, last: int | None = None) -> list[int | None]:
+        """A 12-tile root's first moves: drawing at once (None), and with a そら held each room tile fetched first
+        (`last` after the others)."""
         if not hand[self.sp]:
             return [None]
         room = self.room(hand, wall)
-        return [None] + [r for r in range(self.nr) if room[r]]
+        return [None] + sorted((r for r in range(self.nr) if room[r]), key=lambda r: r == last)
 
     def move_value(self, hand, wall, live_sora, W, t, take) -> int:
         if take is not None:
@@ -396,6 +401,7 @@ def fetch_win(rules: RuleSet, position, turns: int, discards: list[int | None], 
     base = tuple(start[i] + wall_r[i] + room[k] for i, k in enumerate(relevant))
     engine = FetchWin(search, base, len(positions) - 1, state_limit=state_limit, deadline=deadline, tick=tick)
     roots = [start if d is None else add(start, positions.index(d), -1) for d in discards]
+    last = [None if d is None else positions.index(d) for d in discards]
     out = [(value, wait, None if take is None else positions[take])
-           for value, wait, take in engine.first_moves(roots, wall_r, wall[sora], sum(wall), turns)]
+           for value, wait, take in engine.first_moves(roots, wall_r, wall[sora], sum(wall), turns, last)]
     return out, engine.split_states()

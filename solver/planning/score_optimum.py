@@ -262,18 +262,20 @@ class ScoreOptimum:
                 self.discards_bounded(add(lost, y, 1), wall, add(given, y, -1), walled, moves)
         return moves
 
-    def root_moves(self, hand, wall, room, t) -> list[tuple]:
+    def root_moves(self, hand, wall, room, t, last: int | None = None) -> list[tuple]:
         """(kind fetched or None, 12 tiles, room) of a 12-tile root's first moves: drawing at once, then each
-        fetch before the first draw."""
+        fetch before the first draw, `last` (the root's own discard: taken back, the hand of discarding そら) after
+        the others, so that among fetches of equal value another is advised."""
         if room is not None and not self.room_matters(hand, wall, t):
             room = None
-        return [(None, hand, room)] + self.fetches(hand, room)
+        return [(None, hand, room)] + sorted(self.fetches(hand, room), key=lambda move: move[0] == last)
 
-    def first_moves(self, roots: list[tuple], wall, t, split: bool = True) -> list[tuple]:
+    def first_moves(self, roots: list[tuple], wall, t, split: bool = True, last: list | None = None) -> list[tuple]:
         """Per 12-tile root (hand, room): (value, value of drawing at once, the kind a そら fetches first or None) as
         Fractions. From three draws the first draw's kinds are valued apart, on two cores where `split`
-        (split_by_kind)."""
-        moves = [(n, m) for n, (hand, room) in enumerate(roots) for m in self.root_moves(hand, wall, room, t)]
+        (split_by_kind). `last`: per root its discard, fetched last (root_moves)."""
+        moves = [(n, m) for n, (hand, room) in enumerate(roots)
+                 for m in self.root_moves(hand, wall, room, t, None if last is None else last[n])]
         flat = [m for _, m in moves]
         if t >= 3:
             values = split_by_kind(self, flat, wall, t) if split else self.by_kind(flat, wall, t, kinds_of(wall))
@@ -342,7 +344,7 @@ def score_optimum(rules: RuleSet, position, turns: int, discards: list[int | Non
                           deadline=deadline, tick=tick, native=native)
     roots = [(hand.concealed if d is None else add(hand.concealed, d, -1), room if d is None else add(room, d, 1))
              for d in discards]
-    return search.first_moves(roots, wall, turns), search.states
+    return search.first_moves(roots, wall, turns, last=discards), search.states
 
 
 def split_by_kind(search: ScoreOptimum, moves: list[tuple], wall, turns: int) -> list[int]:
