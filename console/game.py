@@ -23,8 +23,8 @@ def _favourites(items: list[str], seats: int, ev) -> tuple[tuple[int, str], ...]
     chosen = []
     for item in items:
         seat, sep, name = item.partition("=")
-        if not sep:  # (QA: "0" alone was said to be out of range, where the =NAME was missing)
-            raise MjError(f"--favourite takes SEAT=NAME (e.g. 0=可奈), not {shown(item)}: the =NAME is missing")
+        if not sep or not name.strip():  # (QA: "0" alone was said to be out of range, where the NAME was missing)
+            raise MjError(f"--favourite takes SEAT=NAME (e.g. 0=可奈), not {shown(item)}: the NAME is missing")
         if not re.fullmatch(r"[0-9]", seat.strip(), re.ASCII) or not 0 <= int(seat) < seats:
             raise MjError(f"--favourite takes SEAT=NAME with SEAT from 0 to {seats - 1}, not {shown(item)}")
         kind = ev.tile(name.strip())
@@ -125,7 +125,7 @@ def replay(log: Annotated[str, typer.Argument(help="A game log written by mj pla
         state = states[n - 1]
         who = (state.next_seat if state.phase == "claim" else state.turn) if seat is None else seat
         if not 0 <= who < len(state.seats):
-            raise MjError(f"--seat must be from 0 to {len(state.seats) - 1}")
+            raise MjError(f"--seat must be from 0 to {len(state.seats) - 1}, not {who}")
         from console.game_view import show_analysis, show_position
 
         if json_ and not analyze:

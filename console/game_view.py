@@ -113,7 +113,7 @@ class HumanPlayer(Player):
             elif re.fullmatch(r"[0-9]{1,4}", answer, re.ASCII) and 1 <= int(answer) <= len(possible_actions):
                 return possible_actions[int(answer) - 1]
             else:  # (QA: a bad answer had re-prompted without a word)
-                print(f"{shown(answer) if answer else 'nothing'} is not a choice here: a number from 1 to "
+                print(f"{shown(answer) if answer else 'an empty answer'} is not a choice here: a number from 1 to "
                       f"{len(possible_actions)}, or h", file=err)
 
 

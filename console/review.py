@@ -70,20 +70,22 @@ def _show(review: dict) -> None:
         mark = "" if d["match"] else ("missed win" if d["missed_win"] else "≠")
         h = f"{'—' if chosen['h'] is None else chosen['h']}" + (f" (+{d['h_lost']})" if d["h_lost"] else "")
         best_cell = "=" if d["match"] else describe(best["action"], short=True)
-        table.add_row(str(d["index"]), d["type"], describe(chosen["action"], short=True), best_cell,
+        table.add_row(str(d["index"]) + ("*" if d["clocked"] else ""), d["type"], describe(chosen["action"], short=True), best_cell,
                       _value(chosen), _value(best),
-                      _pct(d["loss"]) + (f" {mark}" if mark else ""), h, d["method"] + ("*" if d["clocked"] else ""))
+                      _pct(d["loss"]) + (f" {mark}" if mark else ""), h, d["method"])
     console.print(table)
     s = review["summary"]
     rate = "—" if s["match_rate"] is None else f"{100 * s['match_rate']:.1f}%"
+    by_win = s["graded_by_win_probability"]
     console.print(f"match {s['matches']}/{s['decisions']} ({rate}) · P(win) lost {100 * s['total_loss']:.1f} points over "
-                  f"{count(s['graded_by_win_probability'], 'decision')} graded by P(win) · missed wins {s['missed_wins']} "
+                  f"{count(by_win, 'decision') if by_win else 'none'} graded by P(win) · missed wins {s['missed_wins']} "
                   f"· h lost {s['h_lost']}" + (f" · {count(s['skipped'], 'decision')} not the player's (claims another "
                                                "seat's claim overrode, the fallback COM's)" if s["skipped"] else ""),
                   markup=False, highlight=False)
     if s["clocked"]:  # (QA: the same log graded a match in one run and a loss in the next, under one label)
+        them = "them" if s["clocked"] > 1 else "it"  # (marked in the # column: never cut off on a narrow terminal)
         console.print(f"* {count(s['clocked'], 'decision')} graded within a clock that stopped a planner step: another "
-                      "run, or a larger --seconds, may grade them otherwise", markup=False, highlight=False)
+                      f"run, or a larger --seconds, may grade {them} otherwise", markup=False, highlight=False)
     if s["worst"]:
         worst = ", ".join(f"#{review['decisions'][i]['index']}" for i in s["worst"])
         console.print(f"worst: {worst}", markup=False, highlight=False)

@@ -116,7 +116,8 @@ def _deal(kyoku: dict, table: Table, seats: int) -> tuple[list[list[int]], list[
     wall = _tiles(kyoku.get("wall"), table, "start_kyoku: wall")
     dealer = kyoku.get("oya")
     if type(dealer) is not int or not 0 <= dealer < seats:
-        raise MjError("start_kyoku: oya must be a seat")
+        raise MjError(f"start_kyoku: oya must be a seat from 0 to {seats - 1}, not "
+                      f"{shown(json.dumps(dealer, ensure_ascii=False))}")
     counts = [0] * len(table.names)
     for k in [k for hand in hands for k in hand] + wall:
         counts[k] += 1
@@ -181,7 +182,8 @@ def check_fields(event: dict, seats: int) -> None:
     for name, what in {**fields, **{k: v for k, v in optional.items() if k in event}}.items():
         if not _is(event.get(name), what, seats):
             means = f"a seat from 0 to {seats - 1}" if what == "seat" else MEANS[what]  # (QA: "3" is a number)
-            raise IllegalEvent(f"{kind}: {name} must be {means}, not {shown(event.get(name))}")
+            value = event.get(name)  # (text quoted: "1" is no seat, 1 is)
+            raise IllegalEvent(f"{kind}: {name} must be {means}, not {shown(json.dumps(value, ensure_ascii=False))}")
     if kind == "error" and event.get("crashed", True) is not True:
         raise IllegalEvent("error: crashed is true or absent")
 

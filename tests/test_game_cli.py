@@ -97,7 +97,8 @@ def test_a_human_seat_plays_from_numbered_choices():
     (["play", "--favourite", "²=春香"], "SEAT=NAME"),  # a Unicode digit is not a seat (int() would fail)
     (["play", "--calls", "left"], "calls must be"),
     (["play", "--bot-timeout", "0"], "--bot-timeout must be positive, not 0"),
-    (["play", "--favourite", "0"], "the =NAME is missing"),
+    (["play", "--favourite", "0"], "the NAME is missing"),
+    (["play", "--favourite", "1="], "the NAME is missing"),
     (["play", "-p", "cmd:/nonexistent/bot", "-p", "greedy"], "cannot start bot"),
     (["replay", "/nonexistent.jsonl"], "cannot read the log"),
     (["play", "--favourite", "0=春香", "--favourite", "0=千早"], "seat 0 twice"),  # (the last had won)

@@ -12,7 +12,7 @@ from solver import Evaluator
 from solver.planning import search_plan
 from solver.planning import side
 from solver.planning.side import Side
-from solver.planning.targets import TooLarge
+from solver.planning.targets import OutOfTime, TooLarge, clock_cut
 
 EXAMPLE = "真 雪歩 あずさ 可奈 歩 未来 まつり 美也 紗代子 海美 奈緒 美奈子 星梨花"
 needs_fork = pytest.mark.skipif(not hasattr(os, "fork"), reason="forking is the point")
@@ -48,6 +48,10 @@ def test_the_childs_answer_its_too_large_and_its_death():
     assert Side(lambda: ("moves", 7)).result() == ("moves", 7)
     with pytest.raises(TooLarge, match="passed 9 states"):
         Side(lambda: (_ for _ in ()).throw(TooLarge("the exact plan passed 9 states"))).result()
+    clock_cut(reset=True)
+    with pytest.raises(OutOfTime, match="its time budget"):  # (QA: it came back a plain TooLarge, so the plan's
+        Side(lambda: (_ for _ in ()).throw(OutOfTime("passed its time budget"))).result()  # advice was not given)
+    assert clock_cut(reset=True)  # (the child's cut counts here)
 
     def die():
         os.kill(os.getpid(), signal.SIGKILL)

@@ -71,7 +71,7 @@ class FetchWin(FetchClosed):
             raise TooLarge(f"the exact search with every fetch passed {self.state_limit} states")
         if not self.states & 255:
             if self.deadline is not None and time.monotonic() > self.deadline:
-                raise OutOfTime(f"the exact search with every fetch passed its time budget at {self.states} states")
+                raise OutOfTime(f"the exact search with every fetch passed its time budget at {self.states:,} states")
             if self.tick and not self.states & 4095:
                 self.tick(self.states + self.search.visited)
 

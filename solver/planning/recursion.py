@@ -103,7 +103,7 @@ class Search(Reach, ClosedForms, FirstDraw):
             raise TooLarge(f"the exact plan passed {STEPS_PER_STATE * self.state_limit:,} steps ({STEPS_PER_STATE} for "
                            f"each of the {self.state_limit:,} states it may visit){ADVICE}")
         if self.deadline is not None and not self.steps & 63 and time.monotonic() > self.deadline:
-            raise OutOfTime(f"the exact plan passed its time budget at {self.visited} states")
+            raise OutOfTime(f"the exact plan passed its time budget at {self.visited:,} states")
 
     # --- the recursion ------------------------------------------------------------------------------
     def v12(self, hand, wall, room, W, t, alive) -> int:
@@ -151,7 +151,7 @@ class Search(Reach, ClosedForms, FirstDraw):
         if self.visited > self.state_limit:
             raise TooLarge(f"the exact plan passed {count(self.state_limit, 'state')}{ADVICE}")
         if self.deadline is not None and not self.visited & 255 and time.monotonic() > self.deadline:
-            raise OutOfTime(f"the exact plan passed its time budget at {self.visited} states")
+            raise OutOfTime(f"the exact plan passed its time budget at {self.visited:,} states")
         if self.visited % 4096 == 0:
             if len(self.seen12) + len(self.seen13) > 8 * self.state_limit:
                 self.seen12.clear()  # only a cache: bound its memory
@@ -232,7 +232,7 @@ class Search(Reach, ClosedForms, FirstDraw):
             return None
         self.steps += len(kinds)
         if self.deadline is not None and time.monotonic() > self.deadline:  # (each call is dozens of states)
-            raise OutOfTime(f"the exact plan passed its time budget at {self.visited} states")
+            raise OutOfTime(f"the exact plan passed its time budget at {self.visited:,} states")
         total = live = 0
         for k, value in zip(kinds, got):
             total += wall[k] * value

@@ -65,7 +65,7 @@ class ScoreOptimum:
             raise TooLarge(f"the exact search with every fetch passed {self.state_limit} states")
         if self.states >> 8 != before >> 8:  # (the clock read every 256 states)
             if self.deadline is not None and time.monotonic() > self.deadline:
-                raise OutOfTime(f"the exact search with every fetch passed its time budget at {self.states} states")
+                raise OutOfTime(f"the exact search with every fetch passed its time budget at {self.states:,} states")
             if self.tick and self.states >> 12 != before >> 12:
                 self.tick(self.states)
 

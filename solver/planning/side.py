@@ -21,7 +21,7 @@ import signal
 from collections.abc import Callable, Iterable
 from typing import Any, Protocol
 
-from solver.planning.targets import TooLarge, clock_cut, cut_by_clock
+from solver.planning.targets import OutOfTime, TooLarge, clock_cut, cut_by_clock
 
 
 _FORKED = False  # this process is a child of Side: it forks no further (one child per search is one more core)
@@ -64,6 +64,8 @@ class Side:
             cut_by_clock()
         if kind == "too_large":
             raise TooLarge(value)
+        if kind == "out_of_time":  # (QA: its own kind, so the plan's advice for a clock's stop is given)
+            raise OutOfTime(value)
         if kind != "ok":
             raise SideLost(f"{kind}: {value}")
         return value
@@ -196,7 +198,7 @@ def _child(run: Callable[[], Any], writer: int) -> None:
         try:
             message = ("ok", run())
         except TooLarge as exc:
-            message = ("too_large", str(exc))
+            message = ("out_of_time" if isinstance(exc, OutOfTime) else "too_large", str(exc))
         except BaseException as exc:  # reported to the parent, which raises it there
             message = (type(exc).__name__, str(exc)[:500])
         with os.fdopen(writer, "wb") as out:

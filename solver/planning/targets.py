@@ -194,7 +194,8 @@ def stopped(late: bool, budget: int, limit: int, listed: int):
     if late:
         raise OutOfTime(f"listing the complete hands within {count(budget, 'exchange')} passed the time budget "
                         f"({listed} listed)")
-    raise TooLarge(f"more than {limit} complete hands within {count(budget, 'exchange')}: fewer draws (--turns) list fewer")
+    raise TooLarge(f"more than {limit:,} complete hands within {count(budget, 'exchange')}: fewer draws (--turns), or a "
+                   "smaller --detour where one is given, list fewer")
 
 
 def scored_units(rules: RuleSet, favourite: int | None, *, won: bool) -> list[tuple]:
