@@ -165,14 +165,20 @@ def _planned(action: dict, row, h: int | None, live: int | None) -> Option:
 
 
 def _decide(index: int, kind: str, turns: int, options: list[Option], chosen: Option, method: str,
-            note: str = "", clocked: bool = False) -> Decision:
-    """Best option, match, losses: P(win) where the method has it, h always."""
-    ranked = sorted(options, key=Option.key if method != "h" else Option.h_key)
+            note: str = "", clocked: bool = False, planned: dict[str, int] | None = None) -> Decision:
+    """Best option, match, losses: P(win) where the method has it, h always. `planned`: a discard's tile -> its
+    place in the plan's own order (ties and sampled rows ranked as `mj plan` ranks them), a win before them."""
+    def in_plan(o: Option) -> tuple:
+        pai = o.action.get("pai") if o.action["type"] == "dahai" else None
+        return o.action["type"] != "hora", planned.get(pai, len(planned))
+    key = Option.h_key if method == "h" else Option.key if planned is None else in_plan
+    ranked = sorted(options, key=key)
     best = ranked[0]
     if method == "h":
         tied = [o for o in options if (o.h, o.live) == (best.h, best.live)]
-    else:
-        tied = [o for o in options if o.win_probability == best.win_probability or _within_noise(o, best)]
+    else:  # (at least the best's value: a sample ranked at its interval's low end may have a higher mean)
+        tied = [o for o in options if (o.win_probability or 0.0) >= (best.win_probability or 0.0)
+                or _within_noise(o, best)]
     match = chosen.action in [o.action for o in tied]
     loss = bounds = None
     if method != "h" and chosen.win_probability is not None:
@@ -227,7 +233,10 @@ def _discard(ev, task: dict, budget: Budget) -> Decision:
     note = why if method == "h" else (made.policy_class.get("win_probability", "") if method in ("bounds", "estimate") else "")
     if method == "h" and chosen.action["type"] != "hora" and any(o.action["type"] == "hora" for o in options):
         note = "missed tsumo; " + note
-    return _decide(task["index"], "discard", task["turns"], options, chosen, method, note, clocked)
+    place = {row.tile: n for n, row in enumerate(made.discards)} if made else {}
+    order = {a["pai"]: place.get(ev.tile(a["pai"]), len(place)) for a in task["options"] if a["type"] == "dahai"} \
+        if made else None  # (the review's best is what mj plan recommends)
+    return _decide(task["index"], "discard", task["turns"], options, chosen, method, note, clocked, order)
 
 
 def _chosen(task: dict, options: list[Option]) -> Option:

@@ -316,3 +316,19 @@ def test_a_decision_whose_planner_step_the_clock_cut_says_so(ev):
     assert rushed.clocked
     summary = Review(0, "seat 0", (calm.to_dict(), rushed.to_dict()), 0).summary()
     assert summary["clocked"] == 1 and calm.to_dict()["clocked"] is False
+
+
+def test_the_best_discard_is_the_one_mj_plan_recommends():
+    """Where the plan ranks a proved 3.39 % above a sample of 3.50 % (2.53-4.83 %) (a sample outranks a proved value
+    only where its interval lies above it), the review's best is the plan's first row, and the sampled choice, whose
+    mean is higher, is no mistake."""
+    from game.grading import Option, _decide
+
+    proved = Option({"type": "dahai", "pai": "a"}, 0.0339, 0.06, None, 1, 2)
+    sampled = Option({"type": "dahai", "pai": "b"}, 0.035, 0.06, None, 1, 2, (0.0253, 0.0483))
+    order = {"a": 0, "b": 1}
+    took_sample = _decide(0, "discard", 3, [sampled, proved], sampled, "estimate", planned=order)
+    assert took_sample.best.action["pai"] == "a" and took_sample.match and took_sample.loss == 0.0
+    took_proved = _decide(0, "discard", 3, [sampled, proved], proved, "estimate", planned=order)
+    assert took_proved.match and took_proved.loss == 0.0
+    assert _decide(0, "discard", 3, [sampled, proved], proved, "estimate").best.action["pai"] == "b"  # (no plan order)
