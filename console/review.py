@@ -70,8 +70,8 @@ def _show(review: dict) -> None:
         mark = "" if d["match"] else ("missed win" if d["missed_win"] else "≠")
         h = f"{'—' if chosen['h'] is None else chosen['h']}" + (f" (+{d['h_lost']})" if d["h_lost"] else "")
         best_cell = "=" if d["match"] else describe(best["action"], short=True)
-        table.add_row(str(d["index"]) + ("*" if d["clocked"] else ""), d["type"], describe(chosen["action"], short=True), best_cell,
-                      _value(chosen), _value(best),
+        table.add_row(str(d["index"]) + ("*" if d["clocked"] else ""), d["type"], describe(chosen["action"], short=True),
+                      best_cell, _value(chosen), _value(best),
                       _pct(d["loss"]) + (f" {mark}" if mark else ""), h, d["method"])
     console.print(table)
     s = review["summary"]

@@ -126,8 +126,8 @@ def planned(rules: RuleSet, request: PlanRequest, progress: Progress | None) -> 
 
 
 def reranked(done: Plan, rules: RuleSet, request: PlanRequest) -> Plan:
-    """Ties on the objective ordered by their upper bounds and the other objective (answer.ranked) once every column
-    is in: the rows were ranked before the other objective's column was filled. `method` is then the objective
+    """Ties on the objective ordered (answer.ranked) once every column is in, and `separated` said on that order:
+    the rows were ranked before the other objective's column was filled. `method` is then the objective
     column's own, read from its numbers (QA: a bracket with one sampled row said "bounds", `methods` "estimate")."""
     from solver.planning.bounds import separated  # (numpy: not at start-up)
 
