@@ -346,6 +346,9 @@ def recommendation(plan, rules: RuleSet) -> list[Text]:
     if best.sora is not None:
         advice = f"use そら now and take {rules.tiles.name(best.sora.take)}" if best.sora.use_now \
             else "keep そら for now (using it is worth no more yet)"
+        if best.sora.use_now and best.sora.take == best.tile:  # (QA: said as if it were a fetch worth making)
+            advice += (" back: the same hand and waiting room as discarding そら, the best this bracket's lower side "
+                       "proves; a deeper search may find better")
         out.append(Text(f"そら before the next draw: {advice}"))
     return out
 

@@ -175,3 +175,24 @@ def test_the_seed_draws_other_walls_and_the_same_seed_the_same():
     analyzed = CliRunner().invoke(app, ["analyze", EXAMPLE, "--seed", "1"])
     assert analyzed.exit_code == 2 and "--seed goes with --turns" in analyzed.output
     assert "leave it out" in analyzed.output
+
+
+def test_advice_to_fetch_the_discard_back_says_what_it_amounts_to():
+    """QA: a bracket's lower side advised taking the discard back as if it were a fetch worth making; it is the hand
+    and room of discarding そら, and the plain output says so."""
+    from dataclasses import replace
+    from fractions import Fraction
+    from types import SimpleNamespace
+
+    from console.render import recommendation
+    from solver.planning.answer import DiscardPlan, SoraMove
+
+    ev = Evaluator("2019-12")
+    kana = ev.tile("可奈")
+    back = DiscardPlan(kana, Fraction(1, 5), None, 1, 9, sora=SoraMove(True, kana, Fraction(1, 5), Fraction(1, 6)))
+    plan = SimpleNamespace(recommended=back, tsumo_now=False)
+    said = " ".join(str(line) for line in recommendation(plan, ev.rules))
+    assert "take 可奈 back: the same hand and waiting room as discarding そら" in said
+    other = replace(back, sora=SoraMove(True, ev.tile("やよい"), Fraction(1, 5), Fraction(1, 6)))
+    assert "back:" not in " ".join(str(line) for line in recommendation(SimpleNamespace(recommended=other,
+                                                                                        tsumo_now=False), ev.rules))
