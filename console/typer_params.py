@@ -3,9 +3,10 @@
 typer 0.29 coerces every parameter through a pydantic TypeAdapter, and importing pydantic is about a
 third of a bad-input error's whole process (measured with `python -X importtime`). A command-line
 value of a `str` or `list[str]` parameter is text already and a flag's is a bool, so those (most
-of ours) keep it as it is, and a str Enum's is one of its values (click checked the choices). An `int` or `float` one is read by solver/core/numbers.py, within the option's
-min and max: ASCII digits only, exactly as the server reads its query parameters. Anything else (enums,
-non-text values) goes through typer's own coercion. This leans on typer internals, so it is guarded:
+of ours) keep it as it is, and a str Enum's is one of its values (click checked the choices). An `int`
+or `float` one is read by solver/core/numbers.py, within the option's min and max: ASCII digits only,
+exactly as the server reads its query parameters. Anything else (non-text values) goes through typer's
+own coercion. This leans on typer internals, so it is guarded:
 if they move, typer's own path runs unchanged.
 """
 
