@@ -69,7 +69,7 @@ class Decision:
     method: str  # optimal, bounds, estimate (sampled past the class nearest's limits), h
     match: bool  # the chosen action is among the best (ties included)
     loss: float | None  # P(win) lost against the best (optimal: exact; bounds: within the class nearest;
-    # estimate: between sampled values, 0 where their intervals overlap)
+    # estimate: between the values shown, sampled or raised to exact, 0 where two intervals overlap)
     loss_bounds: tuple[float, float] | None  # the loss against the optimum, proved (None: not known)
     h_lost: int  # exchanges the chosen action is behind the best one's h (0 when as good)
     missed_win: bool  # a tsumo or ron was legal and not taken
