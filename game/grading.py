@@ -217,15 +217,16 @@ def _discard(ev, task: dict, budget: Budget) -> Decision:
     seen = tuple(task["seen"])
     rows = {row.tile: row for row in discard_table(ev.distance_model, hand, seen, task["favourite"])}
     made, why, clocked = _plan(ev, task, hand, budget)
-    planned = {row.tile: row for row in made.discards} if made else {}
+    planned = {row.tile: (n, row) for n, row in enumerate(made.discards)} if made else {}
     method = made.method if made and made.method in PLANNED else "h"
-    options = []
+    options, order = [], {}  # (order: each discard's place in the plan's rows, so the review's best is mj plan's)
     for action in task["options"]:
         if action["type"] == "hora":
             options.append(_win_option(ev, task, action, hand, "tsumo"))
             continue
         kind = ev.tile(action["pai"])
-        row, plan_row = rows[kind], planned.get(kind)
+        order[action["pai"]], plan_row = planned.get(kind, (len(planned), None))
+        row = rows[kind]
         live = sum(a.live for a in row.accept)
         options.append(_planned(action, plan_row, row.h, live) if plan_row and method != "h"
                        else Option(action, h=row.h, live=live))
@@ -233,10 +234,8 @@ def _discard(ev, task: dict, budget: Budget) -> Decision:
     note = why if method == "h" else (made.policy_class.get("win_probability", "") if method in ("bounds", "estimate") else "")
     if method == "h" and chosen.action["type"] != "hora" and any(o.action["type"] == "hora" for o in options):
         note = "missed tsumo; " + note
-    place = {row.tile: n for n, row in enumerate(made.discards)} if made else {}
-    order = {a["pai"]: place.get(ev.tile(a["pai"]), len(place)) for a in task["options"] if a["type"] == "dahai"} \
-        if made else None  # (the review's best is what mj plan recommends)
-    return _decide(task["index"], "discard", task["turns"], options, chosen, method, note, clocked, order)
+    return _decide(task["index"], "discard", task["turns"], options, chosen, method, note, clocked,
+                   order if made else None)
 
 
 def _chosen(task: dict, options: list[Option]) -> Option:

@@ -49,7 +49,6 @@ def bracket(request: PlanRequest, lower: Plan, stopped: str | None, listed: Prep
     (the lower plan is the class nearest), by the estimate's policy's sampled value where higher (sampled_lower.py),
     with a proved upper bound of the optimal P(win) each (bounds.py). `clock`: the request's (clock.py); each step
     takes its share of what is left. `deep`: the optimal step's levels with every fetch (fetch_within.py)."""
-    from solver.planning.bounds import separated
     from solver.planning.lookahead import LABEL
     from solver.planning.sampled_upper import LABEL as SAMPLED_UPPER, SAMPLED_FIELDS, with_sampled_uppers
     from solver.planning.side import Beside
@@ -128,9 +127,8 @@ def bracket(request: PlanRequest, lower: Plan, stopped: str | None, listed: Prep
                                         else "")
     labels["win_probability"] += upper_note
     labels["expected_score"] += f"; upper = {SCORE_UPPER}" if rules is not None else "; no upper bound computed"
-    gap = separated(rows, request.objective)
     games = lower.games or (games if raised else None)  # (rows raised by the estimate's policy: their walls said)
-    return replace(lower, discards=rows, policy_class=labels, method=method, separated=gap, stopped=stopped,
+    return replace(lower, discards=rows, policy_class=labels, method=method, stopped=stopped,
                    games=games, upper_note=upper_note)
 
 

@@ -90,7 +90,7 @@ def planned(rules: RuleSet, request: PlanRequest, progress: Progress | None) -> 
             found = exact_plan(rules, single, progress, deadline, listed, pace=True)  # (hopeless: the bracket's time)
         if found.policy_class[label_of(request.objective)] == "all play":
             rows = [replace(r, upper=r.win_probability, score_upper=r.expected_score) for r in found.discards]
-            best = replace(found, discards=tuple(rows), method="optimal", separated=True)
+            best = replace(found, discards=tuple(rows), method="optimal")  # (separated: reranked says it)
             return reranked(with_counted_uppers(rules, request, with_other(rules, request, best, progress, clock),
                                                 clock.end) if request.both else best, rules, request)
         lower = found  # every win listed, but a named class (a drawn そら discarded at once): a real policy
