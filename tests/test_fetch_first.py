@@ -5,6 +5,7 @@ recommended where a room tile is what a win needs."""
 from __future__ import annotations
 
 from dataclasses import replace
+from fractions import Fraction
 
 import pytest
 
@@ -57,3 +58,45 @@ def test_no_fetch_no_change(ev):
     assert not applies(ev.rules, request)
     rows = ev.plan(HAND, turns=2, both=False, seconds=None, max_states=1).discards
     assert fetch_first(ev.rules, request, rows, None, None) == (rows, 0)
+
+
+def test_a_take_back_and_the_sora_row_share_their_lower_bounds(ev):
+    """A row that keeps a そら can fetch its own discard back: the hand and room of discarding そら. The QA's plan
+    showed every row at 11276 by a take-back while the そら row, the same position, kept a sample of 11241."""
+    from solver.planning.answer import DiscardPlan, SoraMove
+    from solver.planning.fetch_first import same_as_sora
+
+    sora, a, b = ev.tile("そら"), ev.tile("真"), ev.tile("雪歩")
+    request = ev.plan_request_of(HAND.replace("奈緒", "星梨花"), 3, waiting_room=ROOM, objective="score")
+    back = SoraMove(True, a, Fraction(11276), Fraction(11000))
+    rows = (DiscardPlan(a, Fraction(0), Fraction(11276), 2, 1, back, win_interval=(0.0, 0.04), upper=Fraction(1, 2),
+                        score_upper=Fraction(15420)),
+            DiscardPlan(b, Fraction(1, 100), Fraction(11100), 2, 1, None, win_interval=(0.0, 0.05), upper=Fraction(1, 4),
+                        score_upper=Fraction(11200)),
+            DiscardPlan(sora, Fraction(21, 100), Fraction(11241), 1, 1, None, win_interval=(0.14, 0.30),
+                        score_interval=(11084.0, 11398.0), upper=Fraction(38, 100), score_upper=Fraction(14726)))
+    out, raised = same_as_sora(ev.rules, request, rows)
+    got = {r.tile: r for r in out}
+    assert got[sora].expected_score == 11276 and got[sora].score_interval is None  # (exact, over the sample)
+    assert got[a].win_probability == Fraction(21, 100) and got[a].win_interval == (0.14, 0.30)
+    assert got[a].expected_score == 11276 and got[a].sora == back  # (the objective's column did not rise)
+    # b's bound 11200 is below the そら row's 11276: never past a proved upper bound; its P(win) sample rises
+    assert got[b].expected_score == 11100 and got[b].sora is None and got[b].win_probability == Fraction(21, 100)
+    assert raised == {"win_probability": 2, "expected_score": 1}
+    # a named class keeps its own values
+    nearest = ev.plan_request_of(HAND, 3, waiting_room=ROOM, objective="score", nearest=True)
+    assert same_as_sora(ev.rules, nearest, rows) == (rows, {"win_probability": 0, "expected_score": 0})
+
+
+def test_every_row_keeping_a_sora_is_worth_at_least_the_sora_row(ev):
+    """On the bracket past the optimum (max_states 1), in both columns: a row that keeps the そら is never shown
+    below the そら row (it can fetch its discard back), and the そら row never below a take-back's value."""
+    sora = ev.tile("そら")
+    for objective in ("win", "score"):
+        plan = ev.plan(HAND, turns=2, waiting_room=ROOM, objective=objective, seconds=None, max_states=1)
+        assert plan.method in ("bounds", "estimate")
+        base = next(r for r in plan.discards if r.tile == sora)
+        for row in plan.discards:
+            for field, interval in (("win_probability", "win_interval"), ("expected_score", "score_interval")):
+                if getattr(base, interval) is None and getattr(row, interval) is None:
+                    assert getattr(row, field) >= getattr(base, field), (objective, field, row)

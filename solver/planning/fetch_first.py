@@ -10,6 +10,10 @@ real way of playing, valued exactly (the class's plan of that position, the room
 later fetch, so the plan stays quick with a second そら held); the row is raised to the best of them where
 that is higher, and its そら advice says to fetch r now. Best rows first, while the clock lasts; a fetch whose plan
 passes its limits is skipped.
+
+A row that keeps a そら can also fetch its own discard back: the hand and room of discarding the そら (with one held).
+So every column's lower bound of such a row is at least the そら row's, and the そら row's is at least a value that
+a take-back proved (same_as_sora).
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from solver.core.rules import RuleSet
-from solver.planning.answer import SoraMove
+from solver.planning.answer import SoraMove, proves_more
 from solver.planning.request import PlanRequest
 from solver.planning.targets import TooLarge, past
 
@@ -69,3 +73,59 @@ def fetch_first(rules: RuleSet, request: PlanRequest, rows: tuple, solve: Callab
                              sora=SoraMove(True, best[1], best[0], waiting if waiting is not None else best[0]))
             raised += 1
     return tuple(out), raised
+
+
+TAKEN_BACK = ("; for {n} of {of} discards the value of another row of the same position (a discard fetched back "
+              "before the next draw leaves the hand and waiting room of discarding そら)")
+
+
+def same_as_sora(rules: RuleSet, request: PlanRequest, rows: tuple) -> tuple[tuple, dict[str, int]]:
+    """The rows with the lower bounds that the take-back shares (see the module doc), and per column how many rose:
+    with one そら held, the そら row raised to the best value a row's take-back advice reached (the objective's
+    column), then each row that keeps a そら raised to the そら row's value in each column (never past the row's
+    upper bound), its advice the take-back where the objective's column rose (QA: every row proved 11276 by taking
+    its discard back while the そら row, the same position, kept a sample of 11241). Not for a named class (its
+    values are that class's)."""
+    sora = rules.tiles.sora
+    hand = request.position.hand
+    raised = {field: 0 for field, _ in FIELDS.values()}
+    if rules.sora_mode != "fetch" or sora is None or not hand.concealed[sora] or request.turns < 1 or \
+            request.play != "optimal":
+        return rows, raised
+    at = next((i for i, r in enumerate(rows) if r.tile == sora), None)
+    if at is None:
+        return rows, raised
+    out, (field, interval) = list(rows), FIELDS[request.objective]
+    if hand.concealed[sora] == 1:  # (with two, discarding one keeps the other: a take-back leaves another hand)
+        for row in rows:
+            if row.sora is not None and row.sora.use_now and row.sora.take == row.tile and \
+                    higher(getattr(row, field), getattr(row, interval), out[at], field, interval):
+                out[at] = replace(out[at], **{field: getattr(row, field), interval: getattr(row, interval)})
+                raised[field] = 1
+    base = out[at]
+    for i, row in enumerate(out):
+        if i == at or not hand.remove(row.tile).concealed[sora]:
+            continue
+        for (name, drawn), upper in zip(FIELDS.values(), ("upper", "score_upper")):
+            value, bound = getattr(base, name), getattr(row, upper)
+            if (bound is not None and value is not None and value > bound) or \
+                    not higher(value, getattr(base, drawn), row, name, drawn):
+                continue
+            changed = {name: value, drawn: getattr(base, drawn)}
+            if name == field:
+                waiting = row.sora.value_if_waiting if row.sora is not None else getattr(row, name)
+                changed["sora"] = SoraMove(True, row.tile, value, waiting if waiting is not None else value)
+            row = out[i] = replace(row, **changed)
+            raised[name] += 1
+    return tuple(out), raised
+
+
+def higher(value, drawn, row, field: str, interval: str) -> bool:
+    """Whether `value` (sampled where `drawn`, its interval) raises the row's: an exact one as answer.proves_more, a
+    sample over an exact value only where its interval lies above it (as answer.ranked), over a sample if higher."""
+    now, ours = getattr(row, field), getattr(row, interval)
+    if value is None or now is None:
+        return value is not None
+    if drawn is None:
+        return proves_more(value, now, ours)
+    return drawn[0] > now if ours is None else value > now

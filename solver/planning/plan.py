@@ -127,12 +127,18 @@ def planned(rules: RuleSet, request: PlanRequest, progress: Progress | None) -> 
 
 def reranked(done: Plan, rules: RuleSet, request: PlanRequest) -> Plan:
     """Ties on the objective ordered (answer.ranked) once every column is in, and `separated` said on that order:
-    the rows were ranked before the other objective's column was filled. `method` is then the objective
+    the rows were ranked before the other objective's column was filled, after the take-back's shared lower bounds
+    (fetch_first.same_as_sora). `method` is then the objective
     column's own, read from its numbers (QA: a bracket with one sampled row said "bounds", `methods` "estimate")."""
     from solver.planning.bounds import separated  # (numpy: not at start-up)
+    from solver.planning.fetch_first import TAKEN_BACK, same_as_sora
 
-    rows = ranked(done.discards, done.objective, keep_sora(rules, request.position.hand))
-    done = replace(done, discards=tuple(rows), separated=separated(rows, done.objective))  # (on the final order)
+    rows, raised = same_as_sora(rules, request, done.discards)
+    labels = {field: label + (TAKEN_BACK.format(n=raised[field], of=len(rows)) if raised[field] else "")
+              for field, label in done.policy_class.items()}
+    rows = ranked(rows, done.objective, keep_sora(rules, request.position.hand))
+    done = replace(done, discards=tuple(rows), separated=separated(rows, done.objective),  # (on the final order)
+                   policy_class=labels)
     read = done.methods[label_of(done.objective)]  # (a bracket that closed on every row still says "bounds")
     return done if read in (None, "optimal") else replace(done, method=read)
 
