@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from catalogue import Catalogue, CatalogueError, load_catalogue
-from solver.core.errors import BAD_CATALOGUE, FOURTH_COPY, MjError, shown
+from solver.core.errors import BAD_CATALOGUE, FOURTH_COPY, UNKNOWN_TILE, MjError, given, shown
 from solver.core.hand import COPIES, Hand, Situation, check_hand
 from solver.core.notation import parse_hand, parse_tiles
 from solver.core.present import UnitsPresent, units_present
@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from solver.planning.request import PlanRequest
 
 TileLike = int | str
-HandLike = Hand | str
+HandLike = Hand | str | list[TileLike] | tuple[TileLike, ...]
 
 
 def plan_limits() -> tuple[int, float]:
@@ -51,6 +51,14 @@ class Evaluator:
 
     def __init__(self, rules: str = DEFAULT_RULES, *, catalogue: Catalogue | None = None,
                  catalogue_files: Iterable[str] = (), as_of: dt.date | None = None):
+        if not isinstance(rules, str):
+            raise MjError(f"rules is a rule set's name, not {given(rules)}")
+        if as_of is not None and not isinstance(as_of, dt.date):
+            raise MjError(f"as_of is a datetime.date, not {given(as_of)}")
+        if catalogue is not None and not isinstance(catalogue, Catalogue):
+            raise MjError(f"catalogue is a Catalogue (catalogue.load_catalogue), not {type(catalogue).__name__}")
+        if isinstance(catalogue_files, str):  # (one path as text would be read as a list of one-letter names)
+            catalogue_files = (catalogue_files,)
         self.catalogue = catalogue or open_catalogue(catalogue_files)
         self.rules: RuleSet = build_rules(self.catalogue, rules, as_of)
         self.tiles = self.rules.tiles
@@ -58,20 +66,49 @@ class Evaluator:
 
     # --- conversions at the edge -----------------------------------------------------------------
     def hand(self, hand: HandLike) -> Hand:
-        return parse_hand(hand, self.rules) if isinstance(hand, str) else hand
+        """Text (idol names, called units in brackets), a Hand, or a list of tiles (names or kind ids; none called)."""
+        if isinstance(hand, str):
+            return parse_hand(hand, self.rules)
+        if isinstance(hand, Hand):
+            if len(hand.concealed) != len(self.tiles):
+                raise MjError(f"a Hand of {len(hand.concealed)} kinds, where the rule set has {len(self.tiles)}")
+            return hand
+        if isinstance(hand, (list, tuple)):
+            counts = [0] * len(self.tiles)
+            for t in hand:
+                counts[self.tile(t)] += 1
+            return Hand(tuple(counts))
+        raise MjError(f"a hand is text (idol names), a list of tiles or a Hand, not {type(hand).__name__}")
 
     def tile(self, tile: TileLike | None) -> int | None:
-        return self.tiles.resolve(tile) if isinstance(tile, str) else tile
+        """A tile's kind id from its name or id (None stays None); an id out of range is an error, never wrapped."""
+        if tile is None:
+            return None
+        if isinstance(tile, str):
+            return self.tiles.resolve(tile)
+        if isinstance(tile, bool) or not isinstance(tile, int):
+            raise MjError(f"a tile is an idol's name or a kind id, not {given(tile)}", UNKNOWN_TILE)
+        if not 0 <= tile < len(self.tiles):
+            raise MjError(f"no tile has the id {tile} (ids run from 0 to {len(self.tiles) - 1})", UNKNOWN_TILE)
+        return tile
 
     def seen(self, tiles: str | Iterable[TileLike] = ()) -> tuple[int, ...]:
         """Per-kind counts of tiles visible elsewhere; more than 3 of a kind is an error."""
-        kinds = parse_tiles(tiles, self.rules) if isinstance(tiles, str) else [self.tile(t) for t in tiles]
+        kinds = parse_tiles(tiles, self.rules) if isinstance(tiles, str) else [self.tile(t) for t in self.listed(tiles)]
         counts = [0] * len(self.tiles)
         for kind in kinds:
             counts[kind] += 1
             if counts[kind] > COPIES:
                 raise MjError(f"more than {COPIES} {self.tiles.name(kind)} seen", FOURTH_COPY)
         return tuple(counts) if kinds else ()
+
+    @staticmethod
+    def listed(tiles) -> list:
+        """The tiles of a list given through the API (seen, waiting room): text is parsed by the caller."""
+        if isinstance(tiles, (list, tuple, set, frozenset)) or (isinstance(tiles, Iterable) and
+                                                                not isinstance(tiles, (bytes, dict))):
+            return list(tiles)
+        raise MjError(f"a list of tiles is text (idol names) or a list of names or ids, not {type(tiles).__name__}")
 
     @property
     def distance_model(self) -> DistanceModel:
@@ -104,10 +141,12 @@ class Evaluator:
         """The full turn analysis (solver.analysis.analyze) with names accepted for every tile."""
         from solver.analysis.turn import analyze
 
+        if isinstance(max_exchanges, bool) or not isinstance(max_exchanges, int) or max_exchanges < 1:
+            raise MjError(f"max_exchanges must be a whole number 1 or more, not {given(max_exchanges)}")
         room = None
         if waiting_room is not None:
             room = parse_tiles(waiting_room, self.rules) if isinstance(waiting_room, str) \
-                else [self.tile(t) for t in waiting_room]
+                else [self.tile(t) for t in self.listed(waiting_room)]
         from dataclasses import replace
 
         from solver.analysis.calls import call_table
@@ -146,7 +185,7 @@ class Evaluator:
 
         state_limit, default_seconds = plan_limits()
         room = parse_tiles(waiting_room, self.rules) if isinstance(waiting_room, str) \
-            else [self.tile(t) for t in waiting_room]
+            else [self.tile(t) for t in self.listed(waiting_room)]
         position = Position(self.hand(hand), self.seen(seen), tuple(room), self.tile(favourite))
         limits = Limits(state_limit if max_states is None else max_states,
                         default_seconds if seconds == "default" else seconds, estimate, seed)

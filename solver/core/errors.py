@@ -63,6 +63,14 @@ def shown(value: object, limit: int = ECHO_LIMIT) -> str:
     return safe_text(text, limit)
 
 
+def given(value: object) -> str:
+    """A Python value given through the API, as a message repeats it: its type said where its text could mislead
+    (the text "3" where an int was asked)."""
+    if value is None or isinstance(value, bool):
+        return repr(value)
+    return f"the {type(value).__name__} {shown(value)!r}" if isinstance(value, (str, bytes)) else shown(value)
+
+
 def _short_repr(value: object, limit: int) -> str:
     if isinstance(value, (list, tuple, dict)) and len(value) > limit:
         return f"<{type(value).__name__} of {len(value)} items>"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from solver.core.errors import MjError
+from solver.core.errors import MjError, given
 from solver.core.hand import Hand
 from solver.planning.recursion import STATE_LIMIT
 
@@ -44,12 +44,25 @@ class Limits:
     seed: int = 0
 
     def __post_init__(self) -> None:
+        whole("max_states", self.max_states)
+        whole("seed", self.seed)
+        if self.estimate is not None:
+            whole("estimate", self.estimate)
+        if self.seconds is not None and (isinstance(self.seconds, bool) or not isinstance(self.seconds, (int, float))
+                                         or self.seconds == float("inf")):
+            raise MjError(f"the time budget must be a finite number of seconds or None, not {given(self.seconds)}")
         if self.max_states < 1:
             raise MjError(f"--max-states must be 1 or more, not {self.max_states}")
         if self.seconds is not None and not self.seconds > 0:
             raise MjError(f"the time budget must be above 0 seconds, not {self.seconds}")
         if self.estimate is not None and not 2 <= self.estimate <= MAX_GAMES:
             raise MjError(f"--estimate must be between 2 and {MAX_GAMES} games, not {self.estimate}")
+
+
+def whole(name: str, value) -> None:
+    """A count given through the API is an int (not a bool, a float or text: the CLI parses its own)."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise MjError(f"{name} must be a whole number, not {given(value)}")
 
 
 @dataclass(frozen=True)
@@ -66,6 +79,9 @@ class PlanRequest:
     limits: Limits = field(default_factory=Limits)
 
     def __post_init__(self) -> None:
+        whole("turns", self.turns)
+        if self.detour is not None:
+            whole("detour", self.detour)
         if self.objective not in OBJECTIVES:
             raise MjError(f"objective must be win or score, not {self.objective!r}")
         if self.play not in PLAYS:
