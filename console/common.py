@@ -59,12 +59,16 @@ def errors() -> Iterator[None]:
     except (MjError, CatalogueError) as exc:
         prefix = "bad catalogue: " if isinstance(exc, CatalogueError) else ""
         typer.echo(error_line(prefix + str(exc)), err=True)  # one line, escaped and bounded, whatever the input held
-        raise typer.Exit(3 if getattr(exc, "code", None) in OVER_BUDGET else 2) from None
+        raise typer.Exit(exit_code(exc)) from None
     except BrokenPipeError:  # here, before typer's own handler would exit 1 without a word
         broken_pipe()
 
 
 OVER_BUDGET = ("ERR_PLAN_TOO_LARGE", "ERR_NOT_EXACT")  # (QA: a class stopped by its clock exited 2, bad input's code)
+
+
+def exit_code(exc: Exception) -> int:
+    return 3 if getattr(exc, "code", None) in OVER_BUDGET else 2
 BROKEN_PIPE = "error: the output was closed before the command finished (broken pipe)"
 
 

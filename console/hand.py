@@ -9,8 +9,8 @@ import typer
 
 from console.common import (MAX_STATES, SECONDS, AsOfOpt, CatalogueOpt, DetourOpt, EstimateOpt, HandArg, JsonOpt,
                             MaxStatesOpt, NearestOpt, RulesOpt, SecondsOpt, SeedOpt, SeenOpt, emit_json, errors,
-                            evaluator, plan_request, show)
-from solver.core.errors import MjError
+                            evaluator, exit_code, plan_request, show)
+from solver.core.errors import MjError, error_line
 from solver.core.rules import DEFAULT_RULES
 
 EXAMPLE_HAND = "真 雪歩 あずさ 可奈 歩 未来 まつり 美也 紗代子 海美 奈緒 美奈子 星梨花"
@@ -116,15 +116,18 @@ def analyze(hand: HandArg, seen: SeenOpt = "",
         ev = evaluator(rules, catalogue, as_of)
         parsed = ev.hand(hand)
         result = ev.analyze(parsed, seen, favorite, discard, waiting_room, max_exchanges)
-        planned = None
+        planned = refused = None
         if turns is not None:
             from console.progress import progress_bar
 
-            with progress_bar(json_) as progress:
-                request = plan_request(ev, parsed, turns, seen=seen, waiting_room=waiting_room or "",
-                                       favourite=favorite, detour=detour, nearest=nearest, estimate=estimate,
-                                       max_states=max_states, seconds=seconds, seed=seed)
-                planned = ev.plan_request(request, progress)
+            request = plan_request(ev, parsed, turns, seen=seen, waiting_room=waiting_room or "", favourite=favorite,
+                                   detour=detour, nearest=nearest, estimate=estimate, max_states=max_states,
+                                   seconds=seconds, seed=seed)
+            try:  # (QA: a refused or stopped plan lost the analysis already made: it stands, the plan's error after it)
+                with progress_bar(json_) as progress:
+                    planned = ev.plan_request(request, progress)
+            except MjError as exc:
+                refused = exc
         if json_:
             from solver.serialize import analysis_payload  # here: json's import is start-up time
 
@@ -133,11 +136,17 @@ def analyze(hand: HandArg, seen: SeenOpt = "",
                 from solver.serialize_plan import plan_dict
 
                 payload["plan"] = plan_dict(planned, ev.rules)
-            return emit_json(payload)
-        from console.render import analysis_view
+            elif refused is not None:
+                payload["plan"], payload["plan_error"] = None, str(refused)
+            emit_json(payload)
+        else:
+            from console.render import analysis_view
 
-        for part in analysis_view(result, parsed, ev.rules, planned):
-            show(part)
+            for part in analysis_view(result, parsed, ev.rules, planned):
+                show(part)
+        if refused is not None:
+            typer.echo(error_line(f"no plan: {refused}"), err=True)
+            raise typer.Exit(exit_code(refused))
 
 
 def example(json_: JsonOpt = False) -> None:

@@ -196,3 +196,14 @@ def test_advice_to_fetch_the_discard_back_says_what_it_amounts_to():
     other = replace(back, sora=SoraMove(True, ev.tile("やよい"), Fraction(1, 5), Fraction(1, 6)))
     assert "back:" not in " ".join(str(line) for line in recommendation(SimpleNamespace(recommended=other,
                                                                                         tsumo_now=False), ev.rules))
+
+
+def test_analyze_keeps_its_answer_when_the_plan_is_refused_or_stopped():
+    """QA: `mj analyze --turns` under 2019-10 (the planner has no wildcard そら) or with a class past its clock lost the
+    analysis already made; it stands, and the plan's error follows it (exit 2 refused, 3 stopped)."""
+    refused = CliRunner().invoke(app, ["analyze", EXAMPLE, "--turns", "3", "--rules", "2019-10"])
+    assert refused.exit_code == 2 and "Per discard" in refused.stdout
+    assert refused.stderr.startswith("error: no plan: the planner does not model そら as a wildcard")
+    stopped = CliRunner().invoke(app, ["analyze", EXAMPLE, "--turns", "6", "--max-states", "50", "--nearest", "--json"])
+    data = json.loads(stopped.stdout)
+    assert stopped.exit_code == 3 and data["h"] == 1 and data["plan"] is None and "--estimate" in data["plan_error"]
