@@ -25,7 +25,8 @@ def review(log: Annotated[str, typer.Argument(help="A game log written by mj pla
                                                                         "`mj replay --at N` shows (the # column); repeatable.")] = None,
            json_: JsonOpt = False, catalogue: CatalogueOpt = None) -> None:
     """Grade every decision of a seat: per discard P(win) and E[score] of the chosen and the best action (solo
-    model, opponents not modelled), the loss, h kept or lost; missed wins, calls and そら by h.
+    model, opponents not modelled), the loss, h kept or lost; claims (ron, call, pass) by P(win), by h where
+    it has none; missed wins.
 
     Example: mj review game.jsonl --seat 1   (a log written by mj play --log game.jsonl)
     """
@@ -41,8 +42,12 @@ def review(log: Annotated[str, typer.Argument(help="A game log written by mj pla
                                  indexes=None if at is None else set(at))
         ended = noted_end(events)  # a cut log: the decisions it holds are reviewed all the same
         if json_:
-            return emit_json(result.to_dict() if ended else {**result.to_dict(), "unfinished": True})
-        _show(result.to_dict())
+            emit_json(result.to_dict() if ended else {**result.to_dict(), "unfinished": True})
+        else:
+            _show(result.to_dict())
+        if result.interrupted:
+            typer.echo(f"interrupted: the review holds the {len(result.decisions)} decisions graded before it", err=True)
+            raise typer.Exit(result.interrupted)
 
 
 def _pct(value) -> str:

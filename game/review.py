@@ -33,6 +33,7 @@ class Review:
     name: str
     decisions: tuple[dict, ...]  # game/grading.py Decision.to_dict(), in log order
     skipped: int  # claims whose answer the log does not hold
+    interrupted: int | None = None  # Ctrl-C (130) or SIGTERM (143) stopped it: `decisions` are those graded before
 
     def summary(self) -> dict:
         graded = self.decisions
@@ -53,7 +54,7 @@ class Review:
 
     def to_dict(self) -> dict:
         return {"seat": self.seat, "name": self.name, "model": MODEL, "decisions": list(self.decisions),
-                "summary": self.summary()}
+                "summary": self.summary(), **({"interrupted": True} if self.interrupted else {})}
 
 
 def decision_tasks(events: list[dict], table: Table, seat: int) -> tuple[list[dict], int]:
@@ -151,12 +152,15 @@ def review_game(ev, events: list[dict], seat: int, *, seconds: float = SECONDS, 
     name = str(names[seat]) if seat < len(names) else f"seat {seat}"
     if progress is not None:
         progress(0, len(tasks))  # how many there are, before the first is graded
-    graded = []
-    for done, decision in enumerate(_graded(ev, tasks, budget, workers, cluster), 1):
-        graded.append(decision)
-        if progress is not None:
-            progress(done, len(tasks))
-    return Review(seat, name, tuple(graded), skipped)
+    graded, stopped = [], None
+    try:  # (QA: an interrupt lost every decision already graded; they are the review, said to be cut)
+        for done, decision in enumerate(_graded(ev, tasks, budget, workers, cluster), 1):
+            graded.append(decision)
+            if progress is not None:
+                progress(done, len(tasks))
+    except KeyboardInterrupt as exc:  # (solver.batch.signals: SIGTERM's carries 143)
+        stopped = getattr(exc, "exit_code", 130)
+    return Review(seat, name, tuple(graded), skipped, stopped)
 
 
 def _check_indexes(indexes: set[int], decided: list[int], seat: int) -> None:

@@ -332,3 +332,22 @@ def test_the_best_discard_is_the_one_mj_plan_recommends():
     took_proved = _decide(0, "discard", 3, [sampled, proved], proved, "estimate", planned=order)
     assert took_proved.match and took_proved.loss == 0.0
     assert _decide(0, "discard", 3, [sampled, proved], proved, "estimate").best.action["pai"] == "b"  # (no plan order)
+
+
+def test_an_interrupted_review_keeps_what_it_graded(ev, missed):
+    """QA: Ctrl-C during `mj review` printed only "interrupted" and lost every decision graded; the review now holds
+    them, says `interrupted`, and keeps the signal's exit code (130 here)."""
+    events, some = missed
+    first = sorted(some)[:3]
+
+    def stop_after_two(done, total):
+        if done == 2:
+            raise KeyboardInterrupt
+
+    review = review_game(ev, events, 0, seconds=0.2, indexes=set(first), progress=stop_after_two)
+    assert review.interrupted == 130 and [d["index"] for d in review.decisions] == first[:2]
+    data = review.to_dict()
+    assert data["interrupted"] is True and data["summary"]["decisions"] == 2
+    jsonschema.validate(json.loads(json.dumps(data)),
+                        json.loads((ROOT / "docs" / "review.schema.json").read_text(encoding="utf-8")))
+    assert "interrupted" not in review_game(ev, events, 0, seconds=0.2, indexes={first[0]}).to_dict()
