@@ -173,8 +173,8 @@ def analysis_view(analysis, hand, rules: RuleSet, plan=None) -> list[Any]:
     if analysis.call_tile is not None:
         ron = analysis.ron_on_call_tile
         if ron is not None:
-            out.append(Text(f"Ron on it: {ron.ron} points" if ron.ron is not None
-                            else "It completes the hand, but a ron on it is not a win (D2)"))
+            out.append(Text(f"Ron on it: {ron.ron} points" if ron.ron is not None else
+                            "It completes the hand, but a ron on it is not a win (the house rule: docs/rules.md D2)"))
         table = Table(title=f"Calls on {rules.tiles.name(analysis.call_tile)} (h now {h_cell(analysis.h)})")
         for column in ("unit", "discard", "h after", "verdict"):
             table.add_column(column)

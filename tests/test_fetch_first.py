@@ -71,8 +71,8 @@ def test_a_take_back_and_the_sora_row_share_their_lower_bounds(ev):
     back = SoraMove(True, a, Fraction(11276), Fraction(11000))
     rows = (DiscardPlan(a, Fraction(0), Fraction(11276), 2, 1, back, win_interval=(0.0, 0.04), upper=Fraction(1, 2),
                         score_upper=Fraction(15420)),
-            DiscardPlan(b, Fraction(1, 100), Fraction(11100), 2, 1, None, win_interval=(0.0, 0.05), upper=Fraction(1, 4),
-                        score_upper=Fraction(11200)),
+            DiscardPlan(b, Fraction(1, 100), Fraction(11100), 2, 1, None, win_interval=(0.0, 0.05),
+                        upper=Fraction(1, 4), score_upper=Fraction(11200)),
             DiscardPlan(sora, Fraction(21, 100), Fraction(11241), 1, 1, None, win_interval=(0.14, 0.30),
                         score_interval=(11084.0, 11398.0), upper=Fraction(38, 100), score_upper=Fraction(14726)))
     out, raised = same_as_sora(ev.rules, request, rows)

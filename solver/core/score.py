@@ -102,7 +102,8 @@ def best_score(hand: Hand, rules: RuleSet, situation: Situation, copies: int = C
         raise MjError(f"rule set {rules.name} defines no score for a hand that did not win", UNDEFINED_SCORE)
     ron_tile = situation.winning_tile if situation.win == "ron" else None
     if ron_tile is not None and ron_tile == tiles.shika and not rules.spec.ron_on_shika:
-        return ScoreResult(False, _complete(hand, rules), None, reason="a ron on 詩花 is not a win (D2)")
+        return ScoreResult(False, _complete(hand, rules), None,
+                           reason="a ron on 詩花 is not a win (the house rule: docs/rules.md D2)")
     wildcard = rules.sora_mode == "wildcard" and tiles.sora is not None
     if wildcard and ron_tile is not None and ron_tile == tiles.sora and rules.spec.ron_minus_member:
         raise MjError("a ron on そら as a wildcard is undefined when the ron unit scores one member fewer",
