@@ -189,7 +189,8 @@ def analysis_view(analysis, hand, rules: RuleSet, plan=None) -> list[Any]:
         best = s.options[0] if s.options else None
         verdict = (f"use そら now: take {rules.tiles.name(best.take)} (h {h_cell(s.h_now)} → {h_cell(best.h)})"
                    if s.use_now else f"keep そら: no tile in the waiting room lowers h (now {h_cell(s.h_now)})")
-        out.append(Text(("by h alone: " if plan else "") + verdict))
+        out.append(Text(("by h alone: " + verdict) if plan else  # (QA: mj plan may advise otherwise, by P(win))
+                        f"{verdict} (by h alone; --turns N weighs it by P(win) over the draws left, as mj plan)"))
     for note in analysis.notes:
         out.append(Text(f"note: {note}", style="italic"))
     return out
@@ -201,17 +202,18 @@ def check_summary_view(report: dict[str, Any]) -> list[Any]:
     from solver.core.errors import safe_text
 
     verdicts = report["verdicts"]
-    out: list[Any] = [Text(f"{report['claims']} claims: {verdicts['correct']} correct, {verdicts['wrong']} wrong, "
+    out: list[Any] = [Text(f"{count(report['claims'], 'claim')}: {verdicts['correct']} correct, {verdicts['wrong']} wrong, "
                            f"{verdicts['invalid']} invalid"
                            + (f", {verdicts['error']} error (the checker failed; please report)" if verdicts.get('error') else ""))]
     if report.get("rerun_claims"):
         out.append(Text(f"{report['rerun_claims']} claims re-run after a worker died"))
-    table = Table(title="By field")
-    for column in ("field", "correct", "wrong", "invalid"):
-        table.add_column(column, justify="left" if column == "field" else "right")
-    for name, counts in report["fields"].items():
-        table.add_row(name, *(str(counts[v]) for v in ("correct", "wrong", "invalid")))
-    out.append(table)
+    if report["fields"]:  # (none where every claim was invalid as a whole: no empty table, QA)
+        table = Table(title="By field")
+        for column in ("field", "correct", "wrong", "invalid"):
+            table.add_column(column, justify="left" if column == "field" else "right")
+        for name, counts in report["fields"].items():
+            table.add_row(name, *(str(counts[v]) for v in ("correct", "wrong", "invalid")))
+        out.append(table)
     if report["reasons"]:
         table = Table(title="Reasons")
         for column in ("field", "reason", "count", "example"):
@@ -225,8 +227,8 @@ def check_summary_view(report: dict[str, Any]) -> list[Any]:
 
 def rows_view(title: str, rows: list[dict[str, Any]], columns: tuple[str, ...]) -> Table:
     table = Table(title=title)
-    for column in columns:
-        table.add_column(column)
+    for column in columns:  # (fold: a narrow terminal must not cut the names a user types, QA)
+        table.add_column(column, overflow="fold")
     for row in rows:
         table.add_row(*(str(row[c]) for c in columns))
     return table
@@ -235,7 +237,7 @@ def rows_view(title: str, rows: list[dict[str, Any]], columns: tuple[str, ...]) 
 def units_view(rules: RuleSet) -> Table:
     table = Table(title=f"{len(rules.units)} units under {rules.name}")
     for column in ("id", "name", "size", "members"):
-        table.add_column(column)
+        table.add_column(column, overflow="fold")
     for u in rules.units:
         table.add_row(u.id, u.name, str(u.size), tiles_text(u.members, rules))
     return table

@@ -17,7 +17,10 @@ def check_line(result: dict[str, Any]) -> str:
                  for r in d.get("reasons", ())]
     from solver.core.errors import safe_text
 
-    line = f"line {result['line']} {result['id']}: {result['verdict']}: " + "; ".join(p["text"] for p in problems)
+    where = f"line {result['line']}"
+    named = "" if result["id"] == result["line"] else f" {result['id']}"  # (no id: the line number, said once)
+    texts = [p["text"].removeprefix(f"{where}: ") for p in problems]
+    line = f"{where}{named}: {result['verdict']}: " + "; ".join(texts)
     return safe_text(line, 2000)  # echoed input: escaped, and bounded however long the claim
 
 
@@ -70,14 +73,14 @@ def check_run_output(run, json_: bool) -> int:
     report = run.report() if stopped else run.finish()
     if json_:
         print('], "summary": ' + dumps(report) + (', "interrupted": true' if stopped else "") + "}", flush=True)
-    if stopped:
-        print(run.stopped_text(), file=sys.stderr, flush=True)
-        return stopped.exit_code
-    if not json_ and report["claims"]:
+    if not json_ and report["claims"]:  # (after a stop too: the counts of what was checked, QA)
         from console.render import check_summary_view, console
 
         for part in check_summary_view(report):
             console.print(part)
+    if stopped:
+        print(run.stopped_text(), file=sys.stderr, flush=True)
+        return stopped.exit_code
     if report["claims"] == 0:
         from solver.core.errors import safe_text
 

@@ -59,7 +59,8 @@ def tournament(
 
 
 def show_tournament(run: Any, json_: bool) -> int:
-    """Play with a progress bar on a terminal (stderr), then the summary; a stop says what was written."""
+    """Play with a progress bar on a terminal (stderr), then the summary (of the games played where a stop came:
+    it says what was written, and the summary `interrupted`)."""
     from contextlib import ExitStack
 
     from solver.batch.signals import Stopped
@@ -88,10 +89,13 @@ def show_tournament(run: Any, json_: bool) -> int:
             results.close()
             for note in run.notes():
                 print(f"note: {note}", file=sys.stderr, flush=True)
-    if stopped:
+    if stopped:  # (QA: a stop showed nothing of the games already played; their summary, said to be partial)
         print(run.stopped_text(), file=sys.stderr, flush=True)
-        return stopped.exit_code
+        if not run.start + run.written:
+            return stopped.exit_code
     summary = run.summary()
+    if stopped:
+        summary["interrupted"] = True
     if json_:
         from console.common import emit_json
 
@@ -101,7 +105,7 @@ def show_tournament(run: Any, json_: bool) -> int:
 
         for part in summary_view(summary):
             console.print(part)
-    return 0
+    return stopped.exit_code if stopped else 0
 
 
 def _ci(interval: Any, fmt: str, scale: float = 1) -> str:
@@ -119,7 +123,8 @@ def summary_view(summary: dict[str, Any]) -> list[Any]:
         return "-" if x is None else format(x, fmt)
 
     table = Table(title=f"Tournament: {summary['deals']} deals x {summary['rotations']} seat rotations = "
-                        f"{summary['games']} games (rules {summary['rules']}, seed {summary['seed']})")
+                        f"{summary['games']} games (rules {summary['rules']}, seed {summary['seed']})"
+                        + ("; interrupted: the games played before it" if summary.get("interrupted") else ""))
     for column in ("player", "wins", "win rate [95 %]", "mean score [95 %]", "dealt in"):  # each plays every game
         table.add_column(column, justify="left" if column == "player" else "right", no_wrap=column != "player")
     for p in summary["players"]:

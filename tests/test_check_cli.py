@@ -33,7 +33,7 @@ def test_cli_json_report():
 def test_cli_table_lists_reasons_and_bad_lines():
     result = runner.invoke(cli.app, ["check", str(INVALID), "--workers", "1"])
     assert result.exit_code == 1
-    assert "line 2 2: invalid: line 2: bad JSON" in result.stdout
+    assert "line 2: invalid: bad JSON" in result.stdout  # (the line said once: QA)
     assert "unknown field 'scroe'" in result.stdout
     assert "13 claims: 2 correct, 0 wrong, 11 invalid" in result.stdout
 

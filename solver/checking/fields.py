@@ -66,6 +66,11 @@ def check_h(ctx: Context, claimed: Any) -> dict[str, Any]:
     return _field(reasons, claimed=claimed, exact=exact)
 
 
+def _said(score: Any) -> Any:
+    """A claimed score as a reason repeats it: null in the claim means no score (QA: "claimed None")."""
+    return "null (no score)" if score is None else score
+
+
 def check_score(ctx: Context, claimed: Any) -> dict[str, Any]:
     claimed = _int(claimed, "score", none_ok=True)
     result = ctx.score()
@@ -74,7 +79,7 @@ def check_score(ctx: Context, claimed: Any) -> dict[str, Any]:
         if result.total is None:
             reasons.append(make_reason("not_a_win", f"the hand did not win ({ctx.win}): {result.reason}"))
         else:
-            reasons.append(make_reason("score_value", f"claimed {claimed}, exact {result.total}: "
+            reasons.append(make_reason("score_value", f"claimed {_said(claimed)}, exact {result.total}: "
                                                   f"{decomposition_text(ctx, result)}"))
     return _field(reasons, claimed=claimed, exact=result.total, win=ctx.win)
 
@@ -294,10 +299,10 @@ def check_waits(ctx: Context, claimed: Any) -> dict[str, Any]:
                 reasons.append(make_reason("not_a_wait", f"{name} does not complete the hand"))
             continue
         if item["has_tsumo"] and item["tsumo"] != wait.tsumo:
-            reasons.append(make_reason("wait_score", f"score of wait {name}: claimed {item['tsumo']}, exact {wait.tsumo}"))
+            reasons.append(make_reason("wait_score", f"score of wait {name}: claimed {_said(item['tsumo'])}, exact {_said(wait.tsumo)}"))
         if item["has_ron"] and item["ron"] != wait.ron:
             exact_ron = wait.ron if wait.ron is not None else f"none (a ron on {name} is not a win)"
-            reasons.append(make_reason("wait_ron", f"ron score of wait {name}: claimed {item['ron']}, exact {exact_ron}"))
+            reasons.append(make_reason("wait_ron", f"ron score of wait {name}: claimed {_said(item['ron'])}, exact {exact_ron}"))
         if item["has_live"] and item["live"] != wait.live:
             reasons.append(make_reason("wait_live", f"live copies of wait {name}: claimed {item['live']}, "
                                                 f"exact {wait.live}"))

@@ -28,8 +28,8 @@ STATE_LIMIT = 500_000  # memoised states before the search stops (TooLarge), nev
 # costly steps below them (post-draw states, no-win scores) allowed per state of the limit: a そら held makes each
 # state cost 6-30 steps, so unclocked the state limit alone let a two-そら hand run past 10 minutes (QA)
 STEPS_PER_STATE = 8
-ADVICE = "; lower --turns or --detour, or ask for an estimate past it (--estimate GAMES)"  # (plan.plan drops it
-# where an answer follows anyway)
+# (plan.plan drops it where an answer follows anyway)
+ADVICE = "; raise --max-states, lower --turns or --detour, or ask for an estimate past it (--estimate GAMES)"
 
 
 class Search(Reach, ClosedForms, FirstDraw):

@@ -25,7 +25,7 @@ from solver.core.errors import MjError
 from solver.core.hand import COPIES, Hand
 
 COMPLETION_NODES = 200_000  # per completion search of a certificate (a failure is an error, never a silent prune)
-PROGRESS_EVERY = 50_000  # checks between progress reports and time checks
+PROGRESS_EVERY = 1_024  # checks between progress reports (each rate-limits itself by time)
 
 
 @dataclass(frozen=True)
@@ -213,8 +213,8 @@ class _Search:
         def tick() -> None:
             self.report(Progress(goal, self.lower, stats[0], stats[1], top[0] / max(1, len(order)),
                                  time.monotonic() - self.start))
-            if self.deadline is not None and time.monotonic() > self.deadline:
-                raise _Stop(self.reached())
+
+        deadline = self.deadline if self.deadline is not None else float("inf")
 
         def rec(pos: int, size: int) -> bool:
             if size == self.real:
@@ -230,6 +230,8 @@ class _Search:
                     stats[0] += 1
                     if stats[0] % PROGRESS_EVERY == 0:
                         tick()
+                    if time.monotonic() > deadline:  # (every check: one can take a while, QA)
+                        raise _Stop(self.reached())
                     if self.certified(counts, limit):
                         stats[1] += 1
                         counts[k] -= 1
