@@ -69,6 +69,8 @@ OVER_BUDGET = ("ERR_PLAN_TOO_LARGE", "ERR_NOT_EXACT")  # (QA: a class stopped by
 
 def exit_code(exc: Exception) -> int:
     return 3 if getattr(exc, "code", None) in OVER_BUDGET else 2
+
+
 BROKEN_PIPE = "error: the output was closed before the command finished (broken pipe)"
 
 

@@ -76,6 +76,8 @@ class Evaluator:
         if isinstance(hand, (list, tuple)):
             counts = [0] * len(self.tiles)
             for t in hand:
+                if t is None:
+                    raise MjError("a hand's tiles are names or kind ids, not None", UNKNOWN_TILE)
                 counts[self.tile(t)] += 1
             return Hand(tuple(counts))
         raise MjError(f"a hand is text (idol names), a list of tiles or a Hand, not {type(hand).__name__}")

@@ -82,50 +82,56 @@ TAKEN_BACK = ("; for {n} of {of} discards the value of another row of the same p
 def same_as_sora(rules: RuleSet, request: PlanRequest, rows: tuple) -> tuple[tuple, dict[str, int]]:
     """The rows with the lower bounds that the take-back shares (see the module doc), and per column how many rose:
     with one そら held, the そら row raised to the best value a row's take-back advice reached (the objective's
-    column), then each row that keeps a そら raised to the そら row's value in each column (never past the row's
-    upper bound), its advice the take-back where the objective's column rose (QA: every row proved 11276 by taking
-    its discard back while the そら row, the same position, kept a sample of 11241). Not for a named class (its
-    values are that class's)."""
+    column), then each row that keeps a そら raised to the そら row's value in each column, its advice the take-back
+    where the objective's column rose (QA: every row proved 11276 by taking its discard back while the そら row, the
+    same position, kept a sample of 11241). Not for a named class (its values are that class's)."""
     sora = rules.tiles.sora
     hand = request.position.hand
-    raised = {field: 0 for field, _ in FIELDS.values()}
+    raised = {name: 0 for name, _, _ in COLUMNS}
     if rules.sora_mode != "fetch" or sora is None or not hand.concealed[sora] or request.turns < 1 or \
             request.play != "optimal":
         return rows, raised
     at = next((i for i, r in enumerate(rows) if r.tile == sora), None)
     if at is None:
         return rows, raised
-    out, (field, interval) = list(rows), FIELDS[request.objective]
+    out = list(rows)
+    objective = next(c for c in COLUMNS if c[:2] == FIELDS[request.objective])
     if hand.concealed[sora] == 1:  # (with two, discarding one keeps the other: a take-back leaves another hand)
         for row in rows:
             if row.sora is not None and row.sora.use_now and row.sora.take == row.tile and \
-                    higher(getattr(row, field), getattr(row, interval), out[at], field, interval):
-                out[at] = replace(out[at], **{field: getattr(row, field), interval: getattr(row, interval)})
-                raised[field] = 1
+                    higher(row, out[at], *objective):
+                out[at] = replace(out[at], **{c: getattr(row, c) for c in objective[:2]})
+                raised[objective[0]] = 1
     base = out[at]
     for i, row in enumerate(out):
         if i == at or not hand.remove(row.tile).concealed[sora]:
             continue
-        for (name, drawn), upper in zip(FIELDS.values(), ("upper", "score_upper")):
-            value, bound = getattr(base, name), getattr(row, upper)
-            if (bound is not None and value is not None and value > bound) or \
-                    not higher(value, getattr(base, drawn), row, name, drawn):
+        for column in COLUMNS:
+            if not higher(base, row, *column):
                 continue
-            changed = {name: value, drawn: getattr(base, drawn)}
-            if name == field:
+            name, drawn, _ = column
+            changed = {name: getattr(base, name), drawn: getattr(base, drawn)}
+            if column == objective:
                 waiting = row.sora.value_if_waiting if row.sora is not None else getattr(row, name)
-                changed["sora"] = SoraMove(True, row.tile, value, waiting if waiting is not None else value)
+                changed["sora"] = SoraMove(True, row.tile, changed[name], changed[name] if waiting is None else waiting)
             row = out[i] = replace(row, **changed)
             raised[name] += 1
     return tuple(out), raised
 
 
-def higher(value, drawn, row, field: str, interval: str) -> bool:
-    """Whether `value` (sampled where `drawn`, its interval) raises the row's: an exact one as answer.proves_more, a
-    sample over an exact value only where its interval lies above it (as answer.ranked), over a sample if higher."""
-    now, ours = getattr(row, field), getattr(row, interval)
-    if value is None or now is None:
-        return value is not None
+COLUMNS = (("win_probability", "win_interval", "upper"), ("expected_score", "score_interval", "score_upper"))
+
+
+def higher(source, row, field: str, interval: str, upper: str) -> bool:
+    """Whether `source`'s value of a column raises `row`'s: never past the row's proved upper bound; an exact value
+    as answer.proves_more, a sample over an exact value only where its interval lies above it (as answer.ranked),
+    over a sample where higher."""
+    value, drawn, now, ours, bound = (getattr(source, field), getattr(source, interval), getattr(row, field),
+                                      getattr(row, interval), getattr(row, upper))
+    if value is None or (bound is not None and value > bound):
+        return False
+    if now is None:
+        return True
     if drawn is None:
         return proves_more(value, now, ours)
     return drawn[0] > now if ours is None else value > now
