@@ -154,6 +154,8 @@ def test_review_steps_through_a_picked_log_and_grades_a_seat(page, url):
         page.click("#review")
     page.wait_for_selector("#decisions tbody tr")
     rows = page.locator("#decisions tbody tr")
+    tallest = max(rows.evaluate_all("rs => rs.map(r => r.getBoundingClientRect().height)"))
+    assert tallest < 400, tallest  # (390 px wide: the method's note folded, QA: rows of 2,000 px)
     # an E[score] bracket is shown "E lower – upper" beside P(win)'s, from the JSON the page got
     review = answer.value.json()
 
@@ -300,6 +302,19 @@ def test_reload_back_and_forward_resume_this_tabs_game_instead_of_dealing_a_new_
     page.reload()
     page.wait_for_selector("#my-hand button[data-action=dahai]")
     assert page.evaluate("game.id") == second and len(posts) == 2
+
+
+def test_a_reload_at_the_end_shows_the_finished_game_again(page, url):
+    """QA: a reload (or Back) on the final screen dealt the same seed again and lost the scores; the finished game
+    is the tab's game like any other: shown again with its end, no new game asked for."""
+    posts = []
+    page.on("request", lambda r: posts.append(r.url) if r.method == "POST" and "/api/game?" in r.url else None)
+    page.goto(f"{url}play?seed=3&coms=greedy&pace=0")
+    play_to_the_end(page)
+    first, end = page.evaluate("game.id"), page.inner_text("#game-over")
+    page.reload()
+    page.wait_for_selector("#game-over:not([hidden])")
+    assert page.evaluate("game.id") == first and page.inner_text("#game-over") == end and len(posts) == 1
 
 
 def test_while_the_player_thinks_the_page_touches_its_game_every_10_s(page, url):

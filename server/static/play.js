@@ -53,8 +53,9 @@ function setupForm() {
   $("setup").hidden = false;
 }
 
-// A reload or Back/Forward in this tab: its game, if the server still has it and it is not over, shown again
-// from its first step (no new game, so no game is left waiting on the server).
+// A reload or Back/Forward in this tab: its game, if the server still has it, shown again from its first step
+// (no new game, so no game is left waiting on the server; a finished one with its scores, QA: a reload at the end
+// had dealt the same seed again and lost them).
 async function resume() {
   const id = query.get("seed") ? remembered(gameKey(query.get("seed"))) : null;
   if (!id) return false;
@@ -64,7 +65,6 @@ async function resume() {
   } catch {
     return false;  // gone (finished games are dropped after a while) or unreachable: a new game
   }
-  if (snapshot.over) return false;
   game = { id: snapshot.id, seed: snapshot.seed, coms: snapshot.coms };
   replaying = snapshot.total;
   $("table").hidden = false;

@@ -126,8 +126,9 @@ function drawReview(answer) {
     el("td", { class: "num", text: d.index }), el("td", { text: t("decisionType", d.type) }), side(d.chosen), side(d.best),
     el("td", { class: "num", text: d.match ? "=" : d.loss != null ? percent(d.loss)
       : d.loss_bounds ? `${percent(d.loss_bounds[0])} – ${percent(d.loss_bounds[1])}` : d.h_lost ? `h +${d.h_lost}` : "≠" }),
-    el("td", { class: "why", text: [d.missed_win && t("missedWin"), t("methodWord", d.method), d.clocked && t("clockedWord"),
-      d.note].filter(Boolean).join(": ") })));
+    // (the note, a paragraph, folded: at phone width it had made a row 2,000 px tall, QA)
+    el("td", { class: "why" }, [d.missed_win && t("missedWin"), t("methodWord", d.method), d.clocked && t("clockedWord")]
+      .filter(Boolean).join(": "), d.note ? el("details", {}, el("summary", { text: t("howMore") }), d.note) : "")));
   $("review-result").replaceChildren(
     el("p", { id: "review-summary" }, t("reviewSummary", s.decisions, s.matches,
       s.match_rate == null ? "—" : (100 * s.match_rate).toFixed(0), percent(s.total_loss))
