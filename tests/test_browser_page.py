@@ -156,11 +156,17 @@ def test_11_the_planner_shows_progress_and_refuses_an_empty_box(phone, url):
     phone.wait_for_selector("#progress:not([hidden]) #cancel")
     phone.click("#cancel")
     phone.wait_for_selector("#progress", state="hidden")
+    assert phone.inner_text("#summary").startswith("h 1 · ")  # (QA: the analysis' one-line answer stays)
     phone.fill("#turns", "")
     phone.press("#turns", "Enter")
     phone.click("#plan")
     phone.wait_for_selector("#turns-error:not([hidden])")
     assert len(held) == 1 and phone.locator("#turns").bounding_box()["width"] >= 50
+    cells = phone.locator("#discards td.win, #discards td.score").all_inner_texts()
+    assert cells and "…" not in "".join(cells)
+    phone.goto(f"{url}?{urlencode({'hand': SEED, 'turns': '99'})}")  # a link's draws left past 30: said, and 3
+    assert "turns" in phone.wait_for_selector("#link-notice:not([hidden])").inner_text()
+    assert phone.input_value("#turns") == "3"
 
 
 def test_12_calls_list_each_unit_once_and_a_ron_stands_out(phone, url):

@@ -77,8 +77,9 @@ function loadUrl() {
   if (ron && !idOf(ron)) problems.push(t("unknownValue", "ron", ron));
   $("ron-tile").dataset.wanted = idOf(ron) || "";
   const turns = get("turns");
-  if (turns && !/^\d+$/.test(turns)) problems.push(t("unknownValue", "turns", turns));
-  $("turns").value = /^\d+$/.test(turns) ? turns : "3";
+  const turnsOk = /^\d+$/.test(turns) && +turns >= 1 && +turns <= 30;  // (as the field: 0 and 99 too, QA)
+  if (turns && !turnsOk) problems.push(t("unknownValue", "turns", turns));
+  $("turns").value = turnsOk ? turns : "3";
   $("objective").value = get("objective") === "score" ? "score" : "win";
   $("order").value = get("order") === "palette" ? "palette" : "tap";
   $("position-title").dataset.after = get("after");
@@ -216,7 +217,14 @@ async function solve(text, full) {
     await plan(controller, text);
   } catch (error) {
     if (error.name === "AbortError") {
-      if (solving === controller) { $("status").textContent = t("cancelled"); summary([t("cancelled")]); }
+      if (solving === controller) {
+        $("status").textContent = t("cancelled");
+        // (QA: a cancelled plan had wiped the finished analysis' one-line answer and left its cells at "…")
+        if ($("analysis").dataset.hand === text && lastAnalysis) {
+          planNote(t("cancelled"));
+          summaryOf(lastAnalysis, null);
+        } else summary([t("cancelled")]);
+      }
     } else {
       showError($("hand-error"), error.message);
       markStale(t("summaryFix", t("handLabel")));
@@ -229,7 +237,11 @@ async function solve(text, full) {
 
 async function plan(controller, text) {
   const turns = $("turns").value.trim();
-  if (!/^\d+$/.test(turns) || +turns < 1 || +turns > 30) { fieldError("turns", t("turnsNeeded")); return; }
+  if (!/^\d+$/.test(turns) || +turns < 1 || +turns > 30) {  // (its cells emptied, not left at "…", QA)
+    fieldError("turns", t("turnsNeeded"));
+    planNote(t("turnsNeeded"));
+    return;
+  }
   fieldError("turns", "");
   if (lastAnalysis.h === null || lastAnalysis.hand_complete) return;
   const { discard, ...rest } = situation();  // a call tile is no part of a plan
