@@ -57,7 +57,7 @@ def test_no_fetch_no_change(ev):
     request = ev.plan_request_of(HAND, 2, both=False)
     assert not applies(ev.rules, request)
     rows = ev.plan(HAND, turns=2, both=False, seconds=None, max_states=1).discards
-    assert fetch_first(ev.rules, request, rows, None, None) == (rows, 0)
+    assert fetch_first(ev.rules, request, rows, None, None) == (rows, 0, 0)
 
 
 def test_a_take_back_and_the_sora_row_share_their_lower_bounds(ev):
@@ -100,3 +100,37 @@ def test_every_row_keeping_a_sora_is_worth_at_least_the_sora_row(ev):
             for field, interval in (("win_probability", "win_interval"), ("expected_score", "score_interval")):
                 if getattr(base, interval) is None and getattr(row, interval) is None:
                     assert getattr(row, field) >= getattr(base, field), (objective, field, row)
+
+
+def test_past_the_class_limits_a_fetch_is_sampled(ev):
+    """At 28 draws no exact plan of the class follows a fetch; the policy "fetch the room tile whose 12 tiles have
+    the lowest h, then the most live tiles, then the estimate's policy" is sampled instead, its tile chosen by that
+    rule and not by the samples (QA: a review graded a pass holding そら at 27.7 % by a policy that never fetched,
+    where fetching 亜美 was worth over 53 %)."""
+    from solver.planning.fetch_first import sampled_fetch
+    from solver.planning.prepare import position_counts, searched_acceptance
+    from solver.planning.search_plan import estimate_plan
+
+    hand, room = "千早 真 伊織 律子 あずさ 亜美 紗代子 ひなた 可憐 莉緒 紬 そら", "紬 千鶴 亜美"
+    request = ev.plan_request_of(hand, 28, waiting_room=room, favourite="桃子")
+    kept, tiles, sora = request.position.hand, list(request.position.waiting_room), ev.tile("そら")
+    calls = []
+
+    def sample(sub, end):
+        calls.append(sub)
+        return estimate_plan(ev.rules, sub, None, end)
+    got = sampled_fetch(ev.rules, request, kept, tiles, sample, None)
+    assert len(calls) == 1 and calls[0].play == "nearest" and calls[0].position.waiting_room == ()
+    seen, _, wall, _ = position_counts(ev.rules, request.position, 28)
+
+    def rank(take):
+        left = list(tiles) + [sora]
+        left.remove(take)
+        h, live = searched_acceptance(ev.rules, kept.remove(sora).add(take),
+                                      tuple(n + left.count(k) for k, n in enumerate(seen)), wall)
+        return h, -live
+    assert got.tile == min(sorted(set(tiles)), key=rank)
+    again = estimate_plan(ev.rules, calls[0], None).recommended  # (the same walls: the same number)
+    assert got.win_probability == again.win_probability and got.win_interval == again.win_interval
+    never = ev.plan(hand, 28, waiting_room=room, favourite="桃子", nearest=True, estimate=1000, both=False)
+    assert got.win_interval[0] > never.recommended.win_interval[1]  # (the never-fetching policy, well below)

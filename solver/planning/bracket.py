@@ -127,7 +127,8 @@ def bracket(request: PlanRequest, lower: Plan, stopped: str | None, listed: Prep
                                         else "")
     labels["win_probability"] += upper_note
     labels["expected_score"] += f"; upper = {SCORE_UPPER}" if rules is not None else "; no upper bound computed"
-    games = lower.games or (games if raised else None)  # (rows raised by the estimate's policy: their walls said)
+    # (rows raised by the estimate's policy, or by a sampled fetch: their walls said)
+    games = lower.games or (games if raised or any(getattr(r, interval) for r in rows) else None) or None
     return replace(lower, discards=rows, policy_class=labels, method=method, stopped=stopped,
                    games=games, upper_note=upper_note)
 
@@ -171,7 +172,17 @@ def raised_lower(request: PlanRequest, lower: Plan, rows: tuple, rules: RuleSet 
         solve = lambda sub, deadline: exact_plan(rules, sub, None, deadline)  # noqa: E731
         rows, looked = improve(rules, request, rows, solve, lower_end)
     if rules is not None and exact_plan is not None and slack is None:  # (the no-fetch optimum's rows: no そら held)
-        rows, fetched = fetch_first(rules, request, rows, lambda sub, end: exact_plan(rules, sub, None, end), lower_end)
+        from solver.planning.search_plan import estimate_plan
+
+        rows, fetched, fetch_drawn = fetch_first(rules, request, rows,
+                                                 lambda sub, end: exact_plan(rules, sub, None, end), lower_end,
+                                                 lambda sub, end: estimate_plan(rules, sub, None, end), clock.end)
+        if fetch_drawn:
+            from solver.planning.fetch_first import SAMPLED as FETCH_SAMPLED
+            from solver.planning.sampled_lower import GAMES
+
+            notes[label_of(request.objective)].append(FETCH_SAMPLED.format(n=fetch_drawn, of=len(rows)))
+            games = games or request.limits.estimate or GAMES  # (said beside the sampled rows)
     return rows, raised, looked, games, fetched, notes
 
 
