@@ -21,7 +21,8 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of tab
 CatalogueOpt = Annotated[Optional[list[str]], typer.Option(
     "--catalogue", help="Extra catalogue file (TOML) with units or rule sets of your own; repeatable.")]
 AsOfOpt = Annotated[Optional[str], typer.Option("--as-of", help="Drop units dated after this day (YYYY-MM-DD).")]
-SeenOpt = Annotated[str, typer.Option("--seen", help="Tiles visible elsewhere (discards, others' calls).")]
+SeenOpt = Annotated[str, typer.Option("--seen", help="Tiles visible elsewhere (others' calls, and discards not in "
+                                                     "--waiting-room: a tile is listed once).")]
 PlannerBudgetOpt = Annotated[float, typer.Option(
     "--planner-budget", help="Seconds a planner COM may take a decision (planner: before greedy decides; "
                              "planner-clock: mj plan's whole clock).")]

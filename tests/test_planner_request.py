@@ -81,8 +81,11 @@ def test_a_wall_with_nothing_left_and_a_waiting_room_past_three_copies_are_said_
     with pytest.raises(MjError, match=f"^1 {name} in hand and 3 in the waiting room: there are only 3$"):
         ev.plan_request(PlanRequest(Position(hand, (), (held,) * 3), 2, both=False))
     seen = tuple(int(k == held) for k in range(len(hand.concealed)))
-    with pytest.raises(MjError, match=f"^1 {name} in hand, 1 seen and 2 in the waiting room: there are only 3$"):
+    said = f"^1 {name} in hand, 1 seen and 2 in the waiting room: there are only 3 \\(a tile in the waiting room is not "
+    with pytest.raises(MjError, match=said):
         ev.plan_request(PlanRequest(Position(hand, seen, (held,) * 2), 2, both=False))
+    with pytest.raises(MjError, match=said):  # (QA: the analysis had taken a 4th copy across seen and the room)
+        ev.analyze(hand, seen=[held], waiting_room=[held, held])
 
 
 def test_a_rough_count_reads_at_any_size():

@@ -13,7 +13,7 @@ from solver.core.search import fast
 from solver.core.distance import exchange_distance
 from solver.core.enumerate import accepted_with_witnesses, distinct_exchanges
 from solver.core.exchanges import listed_exchanges
-from solver.core.hand import COPIES, Hand, Situation, check_hand, check_situation
+from solver.core.hand import COPIES, Hand, Situation, check_hand, check_room, check_situation
 from solver.core.model import DistanceModel
 from solver.core.present import UnitsPresent, units_present
 from solver.core.results import Exchange, ScoreResult
@@ -286,6 +286,9 @@ def analyze(dm: DistanceModel, hand: Hand, *, seen: tuple[int, ...] = (), favour
     count includes them (list them once, not also in `seen`); outside fetch mode they are seen like any visible
     tile, while in fetch mode h still reaches them (a そら fetches them), so only the live counts leave them out."""
     rules = dm.rules
+    if waiting_room:
+        kinds = len(hand.concealed)
+        check_room(hand, rules, seen, tuple(waiting_room.count(k) for k in range(kinds)))
     if waiting_room and rules.sora_mode != "fetch":
         for kind in waiting_room:
             seen = seen_plus(seen, kind, len(hand.concealed))

@@ -86,6 +86,19 @@ def check_hand(hand: Hand, rules: RuleSet, sizes: tuple[int, ...] | None = None,
                           FOURTH_COPY)
 
 
+def check_room(hand: Hand, rules: RuleSet, seen: tuple[int, ...], room: tuple[int, ...]) -> None:
+    """No kind beyond 3 copies counting the hand, the seen tiles and the waiting room (per-kind counts; the room is
+    said apart: a tile listed in both was counted twice, QA)."""
+    totals = hand.totals(rules)
+    for k, r in enumerate(room):
+        s = seen[k] if seen else 0
+        if r and totals[k] + s + r > COPIES:
+            name, n = rules.tiles.name(k), totals[k]
+            where = f"{s} {name} seen" if not n else f"{n} {name} in hand, {s} seen" if s else f"{n} {name} in hand"
+            twice = " (a tile in the waiting room is not also listed as seen)" if s else ""
+            raise MjError(f"{where} and {r} in the waiting room: there are only {COPIES}{twice}", FOURTH_COPY)
+
+
 def check_situation(hand: Hand, rules: RuleSet, situation: Situation) -> None:
     tiles = rules.tiles
     if situation.favourite is not None and situation.favourite == tiles.sora:

@@ -7,8 +7,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from operator import itemgetter
 
-from solver.core.errors import FOURTH_COPY, HAND_SIZE, MjError
-from solver.core.hand import COPIES, Hand, Situation, check_hand, check_situation
+from solver.core.errors import HAND_SIZE, MjError
+from solver.core.hand import COPIES, Hand, Situation, check_hand, check_room, check_situation
 from solver.core.rules import RuleSet
 from solver.core.wording import count
 from solver.core.search.fast import search_for
@@ -76,12 +76,7 @@ def position_counts(rules: RuleSet, position: Position, turns: int):
     room = [0] * kinds
     for k in position.waiting_room:
         room[k] += 1
-    totals = hand.totals(rules)
-    for k, (s, r) in enumerate(zip(seen, room)):  # (the hand's own copies alone: check_hand)
-        if r and totals[k] + s + r > COPIES:  # (said with the waiting room, which check_hand would call seen)
-            name, n = rules.tiles.name(k), totals[k]
-            where = f"{s} {name} seen" if not n else f"{n} {name} in hand, {s} seen" if s else f"{n} {name} in hand"
-            raise MjError(f"{where} and {r} in the waiting room: there are only {COPIES}", FOURTH_COPY)
+    check_room(hand, rules, seen, tuple(room))  # (said with the waiting room, which check_hand would call seen)
     wall = wall_counts(rules, hand, tuple(s + r for s, r in zip(seen, room)))
     sora = rules.tiles.sora
     fetches = min(hand.concealed[sora], turns) if rules.sora_mode == "fetch" and sora is not None else 0
