@@ -126,14 +126,16 @@ def summary_view(summary: dict[str, Any]) -> list[Any]:
                         f"{summary['games']} games (rules {summary['rules']}, seed {summary['seed']})"
                         + ("; interrupted: the games played before it" if summary.get("interrupted") else ""))
     for column in ("player", "wins", "win rate [95 %]", "mean score [95 %]", "dealt in"):  # each plays every game
-        table.add_column(column, justify="left" if column == "player" else "right", no_wrap=column != "player")
+        table.add_column(column, justify="left" if column == "player" else "right", no_wrap=column != "player",
+                         overflow="fold")  # (a cmd: spec is one long word: folded, never cut, QA)
     for p in summary["players"]:
         table.add_row(Text(safe_text(p["name"], 80)), str(p["wins"]),
                       f"{value(p['win_rate'], '.1%')} {_ci(p['win_rate_ci'], '.1f', 100)}",
                       f"{value(p['mean_score'], '.0f')} {_ci(p['mean_score_ci'], '.0f')}", str(p["deal_ins"]))
     pairs = Table(title="Pairs: A - B, paired by deal (* the 95 % interval excludes 0)")
     for column in ("A - B", "mean score [95 %]", "win rate [95 %]"):
-        pairs.add_column(column, justify="left" if column == "A - B" else "right", no_wrap=column != "A - B")
+        pairs.add_column(column, justify="left" if column == "A - B" else "right", no_wrap=column != "A - B",
+                         overflow="fold")
     for q in summary["pairs"]:
         marks = ["*" if ci and (ci[0] > 0 or ci[1] < 0) else " " for ci in (q["score_diff_ci"], q["win_rate_diff_ci"])]
         pairs.add_row(Text(f"{safe_text(q['a'], 60)} - {safe_text(q['b'], 60)}"),
