@@ -82,6 +82,24 @@ def test_4_a_field_error_sits_under_its_field_and_typing_sends_nothing(phone, ur
     assert phone.inner_text("#summary").startswith("fix Seen tiles")
 
 
+def test_4b_a_bad_hand_is_said_in_step_and_too_many_tiles_ask_nothing(phone, url):
+    """QA: an unknown name left the previous hand's count; 14 or 15 tiles had no aria-invalid and were sent to the
+    server for its 400s."""
+    open_hand(phone, url, hand=SEED)
+    phone.fill("#hand-text", SEED + " harka")
+    phone.press("#hand-text", "Enter")
+    phone.wait_for_selector("#hand-error:not([hidden])")
+    assert phone.inner_text("#hand-count") == "? of 13 tiles"
+    asked = len([u for u in phone.requested if "/api/analyze" in u or "/api/score" in u])
+    phone.fill("#hand-text", SEED + " 春香")
+    phone.press("#hand-text", "Enter")
+    phone.wait_for_function("() => document.querySelector('#hand-count').textContent === '14 of 13 tiles'")
+    assert phone.inner_text("#hand-error") == "14 tiles: a hand holds 12 or 13"
+    assert phone.get_attribute("#hand-text", "aria-invalid") == "true"
+    phone.wait_for_selector("#analysis.stale")
+    assert len([u for u in phone.requested if "/api/analyze" in u or "/api/score" in u]) == asked
+
+
 def test_5_twelve_tiles_show_no_red_score_error_in_either_rule_set(phone, url):
     for rules in ("2019-12", "2019-10"):
         open_hand(phone, url, hand=TWELVE, rules=rules)

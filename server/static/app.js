@@ -164,12 +164,15 @@ async function update(save = true) {
     if ($("hand-text").value !== text) return;
     showError($("hand-error"), error.message);
     $("hand-text").setAttribute("aria-invalid", "true");
+    $("hand-count").textContent = t("count", "?", handSize);  // (QA: the previous hand's count had stayed)
     markStale(t("summaryFix", t("handLabel")));
     return;
   }
   if ($("hand-text").value !== text) return;  // typed on meanwhile: a newer update runs
-  showError($("hand-error"), "");
-  $("hand-text").removeAttribute("aria-invalid");
+  const tooMany = parsed.size > parsed.hand_size;  // (said here, and nothing asked of the server: QA)
+  showError($("hand-error"), tooMany ? t("tooMany", parsed.size, parsed.hand_size) : "");
+  if (tooMany) $("hand-text").setAttribute("aria-invalid", "true");
+  else $("hand-text").removeAttribute("aria-invalid");
   // keep the order the tiles were entered in (the server's list is by kind)
   Hand.tiles = parsed.order;
   Hand.called = parsed.called.map((u) => u.members);
@@ -190,6 +193,10 @@ async function update(save = true) {
   }
   if (parsed.size < handSize - 1) {
     clearAnswers(t("more", handSize - 1 - parsed.size), t("summaryAdd", handSize - 1 - parsed.size));
+    return;
+  }
+  if (tooMany) {
+    markStale(t("summaryFix", t("handLabel")));
     return;
   }
   solve(text, parsed.size === handSize);
