@@ -118,6 +118,7 @@ def test_6_back_and_forward_walk_the_positions_and_the_url_holds_them(phone, url
     assert query["after"] == ["紗代子"] and query["seen"] == ["紗代子"] and query["turns"] == ["2"]
     assert query["objective"] == ["score"]
     assert phone.inner_text("#position-title") == "The position after 打紗代子"
+    assert phone.evaluate("document.activeElement.id") == "position-title"  # (the keyboard's place kept, QA)
     phone.click('#discard-table button[aria-label="open the position after drawing 志保"]')
     phone.wait_for_selector("#hand-count:text('13 of 13 tiles')")
     phone.go_back()

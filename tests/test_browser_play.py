@@ -304,6 +304,17 @@ def test_reload_back_and_forward_resume_this_tabs_game_instead_of_dealing_a_new_
     assert page.evaluate("game.id") == second and len(posts) == 2
 
 
+def test_the_keyboard_moves_on_to_the_next_action(page, url):
+    """QA: after every action pressed from the keyboard focus fell to the page's start; it goes to the next one."""
+    page.goto(f"{url}play?seed=5&coms=greedy&pace=0")
+    page.wait_for_selector("#my-hand button[data-action=dahai]")
+    page.focus("#my-hand button[data-action=dahai]")
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => document.querySelectorAll('#moves li.mine').length >= 2")
+    page.wait_for_selector(NEXT)
+    page.wait_for_function("() => document.activeElement.closest('#actions, #my-hand') !== null")
+
+
 def test_a_reload_at_the_end_shows_the_finished_game_again(page, url):
     """QA: a reload (or Back) on the final screen dealt the same seed again and lost the scores; the finished game
     is the tab's game like any other: shown again with its end, no new game asked for."""

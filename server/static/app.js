@@ -89,6 +89,9 @@ function go(change, push = true) {  // a new position: the inputs change, one hi
   change();
   saveUrl(push);
   update(false);
+  // (QA: the button pressed is redrawn away and focus fell to the page's start, 22 Tabs from the table)
+  $("position-title").setAttribute("tabindex", "-1");
+  $("position-title").focus({ preventScroll: true });
 }
 const navigate = {
   discard: (id) => go(() => {

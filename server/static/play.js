@@ -211,10 +211,17 @@ function offer(actions) {
     : actions.some((a) => a.type === "sora") ? t("promptSora")
     : t("promptClaim", names[view.last?.actor] ?? t("aCom"), tileName(view.last?.pai ?? ""));
   $("prompt").textContent = kind;
+  if (refocus) {  // (QA: focus fell to the page's start after every action, 6 Tabs from the next one)
+    refocus = false;
+    document.querySelector("#actions button, #my-hand button[data-action]:not([disabled])")?.focus();
+  }
 }
+
+let refocus = false;  // the player acted from the keyboard's place among the actions: the next ones get focus
 
 async function send(action) {
   stopBeat();
+  refocus = Boolean(document.activeElement?.closest("#actions, #my-hand"));
   $("actions").replaceChildren();
   for (const button of document.querySelectorAll("#my-hand button")) button.disabled = true;
   $("prompt").textContent = "";
