@@ -327,5 +327,5 @@ def test_a_plan_the_planner_refuses_is_a_grey_note_not_a_hand_error(phone, url):
     assert "stale" not in (phone.get_attribute("#analysis", "class") or "")
     assert phone.inner_text("#summary").startswith("h ") and "fix" not in phone.inner_text("#summary")
     note = phone.locator("#plan-result .plan-note")
-    assert note.inner_text() == message and "hint" in note.get_attribute("class")
+    assert note.inner_text() == message.removeprefix("error: ") and "hint" in note.get_attribute("class")
     assert set(phone.locator("#discards td.win, #discards td.score").all_inner_texts()) == {""}

@@ -178,7 +178,7 @@ def test_review_steps_through_a_picked_log_and_grades_a_seat(page, url):
         1 for e in events if e["type"] == "dahai" and e["actor"] == 0)  # every discard of seat 0 graded
     rows.nth(1).click()  # a decision opens the position it was made in
     assert page.input_value("#step") == str(indexes[1] - 1)
-    assert "next: " in page.inner_text("#position")
+    assert f"next (#{indexes[1]}): " in page.inner_text("#position")  # (the table's #, QA)
     assert axe_serious(page) == []
     assert all(u.startswith(url) for u in page.requested)
 

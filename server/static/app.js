@@ -263,7 +263,7 @@ async function plan(controller, text) {
   } catch (error) {
     // the hand was analysed, so a 400 here is a limit of the planner (not a hand error): said in grey, cells emptied
     if (error.status !== 400) throw error;
-    if ($("analysis").dataset.hand === text) planNote(error.message);
+    if ($("analysis").dataset.hand === text) planNote(error.message.replace(/^error: /, ""));  // (a note, not an error)
     return;
   }
   if ($("analysis").dataset.hand !== text) return;

@@ -41,6 +41,7 @@ function setupForm() {
     select.value = chosen[i] ?? (i > 0 ? "" : "greedy");
   });
   $("seed").value = query.get("seed") ?? "";
+  $("seed").addEventListener("input", () => showError($("game-error"), ""));  // (QA: a refused seed's error stayed)
   $("setup-form").addEventListener("submit", (event) => {
     event.preventDefault();
     const coms = ["com1", "com2", "com3"].map((id) => $(id).value).filter(Boolean);

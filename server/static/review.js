@@ -39,7 +39,8 @@ function show(index) {
   $("step-event").textContent = narrate(event, names);
   const next = replayed.steps[at + 1];
   const graded = next && decisionsByIndex.get(at + 1);
-  const nextLine = next ? el("p", { class: "hint", text: `${t("nextWord")}${narrate(next.event, names)}${graded
+  // (a graded decision names its # as the table does: the position shown is the one before it, QA)
+  const nextLine = next ? el("p", { class: "hint", text: `${graded ? t("nextAt", at + 1) : t("nextWord")}${narrate(next.event, names)}${graded
     ? ` · ${t("bestWord")}${describe(graded.best.action)}${graded.match ? t("sameWord") : `, ${t("lossWord", percent(graded.loss))}`}` : ""}` }) : null;
   if (!view) {
     $("step-wall").textContent = t("beforeDeal");
