@@ -111,6 +111,8 @@ def test_5_twelve_tiles_show_no_red_score_error_in_either_rule_set(phone, url):
 
 def test_6_back_and_forward_walk_the_positions_and_the_url_holds_them(phone, url):
     open_hand(phone, url, hand=SEED, turns=2, objective="score")
+    phone.wait_for_function(PLANNED)  # (answered before leaving: kept for the way back)
+    first = next(u for u in phone.requested if "/api/plan?" in u)
     phone.click('#discard-table button[aria-label="open the position after 打紗代子"]')
     phone.wait_for_selector("#hand-count:text('12 of 13 tiles')")
     phone.wait_for_function(ANSWERED)
@@ -126,6 +128,8 @@ def test_6_back_and_forward_walk_the_positions_and_the_url_holds_them(phone, url
     phone.go_back()
     phone.wait_for_selector("#hand-count:text('13 of 13 tiles')")
     assert "紗代子" in phone.input_value("#hand-text")
+    phone.wait_for_function(PLANNED)  # (the plan kept from the first visit: not asked again, QA)
+    assert phone.requested.count(first) == 1
     phone.go_forward()
     phone.wait_for_selector("#hand-count:text('12 of 13 tiles')")
 

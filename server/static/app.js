@@ -13,9 +13,19 @@ let winChosen = false;  // the player picked how the hand wins (else: tsumo at 1
 const FIELDS = [["seen", "seen"], ["room", "waiting-room"], ["discard", "discard"]];
 const PLAN_STATES = 20000, PLAN_GAMES = 2000, PLAN_SECONDS = 3;
 
+// A plan once answered is kept for the position (QA: Back to a position planned it again, 3 s more); the newest
+// PLANS_KEPT, the oldest dropped first.
+const plans = new Map();
+const PLANS_KEPT = 30;
 async function api(route, params, signal) {
   const query = new URLSearchParams(Object.entries(params).filter(([, v]) => v !== "" && v != null));
-  return requestJson(`/api/${route}?${query}`, { signal });
+  const url = `/api/${route}?${query}`;
+  if (route !== "plan") return requestJson(url, { signal });
+  if (plans.has(url)) return plans.get(url);
+  const answer = await requestJson(url, { signal });
+  plans.set(url, answer);
+  if (plans.size > PLANS_KEPT) plans.delete(plans.keys().next().value);
+  return answer;
 }
 function fieldError(id, message) {
   showError($(`${id}-error`), message);
