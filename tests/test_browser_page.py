@@ -247,6 +247,9 @@ def test_15_japanese_ui_rule_descriptions_and_a_first_visit_example(phone, url):
     phone.wait_for_function("() => document.documentElement.lang === 'ja'")
     phone.wait_for_function("() => document.querySelector('#h-line').textContent.startsWith('向聴')")
     assert phone.inner_text("#discard-table th") == "打牌"
+    phone.wait_for_selector("#score-total")  # (the server's reason in the page's words, QA)
+    assert phone.inner_text("#score-total") == "和了ではない: 牌がユニットにちょうど分かれない"
+    assert phone.inner_text("#rules-about").startswith("シード000のハウスルール")
     phone.reload()
     phone.wait_for_function(ANSWERED)
     assert phone.is_hidden("#welcome") and phone.get_attribute("html", "lang") == "ja"

@@ -157,7 +157,7 @@ async function update(save = true) {
   if (solving) solving.abort();
   const text = $("hand-text").value;
   const rules = $("rules").value;
-  $("rules-about").textContent = ruleList.find((r) => r.name === rules)?.description || "";
+  $("rules-about").textContent = t("ruleAbout", rules, ruleList.find((r) => r.name === rules)?.description || "");
   const fields = await checkFields(rules);
   Hand.seen = fields.seen || [];
   fieldOk = Object.values(fields).every((v) => v !== null);

@@ -2,6 +2,21 @@
 // a placeholder); answers are drawn with t(key, ...). The language: ?lang=, then the last choice, then the browser's.
 "use strict";
 
+// The server's reasons a hand did not win (solver/core/score.py), in the Japanese page's words (QA: said in English)
+const NOT_WIN_JA = {
+  "the tiles do not split exactly into units": "牌がユニットにちょうど分かれない",
+  "a ron on 詩花 is not a win (the house rule: docs/rules.md D2)": "詩花でのロンは和了にならない(ハウスルール D2)",
+  "そら is in no unit under this rule set": "このルールではそらはどのユニットにも入らない",
+};
+
+// The built-in rule sets' descriptions (the catalogue's, in English) on the Japanese page; a house's own stays as
+// written (QA)
+const RULE_ABOUT_JA = {
+  "2019-12": "シード000のハウスルール(2019-12-12 の対局どおり、既定)",
+  "2019-10": "シード001の旧採点: 人数別 1000/2000/4000/6000/8000、鳴きは半分、担当は2倍",
+  "hitori-jong-2.1": "Hitori-Jong-2nd 2.1.0(2019-11-24)との互換: そのエンジンの答えを確かめるため",
+};
+
 const WORDS = {
   en: {
     skipAnswers: "Skip to the answers", skipSituation: "Skip to the situation",
@@ -57,6 +72,7 @@ const WORDS = {
     exchangesTitle: (n, cut) => `Optimal exchanges (${n}${cut ? "+, list cut short" : ""})`, drawWord: "draw",
     reaches: "reaches", presentTitle: "Units present", complete: "complete", oneShort: "one member short",
     twoShort: "two members short", colMembers: "members", colNeeds: "needs",
+    ruleAbout: (name, text) => text,
     winBy: (w) => `Win by ${w}`, notWinTitle: "The hand did not win: its best units", notWin: (r) => `Not a win: ${r}`,
     twelveNote: "A win needs 13 tiles: the waits above give each winning tile's score.",
     noNoWin: (r) => `Rule set ${r} gives no score to a hand that did not win.`,
@@ -116,7 +132,8 @@ const WORDS = {
     exchangesTitle: (n, cut) => `最適な入れ替え(${n}${cut ? "+、一部のみ" : ""})`, drawWord: "ツモ",
     reaches: "到達", presentTitle: "手牌にあるユニット", complete: "完成", oneShort: "1人不足", twoShort: "2人不足",
     colMembers: "メンバー", colNeeds: "不足",
-    winBy: (w) => `${({ tsumo: "ツモ", ron: "ロン" })[w] ?? w}で和了`, notWinTitle: "和了していない手: 最高のユニット", notWin: (r) => `和了ではない: ${r}`,
+    ruleAbout: (name, text) => RULE_ABOUT_JA[name] ?? text,
+    winBy: (w) => `${({ tsumo: "ツモ", ron: "ロン" })[w] ?? w}で和了`, notWinTitle: "和了していない手: 最高のユニット", notWin: (r) => `和了ではない: ${NOT_WIN_JA[r] ?? r}`,
     twelveNote: "和了には13枚が要ります。点数は上の待ちの表に。", noNoWin: (r) => `ルール ${r} では流局時の点数はありません。`,
     colPoints: "点", colWhy: "内訳", bonus: "担当ボーナス", leftover: "ユニット外", leftoverWhy: "余り: 0 点",
     total: "合計", linkProblem: (p) => `このリンクの一部が読めませんでした: ${p}。`,
