@@ -384,3 +384,18 @@ def test_play_and_review_words_are_japanese_and_you_draw_in_english(page, url):
     # a unit's flags after its reason (the reason itself is the server's arithmetic, in English)
     assert "; ロン牌" in why and "; 鳴き" in why and "; ron tile" not in why and "; called" not in why, why
     assert why.startswith("ロンで和了")
+
+
+def test_a_reload_keeps_the_grading_of_a_log(page, url):
+    """QA: a reload on /review lost a grading that had taken 20 s; the tab keeps its last grading of each log (with
+    its seat and seconds) and shows it again when the same log is loaded, without asking the server."""
+    review = review_seat_0(page, url)
+    rows = page.locator("#decisions tbody tr").count()
+    asked = []
+    page.on("request", lambda r: asked.append(r.url) if "/api/review" in r.url else None)
+    page.reload()
+    page.set_input_files("#log-file", files=[{"name": "game.jsonl", "mimeType": "application/x-ndjson",
+                                              "buffer": short_log().encode()}])
+    page.wait_for_selector("#decisions tbody tr")
+    assert page.locator("#decisions tbody tr").count() == rows == len(review["decisions"])
+    assert page.input_value("#seconds") == "0.1" and page.input_value("#seat") == "0" and asked == []

@@ -28,6 +28,27 @@ async function load(text) {
   $("replay").hidden = false;
   $("grading").hidden = false;
   show(Math.min(query.has("at") ? Number(query.get("at")) || 0 : 1, replayed.steps.length - 1));  // the deal
+  const kept = keptReview();
+  if (kept && Number(kept.seat) < replayed.seats) {
+    $("seat").value = kept.seat;
+    $("seconds").value = kept.seconds;
+    drawReview(kept.answer);
+  }
+}
+
+// The last grading of a log is kept in this tab (sessionStorage), with its seat and seconds, so a reload shows it
+// again rather than grading for another 20 s (QA)
+function reviewKey() {
+  let hash = 2166136261;  // FNV-1a over the log's text
+  for (let i = 0; i < logText.length; i++) hash = Math.imul(hash ^ logText.charCodeAt(i), 16777619) >>> 0;
+  return `mj-review:${hash.toString(16)}:${logText.length}`;
+}
+function keptReview() {
+  try { return JSON.parse(sessionStorage.getItem(reviewKey())); } catch { return null; }
+}
+function keepReview(answer) {
+  const kept = { seat: $("seat").value, seconds: $("seconds").value, answer };
+  try { sessionStorage.setItem(reviewKey(), JSON.stringify(kept)); } catch { /* full, or private mode */ }
 }
 
 function show(index) {
@@ -97,6 +118,7 @@ async function review() {
     const answer = await requestJson(`/api/review?${params}`, { method: "POST", body: logText,
       signal: controller.signal, headers: { "Content-Type": "application/x-ndjson" } });
     drawReview(answer);
+    keepReview(answer);
     $("review-status").textContent = "";
   } catch (error) {
     $("review-status").textContent = error.name === "AbortError" ? t("cancelled") : "";
