@@ -336,3 +336,14 @@ def test_a_plan_the_planner_refuses_is_a_grey_note_not_a_hand_error(phone, url):
     note = phone.locator("#plan-result .plan-note")
     assert note.inner_text() == message.removeprefix("error: ") and "hint" in note.get_attribute("class")
     assert set(phone.locator("#discards td.win, #discards td.score").all_inner_texts()) == {""}
+
+
+def test_the_one_line_answer_shortens_a_long_list_of_waits(phone, url):
+    """QA: a 12-tile hand's 22 waits made the pinned line 82 px tall on a phone; it names the first five and counts
+    the rest (the waits table lists them all). Fed to the page's own summaryOf with the waits repeated."""
+    open_hand(phone, url, hand=TWELVE)
+    phone.evaluate("""() => { const a = structuredClone(lastAnalysis);
+                              a.waits = Array.from({ length: 22 }, (_, i) => a.waits[i % a.waits.length]);
+                              summaryOf(a, null); }""")
+    text = phone.inner_text("#summary")
+    assert text.count(" / ") == 5 and " / +17 · " in text, text

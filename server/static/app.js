@@ -282,6 +282,7 @@ async function plan(controller, text) {
 }
 
 // "h 1 · 打 紗代子 / 奈緒 · 11 live · P(win) 61 %": the answer in one line, kept in view on a phone.
+const WAITS_SHOWN = 6;
 function summaryOf(a, p) {
   if (a.h === null) return summary([t("unreachable")]);
   if (a.hand_complete) return summary([t("summaryComplete", a.score?.total ?? "?")]);
@@ -290,7 +291,10 @@ function summaryOf(a, p) {
   const rows = a.discards;
   if (rows[0].tile === null) {
     const waits = a.waits.filter((w) => w.live > 0).map((w) => tileName(w.tile));
-    parts.push(waits.length ? t("summaryWaits", waits.join(" / ")) : null, t("summaryLive", rows[0].live));
+    // (the line stays one line on a phone: QA saw 22 waits make it 82 px tall; the table lists them all)
+    const shown = waits.length > WAITS_SHOWN ? [...waits.slice(0, WAITS_SHOWN - 1), `+${waits.length - WAITS_SHOWN + 1}`]
+      : waits;
+    parts.push(waits.length ? t("summaryWaits", shown.join(" / ")) : null, t("summaryLive", rows[0].live));
   } else {
     parts.push(`打 ${bestRows(rows).map((r) => tileName(r.tile)).join(" / ")}`, t("summaryLive", rows[0].live));
   }
