@@ -69,7 +69,7 @@ def _show(review: dict) -> None:
 
     table = Table(title=f"seat {review['seat']} ({review['name']}): {count(len(review['decisions']), 'decision')}")
     for column in ("#", "type", "chosen", "best", "P(win) · E[score]", "the best's", "loss", "h", "method"):
-        table.add_column(column, justify="right" if column in ("#", "loss", "h") else "left")
+        table.add_column(column, justify="right" if column in ("#", "loss", "h") else "left", overflow="fold")
     for d in review["decisions"]:
         chosen, best = d["chosen"], d["best"]
         mark = "" if d["match"] else ("missed win" if d["missed_win"] else "≠")
@@ -78,7 +78,8 @@ def _show(review: dict) -> None:
         table.add_row(str(d["index"]) + ("*" if d["clocked"] else ""), d["type"], describe(chosen["action"], short=True),
                       best_cell, _value(chosen), _value(best),
                       _pct(d["loss"]) + (f" {mark}" if mark else ""), h, d["method"])
-    console.print(table)
+    if review["decisions"]:  # (none: an interrupt before the first, no empty table, QA)
+        console.print(table)
     s = review["summary"]
     rate = "—" if s["match_rate"] is None else f"{100 * s['match_rate']:.1f}%"
     by_win = s["graded_by_win_probability"]

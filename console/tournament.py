@@ -122,8 +122,10 @@ def summary_view(summary: dict[str, Any]) -> list[Any]:
     def value(x: Any, fmt: str) -> str:
         return "-" if x is None else format(x, fmt)
 
-    table = Table(title=f"Tournament: {summary['deals']} deals x {summary['rotations']} seat rotations = "
-                        f"{summary['games']} games (rules {summary['rules']}, seed {summary['seed']})"
+    games = f"{summary['deals']} deals x {summary['rotations']} seat rotations = {summary['games']} games"
+    if summary["games"] != summary["deals"] * summary["rotations"]:  # (stopped within a deal, QA)
+        games = f"{summary['games']} games, {summary['deals']} whole deals x {summary['rotations']} seat rotations"
+    table = Table(title=f"Tournament: {games} (rules {summary['rules']}, seed {summary['seed']})"
                         + ("; interrupted: the games played before it" if summary.get("interrupted") else ""))
     for column in ("player", "wins", "win rate [95 %]", "mean score [95 %]", "dealt in"):  # each plays every game
         table.add_column(column, justify="left" if column == "player" else "right", no_wrap=column != "player",

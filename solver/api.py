@@ -76,9 +76,7 @@ class Evaluator:
         if isinstance(hand, (list, tuple)):
             counts = [0] * len(self.tiles)
             for t in hand:
-                if t is None:
-                    raise MjError("a hand's tiles are names or kind ids, not None", UNKNOWN_TILE)
-                counts[self.tile(t)] += 1
+                counts[self.listed_tile(t)] += 1
             return Hand(tuple(counts))
         raise MjError(f"a hand is text (idol names), a list of tiles or a Hand, not {type(hand).__name__}")
 
@@ -96,13 +94,20 @@ class Evaluator:
 
     def seen(self, tiles: str | Iterable[TileLike] = ()) -> tuple[int, ...]:
         """Per-kind counts of tiles visible elsewhere; more than 3 of a kind is an error."""
-        kinds = parse_tiles(tiles, self.rules) if isinstance(tiles, str) else [self.tile(t) for t in self.listed(tiles)]
+        kinds = parse_tiles(tiles, self.rules) if isinstance(tiles, str) \
+            else [self.listed_tile(t) for t in self.listed(tiles)]
         counts = [0] * len(self.tiles)
         for kind in kinds:
             counts[kind] += 1
             if counts[kind] > COPIES:
                 raise MjError(f"more than {COPIES} {self.tiles.name(kind)} seen", FOURTH_COPY)
         return tuple(counts) if kinds else ()
+
+    def listed_tile(self, tile: TileLike) -> int:
+        """A tile of a list (a hand, seen tiles, a waiting room): None is no tile there."""
+        if tile is None:
+            raise MjError("a list of tiles holds names or kind ids, not None", UNKNOWN_TILE)
+        return self.tile(tile)
 
     @staticmethod
     def listed(tiles) -> list:
@@ -148,7 +153,7 @@ class Evaluator:
         room = None
         if waiting_room is not None:
             room = parse_tiles(waiting_room, self.rules) if isinstance(waiting_room, str) \
-                else [self.tile(t) for t in self.listed(waiting_room)]
+                else [self.listed_tile(t) for t in self.listed(waiting_room)]
         from dataclasses import replace
 
         from solver.analysis.calls import call_table
@@ -187,7 +192,7 @@ class Evaluator:
 
         state_limit, default_seconds = plan_limits()
         room = parse_tiles(waiting_room, self.rules) if isinstance(waiting_room, str) \
-            else [self.tile(t) for t in self.listed(waiting_room)]
+            else [self.listed_tile(t) for t in self.listed(waiting_room)]
         position = Position(self.hand(hand), self.seen(seen), tuple(room), self.tile(favourite))
         limits = Limits(state_limit if max_states is None else max_states,
                         default_seconds if seconds == "default" else seconds, estimate, seed)

@@ -347,3 +347,11 @@ def test_the_one_line_answer_shortens_a_long_list_of_waits(phone, url):
                               summaryOf(a, null); }""")
     text = phone.inner_text("#summary")
     assert text.count(" / ") == 5 and " / +17 · " in text, text
+
+
+def test_a_no_win_reason_naming_tiles_is_said_in_japanese(phone, url):
+    """QA: the reason built with the tiles' names stayed in English on the Japanese page."""
+    open_hand(phone, url, hand="雪歩 真 真 杏奈 亜美 麗花 歌織 のり子 恵美 琴葉 このみ 未来 このみ", lang="ja")
+    phone.wait_for_selector("#score-total")
+    text = phone.inner_text("#score-total")
+    assert text.startswith("和了ではない: ") and text.endswith("を他の牌と合わせて含むユニットがない"), text

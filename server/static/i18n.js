@@ -17,6 +17,11 @@ const RULE_ABOUT_JA = {
   "hitori-jong-2.1": "Hitori-Jong-2nd 2.1.0(2019-11-24)との互換: そのエンジンの答えを確かめるため",
 };
 
+function notWinJa(reason) {
+  const held = /^no unit holds (.+) with the other tiles of the hand$/.exec(reason);  // (names: score.py's own)
+  return held ? `${held[1].split(", ").join("・")} を他の牌と合わせて含むユニットがない` : NOT_WIN_JA[reason] ?? reason;
+}
+
 const WORDS = {
   en: {
     skipAnswers: "Skip to the answers", skipSituation: "Skip to the situation",
@@ -133,7 +138,7 @@ const WORDS = {
     reaches: "到達", presentTitle: "手牌にあるユニット", complete: "完成", oneShort: "1人不足", twoShort: "2人不足",
     colMembers: "メンバー", colNeeds: "不足",
     ruleAbout: (name, text) => RULE_ABOUT_JA[name] ?? text,
-    winBy: (w) => `${({ tsumo: "ツモ", ron: "ロン" })[w] ?? w}で和了`, notWinTitle: "和了していない手: 最高のユニット", notWin: (r) => `和了ではない: ${NOT_WIN_JA[r] ?? r}`,
+    winBy: (w) => `${({ tsumo: "ツモ", ron: "ロン" })[w] ?? w}で和了`, notWinTitle: "和了していない手: 最高のユニット", notWin: (r) => `和了ではない: ${notWinJa(r)}`,
     twelveNote: "和了には13枚が要ります。点数は上の待ちの表に。", noNoWin: (r) => `ルール ${r} では流局時の点数はありません。`,
     colPoints: "点", colWhy: "内訳", bonus: "担当ボーナス", leftover: "ユニット外", leftoverWhy: "余り: 0 点",
     total: "合計", linkProblem: (p) => `このリンクの一部が読めませんでした: ${p}。`,

@@ -232,6 +232,8 @@ def with_other(rules: RuleSet, request: PlanRequest, result: Plan, progress: Pro
     rows = tuple(within(replace(r, **{field: values[r.tile][0], interval: values[r.tile][1]},
                                 **({"upper": values[r.tile][0]} if optimal_win else {}))) for r in result.discards)
     kept = result.upper_note if field == "win_probability" and not optimal_win else None  # (QA: the bracket's
+    if kept and kept in found.policy_class[field]:  # (said there already: not twice, QA)
+        kept = None
     labels = dict(result.policy_class, **{field: found.policy_class[field] + (kept or "")})  # bounds said, kept)
     if field == "expected_score" and labels[field] == "all play":
         rows = tuple(replace(r, score_upper=r.expected_score) for r in rows)
