@@ -46,6 +46,8 @@ def test_an_id_out_of_range_is_refused_never_wrapped(ev, bad):
     (lambda ev: ev.h(HAND, seen=[None]), "not None"),
     (lambda ev: ev.plan(HAND, 1, waiting_room=[None]), "not None"),
     (lambda ev: ev.h([None] * 13), "not None"),
+    (lambda ev: ev.plan(HAND, 1, nearest="yes"), "nearest is True or False, not the str 'yes'"),
+    (lambda ev: ev.plan(HAND, 1, both="no"), "both is True or False"),
     (lambda ev: ev.plan(HAND, 2, favourite=True), "not True"),
     (lambda ev: ev.plan(HAND, "3"), "turns must be a whole number, not the str '3'"),
     (lambda ev: ev.plan(HAND, 3.5), "turns must be a whole number, not 3.5"),

@@ -80,6 +80,8 @@ class PlanRequest:
 
     def __post_init__(self) -> None:
         whole("turns", self.turns)
+        if not isinstance(self.both, bool):
+            raise MjError(f"both is True or False, not {given(self.both)}")
         if self.detour is not None:
             whole("detour", self.detour)
         if self.objective not in OBJECTIVES:
@@ -94,6 +96,8 @@ class PlanRequest:
     @staticmethod
     def play_of(detour: int | None, nearest: bool) -> str:
         """The play the options name: --detour D, --nearest, or neither (the optimum)."""
+        if not isinstance(nearest, bool):
+            raise MjError(f"nearest is True or False, not {given(nearest)}")
         if detour is not None and nearest:
             raise MjError("--detour and --nearest name two different classes: give one")
         return "detour" if detour is not None else "nearest" if nearest else "optimal"
