@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable
+from numbers import Integral
 from typing import TYPE_CHECKING
 
 from catalogue import Catalogue, CatalogueError, load_catalogue
@@ -86,11 +87,11 @@ class Evaluator:
             return None
         if isinstance(tile, str):
             return self.tiles.resolve(tile)
-        if isinstance(tile, bool) or not isinstance(tile, int):
+        if isinstance(tile, bool) or not isinstance(tile, Integral):  # (numpy's integers too: engines use them)
             raise MjError(f"a tile is an idol's name or a kind id, not {given(tile)}", UNKNOWN_TILE)
         if not 0 <= tile < len(self.tiles):
             raise MjError(f"no tile has the id {tile} (ids run from 0 to {len(self.tiles) - 1})", UNKNOWN_TILE)
-        return tile
+        return int(tile)
 
     def seen(self, tiles: str | Iterable[TileLike] = ()) -> tuple[int, ...]:
         """Per-kind counts of tiles visible elsewhere; more than 3 of a kind is an error."""

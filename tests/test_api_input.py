@@ -67,6 +67,17 @@ def test_wrong_types_are_said(ev, call, said):
     assert said in str(caught.value)
 
 
+def test_numpy_integers_are_ids_and_counts(ev):
+    """An engine's numpy integers are ids and counts like Python's (QA recheck: refused)."""
+    import numpy as np
+
+    ids = [np.int64(ev.tile(n)) for n in HAND.split()]
+    assert ev.h(ids).h == ev.h(HAND).h and ev.tile(np.int16(3)) == 3 and type(ev.tile(np.int16(3))) is int
+    assert ev.plan(HAND, np.int64(1), seconds=None).method == "optimal"
+    request = ev.plan_request_of(HAND, np.int64(2), max_states=np.int32(1000), seed=np.uint8(3))
+    assert [type(x) for x in (request.turns, request.limits.max_states, request.limits.seed)] == [int, int, int]
+
+
 def test_a_date_and_a_plan_as_before(ev):
     assert Evaluator("2019-12", as_of=dt.date(2019, 12, 31)).rules is not None
     plan = ev.plan(HAND, 1, seconds=None)

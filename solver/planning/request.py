@@ -4,6 +4,7 @@ way by the API (`Evaluator.plan`, `Evaluator.plan_request`), the command line an
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from numbers import Integral
 
 from solver.core.errors import MjError, given
 from solver.core.hand import Hand
@@ -44,10 +45,10 @@ class Limits:
     seed: int = 0
 
     def __post_init__(self) -> None:
-        whole("max_states", self.max_states)
-        whole("seed", self.seed)
+        whole(self, "max_states")
+        whole(self, "seed")
         if self.estimate is not None:
-            whole("estimate", self.estimate)
+            whole(self, "estimate")
         if self.seconds is not None and (isinstance(self.seconds, bool) or not isinstance(self.seconds, (int, float))
                                          or self.seconds == float("inf")):
             raise MjError(f"the time budget must be a finite number of seconds or None, not {given(self.seconds)}")
@@ -59,10 +60,13 @@ class Limits:
             raise MjError(f"--estimate must be between 2 and {MAX_GAMES} games, not {self.estimate}")
 
 
-def whole(name: str, value) -> None:
-    """A count given through the API is an int (not a bool, a float or text: the CLI parses its own)."""
-    if isinstance(value, bool) or not isinstance(value, int):
+def whole(request, name: str) -> None:
+    """A count given through the API is an integer (not a bool, a float or text: the CLI parses its own), kept as
+    Python's int (numpy's are taken too: engines use them, and the JSON answers need int)."""
+    value = getattr(request, name)
+    if isinstance(value, bool) or not isinstance(value, Integral):
         raise MjError(f"{name} must be a whole number, not {given(value)}")
+    object.__setattr__(request, name, int(value))  # (a frozen dataclass, still being made)
 
 
 @dataclass(frozen=True)
@@ -79,11 +83,11 @@ class PlanRequest:
     limits: Limits = field(default_factory=Limits)
 
     def __post_init__(self) -> None:
-        whole("turns", self.turns)
+        whole(self, "turns")
         if not isinstance(self.both, bool):
             raise MjError(f"both is True or False, not {given(self.both)}")
         if self.detour is not None:
-            whole("detour", self.detour)
+            whole(self, "detour")
         if self.objective not in OBJECTIVES:
             raise MjError(f"objective must be win or score, not {self.objective!r}")
         if self.play not in PLAYS:
