@@ -95,8 +95,7 @@ class Evaluator:
 
     def seen(self, tiles: str | Iterable[TileLike] = ()) -> tuple[int, ...]:
         """Per-kind counts of tiles visible elsewhere; more than 3 of a kind is an error."""
-        kinds = parse_tiles(tiles, self.rules) if isinstance(tiles, str) \
-            else [self.listed_tile(t) for t in self.listed(tiles)]
+        kinds = self.tile_list(tiles)
         counts = [0] * len(self.tiles)
         for kind in kinds:
             counts[kind] += 1
@@ -110,12 +109,13 @@ class Evaluator:
             raise MjError("a list of tiles holds names or kind ids, not None", UNKNOWN_TILE)
         return self.tile(tile)
 
-    @staticmethod
-    def listed(tiles) -> list:
-        """The tiles of a list given through the API (seen, waiting room): text is parsed by the caller."""
-        if isinstance(tiles, (list, tuple, set, frozenset)) or (isinstance(tiles, Iterable) and
-                                                                not isinstance(tiles, (bytes, dict))):
-            return list(tiles)
+    def tile_list(self, tiles: str | Iterable[TileLike]) -> list[int]:
+        """The kinds of a list of tiles given through the API (seen, a waiting room): text (idol names, parsed), or
+        a list of names or ids."""
+        if isinstance(tiles, str):
+            return parse_tiles(tiles, self.rules)
+        if isinstance(tiles, Iterable) and not isinstance(tiles, (bytes, dict)):
+            return [self.listed_tile(t) for t in tiles]
         raise MjError(f"a list of tiles is text (idol names) or a list of names or ids, not {type(tiles).__name__}")
 
     @property
@@ -153,8 +153,7 @@ class Evaluator:
             raise MjError(f"max_exchanges must be a whole number 1 or more, not {given(max_exchanges)}")
         room = None
         if waiting_room is not None:
-            room = parse_tiles(waiting_room, self.rules) if isinstance(waiting_room, str) \
-                else [self.listed_tile(t) for t in self.listed(waiting_room)]
+            room = self.tile_list(waiting_room)
         from dataclasses import replace
 
         from solver.analysis.calls import call_table
@@ -192,8 +191,7 @@ class Evaluator:
         from solver.planning.request import Limits, PlanRequest, Position
 
         state_limit, default_seconds = plan_limits()
-        room = parse_tiles(waiting_room, self.rules) if isinstance(waiting_room, str) \
-            else [self.listed_tile(t) for t in self.listed(waiting_room)]
+        room = self.tile_list(waiting_room)
         position = Position(self.hand(hand), self.seen(seen), tuple(room), self.tile(favourite))
         limits = Limits(state_limit if max_states is None else max_states,
                         default_seconds if seconds == "default" else seconds, estimate, seed)
