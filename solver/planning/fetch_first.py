@@ -57,10 +57,7 @@ def fetch_first(rules: RuleSet, request: PlanRequest, rows: tuple, solve: Callab
         room = list(position.waiting_room) + ([] if row.tile is None else [row.tile])
         best = None
         for take in sorted(set(room) - {sora}) if not past(deadline) else ():
-            left = list(room)
-            left.remove(take)
-            # (the room's tiles then out of play: nearest never fetches again, quick with a second そら held)
-            after = replace(position.seeing(left + [sora]), hand=kept.remove(sora).add(take), waiting_room=())
+            after = fetched(position, kept, room, take, sora)
             try:
                 got = solve(replace(request, position=after, play="nearest", detour=None, both=False), deadline)
             except TooLarge:
@@ -81,6 +78,14 @@ def fetch_first(rules: RuleSet, request: PlanRequest, rows: tuple, solve: Callab
                              sora=SoraMove(True, take, value, waiting if waiting is not None else value))
             raised, drawn = (raised + 1, drawn) if best is not None else (raised, drawn + 1)
     return tuple(out), raised, drawn
+
+
+def fetched(position, kept, room: list, take: int, sora: int):
+    """The position after sending そら to the room for `take` (the hand `kept`, the room `room`): the room's tiles
+    then out of play (the policies valued after it never fetch again, so a plan stays quick with a second そら held)."""
+    left = list(room)
+    left.remove(take)
+    return replace(position.seeing(left + [sora]), hand=kept.remove(sora).add(take), waiting_room=())
 
 
 SAMPLED = ("; for {n} of {of} discards a fetch at once does better by a sample (そら to the waiting room for the tile "
@@ -111,9 +116,7 @@ def sampled_fetch(rules: RuleSet, request: PlanRequest, kept, room: list, sample
     if chosen is None:
         return None
     take = chosen[1]
-    left = list(room)
-    left.remove(take)
-    after = replace(position.seeing(left + [sora]), hand=kept.remove(sora).add(take), waiting_room=())
+    after = fetched(position, kept, room, take, sora)
     limits = replace(request.limits, estimate=request.limits.estimate or GAMES)
     try:
         got = sample(replace(request, position=after, play="nearest", detour=None, both=False, limits=limits),
