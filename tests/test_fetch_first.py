@@ -134,3 +134,30 @@ def test_past_the_class_limits_a_fetch_is_sampled(ev):
     assert got.win_probability == again.win_probability and got.win_interval == again.win_interval
     never = ev.plan(hand, 28, waiting_room=room, favourite="桃子", nearest=True, estimate=1000, both=False)
     assert got.win_interval[0] > never.recommended.win_interval[1]  # (the never-fetching policy, well below)
+
+
+def test_the_sampled_fetch_note_counts_only_the_rows_still_sampled():
+    """same_as_sora can replace a sampled fetch's value with the そら row's exact one: the note then counts the rows
+    left (QA: with two そら held it still said "for 11 of 12 discards ... by a sample" over exact values)."""
+    from types import SimpleNamespace
+
+    from solver.planning.answer import SoraMove
+    from solver.planning.fetch_first import SAMPLED, sampled_recounted
+
+    def row(tile, value, interval, sora=None):
+        return SimpleNamespace(tile=tile, expected_score=value, score_interval=interval, sora=sora)
+    drawn = (90, 110)
+    before = (row(0, 120, None), row(1, 100, drawn, SoraMove(True, 5, 100, 80)),
+              row(2, 100, drawn, SoraMove(True, 6, 100, 80)), row(3, 95, drawn))  # (the last: the estimate's, no fetch)
+    label = "lower = x" + SAMPLED.format(n=2, of=4) + "; upper = y"
+    one = (before[0], replace_row(before[1], 120), before[2], before[3])
+    assert sampled_recounted(label, before, one, "expected_score", "score_interval") == \
+        "lower = x" + SAMPLED.format(n=1, of=4) + "; upper = y"
+    both = (before[0], replace_row(before[1], 120), replace_row(before[2], 120), before[3])
+    assert sampled_recounted(label, before, both, "expected_score", "score_interval") == "lower = x; upper = y"
+    assert sampled_recounted("lower = x", before, both, "expected_score", "score_interval") == "lower = x"
+
+
+def replace_row(row, value):
+    from types import SimpleNamespace
+    return SimpleNamespace(**{**vars(row), "expected_score": value, "score_interval": None})

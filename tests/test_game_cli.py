@@ -41,6 +41,9 @@ def test_play_json_is_the_log_and_matches_the_schema():
         validator.validate({"type": "dahai", "actor": 0})
     with pytest.raises(jsonschema.ValidationError):
         validator.validate({"type": "chi", "actor": 0, "target": 1, "pai": "春香", "consumed": [], "unit": "x"})
+    for event in events[:2]:  # (a start event with a field of its own: refused as the other events are)
+        with pytest.raises(jsonschema.ValidationError):
+            validator.validate({**event, "extra": 1})
 
 
 def test_log_file_is_byte_identical_per_seed_and_replays(tmp_path):

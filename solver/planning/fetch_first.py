@@ -18,6 +18,7 @@ a take-back proved (same_as_sora).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import replace
 
@@ -124,6 +125,18 @@ def sampled_fetch(rules: RuleSet, request: PlanRequest, kept, room: list, sample
     except TooLarge:
         return None
     return replace(got.recommended, tile=take) if got.games else None
+
+
+def sampled_recounted(label: str, before: tuple, after: tuple, field: str, interval: str) -> str:
+    """`label` with its SAMPLED note counting only the rows whose value is still a sampled fetch after same_as_sora
+    (`before` -> `after`, the same order), and without it where none is (QA: with two そら held the note stayed after
+    the そら row's exact value had replaced every sample)."""
+    note = re.compile(re.escape(SAMPLED).replace(r"\{n\}", r"\d+").replace(r"\{of\}", r"\d+"))
+    if not note.search(label):
+        return label
+    left = sum(1 for b, a in zip(before, after) if getattr(b, interval) is not None and b.sora is not None and
+               b.sora.use_now and (getattr(a, field), getattr(a, interval)) == (getattr(b, field), getattr(b, interval)))
+    return note.sub(SAMPLED.format(n=left, of=len(after)) if left else "", label)
 
 
 TAKEN_BACK = ("; for {n} of {of} discards the value of another row of the same position (a discard fetched back "

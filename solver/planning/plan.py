@@ -131,11 +131,14 @@ def reranked(done: Plan, rules: RuleSet, request: PlanRequest) -> Plan:
     (fetch_first.same_as_sora). `method` is then the objective
     column's own, read from its numbers (QA: a bracket with one sampled row said "bounds", `methods` "estimate")."""
     from solver.planning.bounds import separated  # (numpy: not at start-up)
-    from solver.planning.fetch_first import TAKEN_BACK, same_as_sora
+    from solver.planning.fetch_first import COLUMNS, TAKEN_BACK, same_as_sora, sampled_recounted
 
     rows, raised = same_as_sora(rules, request, done.discards)
     labels = {field: label + (TAKEN_BACK.format(n=raised[field], of=len(rows)) if raised[field] else "")
               for field, label in done.policy_class.items()}
+    for field, interval, _ in COLUMNS:
+        if raised.get(field) and field in labels:
+            labels[field] = sampled_recounted(labels[field], done.discards, rows, field, interval)
     rows = ranked(rows, done.objective, keep_sora(rules, request.position.hand))
     done = replace(done, discards=tuple(rows), separated=separated(rows, done.objective),  # (on the final order)
                    policy_class=labels)

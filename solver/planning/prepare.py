@@ -107,7 +107,7 @@ def check_turns(turns: int, unseen: int) -> None:
     if unseen == 0:
         raise MjError("no tile is left to draw: every copy is in the hand, seen or in the waiting room")
     if not 1 <= turns <= unseen:
-        raise MjError(f"--turns must be between 1 and the {unseen} unseen tiles, not {turns}")
+        raise MjError(f"turns must be between 1 and the {unseen} unseen tiles, not {turns}")
 
 
 def rough_states(rules: RuleSet, position: Position, turns: int, depth: int) -> int:

@@ -53,11 +53,11 @@ class Limits:
                                          or self.seconds == float("inf")):
             raise MjError(f"the time budget must be a finite number of seconds or None, not {given(self.seconds)}")
         if self.max_states < 1:
-            raise MjError(f"--max-states must be 1 or more, not {self.max_states}")
+            raise MjError(f"max_states (--max-states) must be 1 or more, not {self.max_states}")
         if self.seconds is not None and not self.seconds > 0:
             raise MjError(f"the time budget must be above 0 seconds, not {self.seconds}")
         if self.estimate is not None and not 2 <= self.estimate <= MAX_GAMES:
-            raise MjError(f"--estimate must be between 2 and {MAX_GAMES} games, not {self.estimate}")
+            raise MjError(f"estimate (--estimate) must be between 2 and {MAX_GAMES} games, not {self.estimate}")
 
 
 def whole(request, name: str) -> None:
@@ -95,7 +95,7 @@ class PlanRequest:
         if (self.play == "detour") != (self.detour is not None):
             raise MjError("a detour is given with play 'detour', and only then")
         if self.detour is not None and self.detour < 0:
-            raise MjError("--detour must be 0 or more")
+            raise MjError("detour (--detour) must be 0 or more")
 
     @staticmethod
     def play_of(detour: int | None, nearest: bool) -> str:
@@ -103,5 +103,5 @@ class PlanRequest:
         if not isinstance(nearest, bool):
             raise MjError(f"nearest is True or False, not {given(nearest)}")
         if detour is not None and nearest:
-            raise MjError("--detour and --nearest name two different classes: give one")
+            raise MjError("detour and nearest (--detour, --nearest) name two different classes: give one")
         return "detour" if detour is not None else "nearest" if nearest else "optimal"
