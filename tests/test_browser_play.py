@@ -155,7 +155,11 @@ def test_review_steps_through_a_picked_log_and_grades_a_seat(page, url):
     page.wait_for_selector("#decisions tbody tr")
     rows = page.locator("#decisions tbody tr")
     tallest = max(rows.evaluate_all("rs => rs.map(r => r.getBoundingClientRect().height)"))
-    assert tallest < 400, tallest  # (390 px wide: the method's note folded, QA: rows of 2,000 px)
+    # (390 px wide: the method's note folded, QA: rows of 2,000 px; each row a card, not six narrow cells: 298 px)
+    assert tallest < 270, tallest
+    labels = rows.first.locator("td[data-label]").evaluate_all("cs => cs.map(c => getComputedStyle(c, '::before').content)")
+    assert labels == ['"chosen: "', '"best: "']  # (the hidden header's names said in the card)
+    assert axe_serious(page) == []  # (the cards keep the table's roles)
     # an E[score] bracket is shown "E lower – upper" beside P(win)'s, from the JSON the page got
     review = answer.value.json()
 

@@ -136,7 +136,9 @@ function drawReview(answer) {
   const s = answer.summary;
   decisionsByIndex = new Map(answer.decisions.map((d) => [d.index, d]));
   const worst = new Set(s.worst);
-  const side = (graded) => el("td", {}, describe(graded.action),
+  const heads = t("heads");
+  // (data-label: the column's name, said before the cell where a phone shows each row as a card, game.css)
+  const side = (graded, column) => el("td", { "data-label": heads[column], role: "cell" }, describe(graded.action),
     el("span", { class: "interval", text: [
       graded.win_probability != null && `${t("winWord")} ${valueText(graded.win_probability, graded.win_interval,
         graded.win_upper, graded.win_upper_estimate, percent)}`,
@@ -144,13 +146,13 @@ function drawReview(answer) {
         graded.score_upper, graded.score_upper_estimate, number, (x) => String(Math.round(x)))}`,
       graded.h != null && `h ${graded.h}`, graded.live != null && t("liveWord", graded.live)].filter(Boolean).join(" · ") }));
   const rows = answer.decisions.map((d, n) => el("tr", {
-    class: `decision${worst.has(n) ? " worst" : ""}`, "data-index": d.index, tabindex: "0",
+    class: `decision${worst.has(n) ? " worst" : ""}`, "data-index": d.index, tabindex: "0", role: "row",
     onclick: () => show(d.index - 1), onkeydown: (e) => { if (e.key === "Enter") show(d.index - 1); } },
-    el("td", { class: "num", text: d.index }), el("td", { text: t("decisionType", d.type) }), side(d.chosen), side(d.best),
-    el("td", { class: "num", text: d.match ? "=" : d.loss != null ? percent(d.loss)
+    el("td", { class: "num", text: d.index, role: "cell" }), el("td", { text: t("decisionType", d.type), role: "cell" }), side(d.chosen, 2), side(d.best, 3),
+    el("td", { class: "num", role: "cell", text: d.match ? "=" : d.loss != null ? percent(d.loss)
       : d.loss_bounds ? `${percent(d.loss_bounds[0])} – ${percent(d.loss_bounds[1])}` : d.h_lost ? `h +${d.h_lost}` : "≠" }),
     // (the note, a paragraph, folded: at phone width it had made a row 2,000 px tall, QA)
-    el("td", { class: "why" }, [d.missed_win && t("missedWin"), t("methodWord", d.method), d.clocked && t("clockedWord")]
+    el("td", { class: "why", role: "cell" }, [d.missed_win && t("missedWin"), t("methodWord", d.method), d.clocked && t("clockedWord")]
       .filter(Boolean).join(": "), d.note ? el("details", {}, el("summary", { text: t("howMore") }), d.note) : "")));
   $("review-result").replaceChildren(
     el("p", { id: "review-summary" }, t("reviewSummary", s.decisions, s.matches,
@@ -158,8 +160,9 @@ function drawReview(answer) {
       + (s.graded_by_win_probability != null ? t("byWin", s.graded_by_win_probability) : "")
       + (s.missed_wins ? t("missedWins", s.missed_wins) : "") + (s.clocked ? t("clockedNote", s.clocked) : "")),
     el("p", { class: "hint", text: answer.model }),
-    el("table", { id: "decisions" }, el("thead", {}, el("tr", {}, ...t("heads")
-      .map((h) => el("th", { text: h })))), el("tbody", {}, ...rows)));
+    // (roles said outright: a phone's card layout changes the cells' display, which can drop a table's semantics)
+    el("table", { id: "decisions", role: "table" }, el("thead", { role: "rowgroup" }, el("tr", { role: "row" }, ...heads
+      .map((h) => el("th", { text: h, role: "columnheader" })))), el("tbody", { role: "rowgroup" }, ...rows)));
   show(at);
 }
 
