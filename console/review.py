@@ -83,8 +83,11 @@ def _show(review: dict) -> None:
     s = review["summary"]
     rate = "—" if s["match_rate"] is None else f"{100 * s['match_rate']:.1f}%"
     by_win = s["graded_by_win_probability"]
-    console.print(f"match {s['matches']}/{s['decisions']} ({rate}) · P(win) lost {100 * s['total_loss']:.1f} points over "
-                  f"{count(by_win, 'decision') if by_win else 'none'} graded by P(win) · missed wins {s['missed_wins']} "
+    # (none graded by P(win): every decision by h, and the first one's note says why, e.g. 2019-10's wildcard そら)
+    lost = (f"P(win) lost {100 * s['total_loss']:.1f} points over {count(by_win, 'decision')} graded by P(win)"
+            if by_win else "graded by h alone" + (f" ({review['decisions'][0]['note']})" if review["decisions"] and
+                                                   review["decisions"][0].get("note") else ""))
+    console.print(f"match {s['matches']}/{s['decisions']} ({rate}) · {lost} · missed wins {s['missed_wins']} "
                   f"· h lost {s['h_lost']}" + (f" · {count(s['skipped'], 'decision')} not the player's (claims another "
                                                "seat's claim overrode, the fallback COM's)" if s["skipped"] else ""),
                   markup=False, highlight=False)

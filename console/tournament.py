@@ -122,18 +122,23 @@ def summary_view(summary: dict[str, Any]) -> list[Any]:
     def value(x: Any, fmt: str) -> str:
         return "-" if x is None else format(x, fmt)
 
-    games = f"{summary['deals']} deals x {summary['rotations']} seat rotations = {summary['games']} games"
-    if summary["games"] != summary["deals"] * summary["rotations"]:  # (stopped within a deal, QA)
-        games = f"{summary['games']} games, {summary['deals']} whole deals x {summary['rotations']} seat rotations"
+    deals = f"{summary['deals']} deal{'' if summary['deals'] == 1 else 's'}"
+    games = f"{deals} x {summary['rotations']} seat rotations = {summary['games']} game{'' if summary['games'] == 1 else 's'}"
+    if summary.get("unfinished"):  # (stopped within a deal: its games are in no statistic, QA)
+        games += f", and {summary['unfinished']} of an unfinished deal left out"
     table = Table(title=f"Tournament: {games} (rules {summary['rules']}, seed {summary['seed']})"
                         + ("; interrupted: the games played before it" if summary.get("interrupted") else ""))
-    for column in ("player", "wins", "win rate [95 %]", "mean score [95 %]", "dealt in"):  # each plays every game
+    errors = sum(p["bot_errors"] for p in summary["players"])
+    for column in ("player", "wins", "win rate [95 %]", "mean score [95 %]", "dealt in") + (("errors",) if errors
+                                                                                            else ()):
         table.add_column(column, justify="left" if column == "player" else "right", no_wrap=column != "player",
-                         overflow="fold")  # (a cmd: spec is one long word: folded, never cut, QA)
-    for p in summary["players"]:
+                         overflow="fold", min_width=12 if column == "player" else None)  # (a cmd: spec is one long
+        # word: folded, never cut, QA; "greedy" whole)
+    for p in summary["players"]:  # (each plays every game; the errors per player where any, QA)
         table.add_row(Text(safe_text(p["name"], 80)), str(p["wins"]),
                       f"{value(p['win_rate'], '.1%')} {_ci(p['win_rate_ci'], '.1f', 100)}",
-                      f"{value(p['mean_score'], '.0f')} {_ci(p['mean_score_ci'], '.0f')}", str(p["deal_ins"]))
+                      f"{value(p['mean_score'], '.0f')} {_ci(p['mean_score_ci'], '.0f')}", str(p["deal_ins"]),
+                      *((str(p["bot_errors"]),) if errors else ()))
     pairs = Table(title="Pairs: A - B, paired by deal (* the 95 % interval excludes 0)")
     for column in ("A - B", "mean score [95 %]", "win rate [95 %]"):
         pairs.add_column(column, justify="left" if column == "A - B" else "right", no_wrap=column != "A - B",
@@ -144,7 +149,6 @@ def summary_view(summary: dict[str, Any]) -> list[Any]:
                       f"{value(q['score_diff'], '+.0f')} {_ci(q['score_diff_ci'], '+.0f')}{marks[0]}",
                       f"{value(q['win_rate_diff'], '+.1%')} {_ci(q['win_rate_diff_ci'], '+.1f', 100)}{marks[1]}")
     ends = summary["ends"]
-    errors = sum(p["bot_errors"] for p in summary["players"])
     foot = (f"ends: {ends['tsumo']} tsumo, {ends['ron']} ron, {ends['draw']} exhaustive draws"
             + (f"; {errors} bot errors (the fallback COM decided)" if errors else "")
             + ". Intervals: 95 % estimates, Wilson for a win rate, Student t over the deals for a mean and for"

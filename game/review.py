@@ -57,8 +57,10 @@ class Review:
                 "summary": self.summary(), **({"interrupted": True} if self.interrupted else {})}
 
 
-def decision_tasks(events: list[dict], table: Table, seat: int) -> tuple[list[dict], int]:
-    """(a task per decision of `seat` whose answer the log holds, claims skipped), in log order."""
+def decision_tasks(events: list[dict], table: Table, seat: int,
+                   fallback: list[int] | None = None) -> tuple[list[dict], int]:
+    """(a task per decision of `seat` whose answer the log holds, claims skipped), in log order; the indexes of the
+    seat's decisions that the fallback COM took (skipped too) are appended to `fallback`."""
     states = replay(events, table)
     if not 0 <= seat < len(states[1].seats):
         raise MjError(f"--seat must be from 0 to {len(states[1].seats) - 1}, not {seat}")
@@ -94,6 +96,8 @@ def decision_tasks(events: list[dict], table: Table, seat: int) -> tuple[list[di
         elif kind in ("dahai", "hora") and before.phase == "discard":
             tasks.append(_task(i, "discard", before, table, seat, legal.discard_actions(before, table), event))
     by_player = [t for t in tasks if not _fallback_decided(events, t["index"], seat, crashed)]
+    if fallback is not None:
+        fallback.extend(t["index"] for t in tasks if _fallback_decided(events, t["index"], seat, crashed))
     return by_player, skipped + len(tasks) - len(by_player)
 
 
@@ -144,9 +148,10 @@ def review_game(ev, events: list[dict], seat: int, *, seconds: float = SECONDS, 
     Limits(max_states, seconds, estimate)  # the planner's own checks, before any work: one clear line
     budget = Budget(seconds, max_states, estimate)
     start, _ = header(events)
-    tasks, skipped = decision_tasks(events, Table(ev.rules), seat)
+    fallback: list[int] = []
+    tasks, skipped = decision_tasks(events, Table(ev.rules), seat, fallback)
     if indexes is not None:
-        _check_indexes(indexes, [t["index"] for t in tasks], seat)
+        _check_indexes(indexes, [t["index"] for t in tasks], seat, fallback)
         tasks = [t for t in tasks if t["index"] in indexes]
     names = start.get("names") if isinstance(start.get("names"), list) else []
     name = str(names[seat]) if seat < len(names) else f"seat {seat}"
@@ -163,11 +168,15 @@ def review_game(ev, events: list[dict], seat: int, *, seconds: float = SECONDS, 
     return Review(seat, name, tuple(graded), skipped, stopped)
 
 
-def _check_indexes(indexes: set[int], decided: list[int], seat: int) -> None:
-    """Every index asked for (`mj review --at`) is one of the seat's decisions: else say which are."""
+def _check_indexes(indexes: set[int], decided: list[int], seat: int, fallback: list[int]) -> None:
+    """Every index asked for (`mj review --at`) is one of the seat's decisions: else say which are (or that the
+    fallback COM took it: QA, such a decision had been said to be none)."""
     missing = sorted(indexes - set(decided))
     if not missing:
         return
+    if missing[0] in fallback:
+        raise MjError(f"--at {missing[0]}: the fallback COM took this decision of seat {seat} after a fault of its "
+                      "player (see the error event before it), so it is not graded")
     if not decided:
         raise MjError(f"--at {missing[0]}: seat {seat} has no decision of its own in this log")
     listed = ", ".join(map(str, decided)) if len(decided) <= 20 else \

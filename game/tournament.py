@@ -39,6 +39,8 @@ def check_players(specs: list[str]) -> list[str]:
         if spec == "human":
             raise MjError(f"a tournament has no human player: use COMs ({', '.join(COMS)}) or cmd:COMMAND engines")
         if spec not in COMS and not (spec.startswith("cmd:") and spec[4:].strip()):
+            if spec.startswith("cmd:"):  # (QA: "unknown player cmd::")
+                raise MjError("cmd: needs a command after the colon, e.g. -p \"cmd:node bot.js\"")
             raise MjError(f"unknown player {shown(spec)}: one of {', '.join(COMS)} or cmd:COMMAND")
     return list(specs)
 
@@ -177,7 +179,10 @@ def _ints(value: Any, n: int | None, none: bool = False) -> bool:
 
 
 class Tally:
-    """The summary, fed one game line at a time in game order (from the output file or as games come)."""
+    """The summary, fed one game line at a time in game order (from the output file or as games come). Every
+    statistic is over whole deals: a duplicate deal is compared whole (each player in every seat), so the games of a
+    deal a stop cut short are counted apart (`unfinished`) and in nothing else (QA: a run stopped within a deal gave
+    its win rates over 16 games and its mean scores over 15)."""
 
     def __init__(self, settings: Settings):
         self.settings = settings
@@ -190,27 +195,27 @@ class Tally:
         self.errors = [0] * n
         self.deal_scores: list[list[float]] = []  # per complete deal: each player's mean score there
         self.deal_wins: list[list[float]] = []  # per complete deal: each player's share of wins there
-        self._score = [0.0] * n
-        self._won = [0] * n
-        self._in_deal = 0
+        self.deal: list[dict[str, Any]] = []  # the lines of the deal under way
 
     def add(self, line: dict[str, Any]) -> None:
-        self.ends[line["end"]] += 1
-        for seat, player in enumerate(line["seats"]):
-            score = line["scores"][seat]
-            won = seat in line["winners"]
-            self.games[player] += 1
-            self.wins[player] += won
-            self.deal_ins[player] += line["end"] == "ron" and line["from"] == seat
-            self.errors[player] += line["errors"][seat]
-            self.unscored[player] += score is None
-            self._score[player] += score or 0
-            self._won[player] += won
-        self._in_deal += 1
-        if self._in_deal == self.n:  # the deal is complete: one observation per player
-            self.deal_scores.append([s / self.n for s in self._score])
-            self.deal_wins.append([w / self.n for w in self._won])
-            self._score, self._won, self._in_deal = [0.0] * self.n, [0] * self.n, 0
+        self.deal.append(line)
+        if len(self.deal) < self.n:
+            return
+        score, won = [0.0] * self.n, [0] * self.n  # the deal is complete: one observation per player
+        for game in self.deal:
+            self.ends[game["end"]] += 1
+            for seat, player in enumerate(game["seats"]):
+                got, win = game["scores"][seat], seat in game["winners"]
+                self.games[player] += 1
+                self.wins[player] += win
+                self.deal_ins[player] += game["end"] == "ron" and game["from"] == seat
+                self.errors[player] += game["errors"][seat]
+                self.unscored[player] += got is None
+                score[player] += got or 0
+                won[player] += win
+        self.deal_scores.append([s / self.n for s in score])
+        self.deal_wins.append([w / self.n for w in won])
+        self.deal = []
 
     def summary(self) -> dict[str, Any]:
         settings, names = self.settings, player_names(list(self.settings.players))
@@ -237,6 +242,7 @@ class Tally:
                               "score_diff": _round(score, 2), "score_diff_ci": _round(score_ci, 2),
                               "win_rate_diff": _round(rate, 4), "win_rate_diff_ci": _round(rate_ci, 4)})
         return {"players": players, "pairs": pairs, "deals": len(self.deal_scores), "games": sum(self.ends.values()),
+                "unfinished": len(self.deal),
                 "rotations": self.n, "ends": dict(self.ends), "seed": settings.seed, "rules": settings.rules,
                 "calls": settings.calls, "multiple_ron": settings.multiple_ron,
                 "planner_budget": settings.planner_budget, "bot_timeout": settings.bot_timeout, "intervals": METHODS}

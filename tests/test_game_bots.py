@@ -108,3 +108,48 @@ def test_a_bot_sees_only_its_own_tiles(ev, tmp_path):
     # every public event reached the bot, in order
     public = [e for e in record.events if e["type"] in ("dahai", "chi", "sora", "hora")]
     assert [e for e in seen if e["type"] in ("dahai", "chi", "sora", "hora")] == public
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads a process's state in /proc (Linux)")
+def test_what_a_bot_starts_ends_with_the_game_and_its_crash_is_said_at_once(ev, tmp_path):
+    """QA: a wrapper's `sleep 300 &` outlived the game; and a bot that crashed under a wrapper whose child kept its
+    output open waited out the whole timeout, then was said to have stopped reading. A bot runs in a process group
+    of its own, stopped whole at the end, and an exit is seen while an answer is awaited."""
+    import time
+
+    marker = tmp_path / "child.pid"
+    left = tmp_path / "left.sh"
+    left.write_text(f"#!/bin/sh\nsleep 300 &\necho $! > {marker}\nexec {sys.executable} {BOTS} random 4\n")
+    crashes = tmp_path / "crashes.sh"
+    crashes.write_text(f"#!/bin/sh\nsleep 300 &\n{sys.executable} {BOTS} crash\n")  # (no exec: the shell waits)
+    for script in (left, crashes):
+        script.chmod(0o755)
+    record = play(ev, [f"cmd:{left}", "random"], seed=3)
+    assert errors(record, 0) == []
+    child = int(marker.read_text())
+    for _ in range(50):  # (killed at close: gone, or a zombie where nothing has reaped it yet)
+        try:
+            state = Path(f"/proc/{child}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            break
+        if state == "Z":
+            break
+        time.sleep(0.05)
+    else:
+        pytest.fail("the bot's child is still running after the game")
+    start = time.monotonic()
+    record = play(ev, ["random", f"cmd:{crashes}"], seed=4, timeout=30.0)
+    assert errors(record, 1) == ["the bot exited (crashed, status 3)"] and time.monotonic() - start < 15
+
+
+def test_review_at_a_decision_the_fallback_took_says_so(ev, tmp_path):
+    """QA: `mj review --at N` on a decision the fallback COM took after garbage said it was no decision at all."""
+    from game.review import review_game
+    from solver.core.errors import MjError
+
+    record = play(ev, [bot("garbage"), "greedy"], seed=2)
+    fallback = []
+    decision_tasks(record.events, Table(ev.rules), 0, fallback)
+    assert fallback
+    with pytest.raises(MjError, match=f"^--at {fallback[0]}: the fallback COM took this decision of seat 0"):
+        review_game(ev, record.events, 0, seconds=0.1, indexes={fallback[0]})

@@ -103,6 +103,8 @@ def test_a_human_seat_plays_from_numbered_choices():
     (["play", "--favourite", "0"], "the NAME is missing"),
     (["play", "--favourite", "1="], "the NAME is missing"),
     (["play", "-p", "cmd:/nonexistent/bot", "-p", "greedy"], "cannot start bot"),
+    (["play", "-p", "cmd:", "-p", "greedy"], "cmd: needs a command after the colon"),
+    (["tournament", "-p", "cmd: ", "-p", "greedy"], "cmd: needs a command after the colon"),
     (["replay", "/nonexistent.jsonl"], "cannot read the log"),
     (["play", "--favourite", "0=春香", "--favourite", "0=千早"], "seat 0 twice"),  # (the last had won)
     (["replay", "/nonexistent.jsonl", "--seat", "1"], "add --analyze"),  # (it had been ignored)
@@ -133,3 +135,13 @@ def test_a_corrupt_log_is_one_line(tmp_path):
 def test_help_has_examples():
     for command in ("play", "replay"):
         assert "Example: mj " + command in mj(command, "--help").stdout
+
+
+def test_a_review_under_2019_10_says_why_it_grades_by_h(tmp_path):
+    """QA: the summary read "P(win) lost 0.0 points over none graded by P(win)", the reason only in the JSON."""
+    log = tmp_path / "g.jsonl"
+    assert mj("play", "-p", "greedy", "-p", "random", "--rules", "2019-10", "--seed", "3", "--log", str(log)).exit_code == 0
+    result = mj("review", str(log), "--seat", "0", "--seconds", "0.1")
+    assert result.exit_code == 0, result.stdout
+    line = next(x for x in result.stdout.splitlines() if x.startswith("match "))
+    assert "graded by h alone (the planner refused the position" in line and "over none" not in line

@@ -131,6 +131,7 @@ def inserted(events, line: int, event: dict):
     (lambda es: es + [{"type": "ryukyoku"}], "ryukyoku after end_game"),
     (lambda es: edited(es, 1, favourites=["そら"] + es[0]["favourites"][1:]), "line 1: start_game: one favourite"),
     (lambda es: edited(es, 1, names="abc"), "line 1: start_game: names"),
+    (lambda es: edited(es, 1, names=es[0]["names"][:2]), "line 1: start_game: 2 names and 3 favourites"),
     (lambda es: edited(es, 1, rules=7), "line 1: start_game needs rules"),
 ])
 def test_a_corrupt_log_is_refused_naming_its_line(ev, won, corrupt, said):

@@ -40,6 +40,8 @@ def make_player(spec: str, bot_timeout: float = DEFAULT_BOT_TIMEOUT, planner_bud
         return ExternalPlayer(spec[4:], bot_timeout)
     if spec == "human" and human is not None:
         return human()
+    if spec.startswith("cmd:"):  # (QA: "unknown player cmd::")
+        raise MjError("cmd: needs a command after the colon, e.g. -p \"cmd:node bot.js\"")
     raise MjError(f"unknown player {shown(spec)}: one of {', '.join(COMS)}, cmd:COMMAND or human")
 
 

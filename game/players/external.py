@@ -9,8 +9,10 @@ Whatever goes wrong (a late answer, garbage, an illegal action, a crash) is a Bo
 from __future__ import annotations
 
 import json
+import os
 import queue
 import shlex
+import signal
 import subprocess
 import threading
 import time
@@ -26,6 +28,8 @@ MAX_ANSWER = 1 << 16  # characters: an answer is one small object
 PENDING = 16  # lines read ahead at most: a bot that writes without pause waits for the game (its pipe fills)
 SILENT = 3  # requests in a row with no line at all from the bot: it is given up as crashed (a hung bot would
 # otherwise cost the timeout at every decision to the end)
+POLL = 0.1  # seconds between looks at whether a bot that owes an answer has exited
+GROUPS = hasattr(os, "killpg")  # POSIX: a bot runs in a process group of its own, stopped whole at the end
 
 
 class ExternalPlayer(Player):
@@ -50,8 +54,11 @@ class ExternalPlayer(Player):
     def start(self, seat: int, seed: int) -> None:
         super().start(seat, seed)
         try:
+            # (a process group of its own: what it starts is stopped with it at the end, QA: a wrapper's
+            # `sleep 300 &` outlived the game; the same session, which a tournament's worker takes down whole)
             self.process = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                            text=True, encoding="utf-8", errors="replace", bufsize=1)
+                                            text=True, encoding="utf-8", errors="replace", bufsize=1,
+                                            **({"process_group": 0} if GROUPS else {}))
         except OSError as exc:
             raise MjError(f"cannot start bot {shown(' '.join(self.argv))}: {exc.strerror or exc}") from None
         threading.Thread(target=self._read, args=(self.process.stdout,), daemon=True).start()
@@ -129,7 +136,7 @@ class ExternalPlayer(Player):
         deadline = time.monotonic() + self.timeout
         while True:
             try:
-                line = self.lines.get(timeout=max(0.0, deadline - time.monotonic()))
+                line = self._next_line(deadline)
             except queue.Empty:
                 self.owed += 1
                 self.silent += 1
@@ -154,6 +161,23 @@ class ExternalPlayer(Player):
             raise BotFault(f"garbage: {shown(line.strip())[:80]}") from None
         return answer
 
+    def _next_line(self, deadline: float):
+        """The bot's next line, or _EOF where the bot has exited with none left to read (its output may stay open in
+        a process it started: QA, a wrapper's crash waited out the timeout and was said to be a bot that stopped
+        reading), or queue.Empty at the deadline."""
+        while True:
+            left = deadline - time.monotonic()
+            try:
+                return self.lines.get(timeout=max(0.0, min(POLL, left)))
+            except queue.Empty:
+                if self.process is not None and self.process.poll() is not None:
+                    try:
+                        return self.lines.get(timeout=POLL)  # (a last line still on its way)
+                    except queue.Empty:
+                        return _EOF
+                if left <= POLL:
+                    raise
+
     def close(self) -> None:
         process, self.process = self.process, None
         if process is None:
@@ -164,4 +188,9 @@ class ExternalPlayer(Player):
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+        if GROUPS:  # what the bot started and left running
+            try:
+                os.killpg(process.pid, signal.SIGKILL)
+            except OSError:  # (none left)
+                pass
         self.stopping.set()  # nobody reads `lines` any more: the reader ends

@@ -26,12 +26,33 @@ def can_fork() -> bool:
 
 def kill_group(pid: int) -> None:
     """SIGKILL to a worker's session: the worker (its leader) and whatever it started there, e.g. the external bots
-    of a tournament's games, which a killed worker would otherwise leave running (a hung one for ever)."""
-    for kill in (os.killpg, os.kill):  # (the worker itself too: killed before its setsid, it leads no group yet)
-        try:
-            kill(pid, signal.SIGKILL)
+    of a tournament's games, which a killed worker would otherwise leave running (a hung one for ever). A bot leads
+    a process group of its own inside that session (game/players/external.py), so on Linux every process of the
+    session is found in /proc; elsewhere the worker's group."""
+    for kill, target in [(os.killpg, pid), (os.kill, pid)] + [(os.kill, other) for other in _session(pid)]:
+        try:  # (the worker itself too: killed before its setsid, it leads no group yet)
+            kill(target, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):  # (gone, with everything it started)
             pass
+
+
+def _session(sid: int) -> list[int]:
+    """The processes of session `sid` but its leader, read from /proc (none where there is no /proc)."""
+    found = []
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        return found
+    for name in names:
+        if name.isdigit() and int(name) != sid:
+            try:
+                with open(f"/proc/{name}/stat", encoding="utf-8") as stat:
+                    fields = stat.read().rsplit(")", 1)[1].split()  # (state, ppid, pgrp, session, ...)
+            except (OSError, IndexError):
+                continue
+            if int(fields[3]) == sid:
+                found.append(int(name))
+    return found
 
 
 class Forked:
