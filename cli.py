@@ -21,7 +21,9 @@ from solver.core.errors import error_line
 take_plain_values_as_is()  # text parameters without pydantic: start-up time (console/typer_params.py)
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, rich_markup_mode=None,
-                  help="Exact evaluator for Milli-Jong (ミリジャン) hands: units, score, h, analysis.")
+                  help="Exact evaluator for Milli-Jong (ミリジャン): units, score, h, the turn's analysis, P(win) and "
+                       "E[score] over the draws left, engines' claims checked, whole games played, reviewed and "
+                       "compared in tournaments, and a web page.\n\nExample: mj example")
 for command in (hand.units, hand.score, hand.h, hand.analyze, plan.plan, hand.example, serve.serve,
                 batch.check, batch.generate, game.play, game.replay, review.review, tournament.tournament):
     app.command()(command)

@@ -53,7 +53,7 @@ def play(player: PlayerOpt = None,
          json_: JsonOpt = False, catalogue: CatalogueOpt = None, as_of: AsOfOpt = None) -> None:
     """Play one game: COMs, external engines or a human; shows hands, h, waits, calls and every score.
 
-    Example: mj play --seed 7 --player greedy --player seed000 --player random --player cmd:"python3 docs/example_bot.py"
+    Example: mj play --seed 7 --player greedy --player seed000 --player random --player cmd:"python3 docs/example_bot.py" (from the repository's root)
     """
     with errors():
         from game.engine import Game, Setup

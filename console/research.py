@@ -23,7 +23,7 @@ BudgetOpt = Annotated[Optional[float], typer.Option(
     "--time-budget", min=1.0, help="Stop the search after this many seconds (default: an hour), say how far the proof "
                                    "got and exit 124 (checking the witness after it takes about 0.5 s more).")]
 OutOpt = Annotated[Optional[str], typer.Option(
-    "--out", "-o", help="Write the certificate (JSON) to this file, whole at the end: Ctrl-C leaves an earlier one as it was.")]
+    "--output", "--out", "-o", help="Write the certificate (JSON) to this file, whole at the end: Ctrl-C leaves an earlier one as it was.")]
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress lines on stderr.")]
 
 
@@ -64,7 +64,7 @@ def max_h_command(rules: RulesOpt = DEFAULT_RULES, json_: JsonOpt = False, time_
                   as_of: AsOfOpt = None) -> None:
     """The largest h over all hands (no calls, nothing seen), proved by an exhaustive search (docs/max-h.md).
 
-    Example: mj research max-h --rules hitori-jong-2.1 --out max-h.json
+    Example: mj research max-h --rules hitori-jong-2.1 --output max-h.json
     """
     from solver.research.certificate import certificate
     from solver.research.max_h import Interrupted, max_h
@@ -75,7 +75,7 @@ def max_h_command(rules: RulesOpt = DEFAULT_RULES, json_: JsonOpt = False, time_
         if out is not None:
             from solver.batch.output import check_output
 
-            check_output(out, "--out")
+            check_output(out, "--output")
         target = WholeFile(out) if out is not None else None
         result = None
         try:

@@ -14,7 +14,7 @@ from solver.core.errors import MjError, shown
 from solver.core.hand import COPIES, Hand
 from solver.core.rules import RuleSet
 
-HAND = 12  # tiles between turns (RULES.md section 2)
+HAND = 12  # tiles between turns (docs/rules.md section 2)
 CALLS = ("any", "previous")  # chi from any seat's discard, or only from the previous seat's
 
 

@@ -97,16 +97,11 @@ def deals_for(games: int, players: int) -> int:
     return -(-games // players)
 
 
-_EVALUATORS: dict[str, Any] = {}
-
-
 def evaluator(rules: str):
     """The process's Evaluator for a rule set (a worker scores many games with it)."""
-    if rules not in _EVALUATORS:
-        from solver.api import Evaluator
+    from solver.api import shared_evaluator
 
-        _EVALUATORS[rules] = Evaluator(rules)
-    return _EVALUATORS[rules]
+    return shared_evaluator(rules)
 
 
 def play_game(index: int, settings: Settings) -> dict[str, Any]:

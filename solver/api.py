@@ -212,3 +212,14 @@ class Evaluator:
         hand = self.hand(hand)
         check_hand(hand, self.rules)
         return units_present(hand, self.rules)
+
+
+_SHARED: dict[str, Evaluator] = {}
+
+
+def shared_evaluator(rules: str) -> Evaluator:
+    """This process's Evaluator for a built-in rule set, built once (a worker grades many claims, or plays many
+    games, with it; CP-SAT models are built once per process)."""
+    if rules not in _SHARED:
+        _SHARED[rules] = Evaluator(rules)
+    return _SHARED[rules]

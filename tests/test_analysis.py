@@ -1,4 +1,4 @@
-"""Turn analysis against RULES.md section 6 and seed 000, and against a per-draw recomputation."""
+"""Turn analysis against docs/rules.md section 6 and seed 000, and against a per-draw recomputation."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from solver.analysis.turn import analyze, call_options, sora_advice
 from solver.core.distance import exchange_distance
 
 SEED_HAND = "真 雪歩 あずさ 可奈 歩 未来 まつり 美也 紗代子 海美 奈緒 美奈子 星梨花"
-# RULES.md section 6 (in ⇔ out)
+# docs/rules.md section 6 (in ⇔ out)
 SEED_EXCHANGES = {("のり子", "星梨花"), ("やよい", "奈緒"), ("志保", "奈緒"), ("可奈", "奈緒"), ("詩花", "奈緒"),
                   ("やよい", "紗代子"), ("志保", "紗代子"), ("可奈", "紗代子"), ("詩花", "紗代子"),
                   ("亜利沙", "可奈"), ("美奈子", "可奈")}

@@ -2,7 +2,7 @@
 
 Needs Debian's chromium (/usr/bin/chromium) and the playwright package (`pip install -e '.[test]'`).
 Without them these tests skip, unless MJ_REQUIRE_BROWSER=1 (CI), where they fail instead.
-Expected values from RULES.md: seed 000's step 1 has h = 1 and 11 optimal exchanges; example 1
+Expected values from docs/rules.md: seed 000's step 1 has h = 1 and 11 optimal exchanges; example 1
 (favourite 可奈, ron on 美也) scores 16000. Every wait is for an element or a text, never a fixed time.
 """
 

@@ -1,6 +1,6 @@
 """The hand page as a player at the table uses it (issue 23), in headless Chromium against the real server.
 
-Each test names the finding it guards. Expected values come from RULES.md's seed 000 (step 1: h 1, the best
+Each test names the finding it guards. Expected values come from docs/rules.md's seed 000 (step 1: h 1, the best
 discards 紗代子 and 奈緒 tied at 11 live tiles) and from the server's own JSON, never from the page's code.
 """
 
@@ -293,7 +293,7 @@ def test_an_expected_score_from_a_class_is_shown_as_a_lower_bound(phone, url):
 
 
 def test_the_one_line_answer_says_when_to_use_sora(phone, url):
-    """RULES.md's そら fetch: one tile from complete, 静香 in a waiting room; using そら now takes it."""
+    """docs/rules.md's そら fetch: one tile from complete, 静香 in a waiting room; using そら now takes it."""
     open_hand(phone, url, hand="そら 詩花 詩花 百合子 桃子 このみ やよい 真 伊織 未来 春香 千早", room="静香 紬")
     assert phone.inner_text("#sora").endswith("Use そら now: take 静香 (h 2 → 1).")
     assert phone.inner_text("#summary").startswith("h 2 · そら → 静香 · ")

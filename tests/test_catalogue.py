@@ -1,7 +1,7 @@
 """The catalogue: the 54 tile kinds, the units, the rule sets (user files and their checker:
 test_catalogue_files.py).
 
-Expected values come from RULES.md (sections 1, 3, 4), reference/unit-variants.json and the
+Expected values come from docs/rules.md (sections 1, 3, 4), reference/unit-variants.json and the
 published facts about the idols, not from the project's own output.
 """
 
@@ -39,7 +39,7 @@ def fs(*names: str) -> frozenset[str]:
 
 # --- the 54 kinds ------------------------------------------------------------------------------
 
-# The game's colour attributes (THE iDOLM@STER MILLION LIVE!), 詩花 Extra and そら Sora (RULES.md 1).
+# The game's colour attributes (THE iDOLM@STER MILLION LIVE!), 詩花 Extra and そら Sora (docs/rules.md 1).
 PRINCESS = {"haruka", "yukiho", "makoto", "hibiki", "mirai", "kotoha", "minako", "matsuri", "yuriko",
             "sayoko", "arisa", "umi", "iku", "emily", "kana", "nao", "noriko"}
 FAIRY = {"chihaya", "iori", "takane", "ritsuko", "shizuka", "megumi", "roco", "tomoka", "shiho", "ayumu",
@@ -220,7 +220,7 @@ def test_unit_sizes_and_members(cat, ids):
 
 
 @pytest.mark.parametrize("members", [
-    # seed 000's exceptions that count without a song (RULES.md 3)
+    # seed 000's exceptions that count without a song (docs/rules.md 3)
     fs("yuriko", "momoko", "konomi"),                       # FleurS
     fs("shiho", "umi", "arisa", "kotoha"),                  # スコーピオ with 琴葉
     fs("yuriko", "umi", "tsubasa"),                         # マイティセーラーズ with 百合子
@@ -255,7 +255,7 @@ def test_thirteen_member_stars_without_allstars(cat, ids):
 
 
 def test_every_idol_but_kaori_has_a_duet_partner(cat):
-    # RULES.md 5: "every idol but 歌織 has a duet partner"
+    # docs/rules.md 5: "every idol but 歌織 has a duet partner"
     rules = build_rules(cat, "2019-12")
     in_duets = {rules.tiles.ids[k] for u in rules.units if u.size == 2 for k in u.members}
     assert {i.id for i in cat.idols} - in_duets == {"kaori", "shika", "sora"}

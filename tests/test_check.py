@@ -1,7 +1,7 @@
 """The claim checker (solver/check.py, `mj check`): right, wrong and invalid claims of every field kind,
 malformed lines, streaming, workers, and interrupted runs (the command itself: test_check_cli.py).
 
-The fixtures in tests/data/claims_*.jsonl are the project's own. Expected values come from RULES.md
+The fixtures in tests/data/claims_*.jsonl are the project's own. Expected values come from docs/rules.md
 (the worked examples of 4.1, seed 000's hand, exchanges, discards and puzzle in section 6) or are
 derived by hand in each line's "note"; each wrong claim's note lists the reason codes it must get.
 """
@@ -24,7 +24,6 @@ from hypothesis import strategies as st
 from catalogue import Catalogue, Idol, RuleSpec, Unit
 from solver import Evaluator
 from solver.analysis.turn import waits as exact_waits
-from solver.checking import check
 from solver.checking.batch import CHUNK_SIZES, Summary, check_lines, record
 from solver.checking.check import CLAIM_FIELDS, LABELS, check_claim
 
@@ -91,7 +90,7 @@ def test_right_claims_cover_every_field_kind(right):
 
 
 def test_right_claims_report_exact_values(right):
-    # RULES.md 4.1 example 1: 16000; example 2: 7000 for a 12-tile hand that did not win
+    # docs/rules.md 4.1 example 1: 16000; example 2: 7000 for a 12-tile hand that did not win
     assert right["right-example-1"]["fields"]["score"] == {"verdict": "correct", "claimed": 16000, "exact": 16000,
                                                            "win": "ron"}
     assert right["right-example-2"]["fields"]["score"]["win"] == "none"
@@ -99,7 +98,7 @@ def test_right_claims_report_exact_values(right):
     # seed 000's hand: h = 1; the claim lists all 11 exchanges, so none is missing
     assert right["right-seed-exchanges"]["fields"]["h"]["exact"] == 1
     assert right["right-seed-exchanges"]["fields"]["exchanges"]["exact"]["missing"] == []
-    # discarding 奈緒 keeps 4 in-tiles (RULES.md 6)
+    # discarding 奈緒 keeps 4 in-tiles (docs/rules.md 6)
     accept = right["right-seed-discard-nao"]["fields"]["discard"]["exact"]["accept"]
     assert {a["tile"] for a in accept} == {"yayoi", "shiho", "kana", "shika"}
     # a dead wait is still a wait, with live 0
@@ -145,7 +144,7 @@ def test_wait_reasons(wrong):
     assert texts(wrong["wrong-waits-scores"], "waits") == ["score of wait 美也: claimed 16000, exact 17000",
                                                           "ron score of wait 美希: claimed 17000, exact 16000"]
     exact = {w["tile"] for w in wrong["wrong-waits-missing"]["fields"]["waits"]["exact"]}
-    assert exact == {"shizuka", "haruka", "yukiho", "takane"}  # RULES.md 6, seed 000's puzzle
+    assert exact == {"shizuka", "haruka", "yukiho", "takane"}  # docs/rules.md 6, seed 000's puzzle
 
 
 def test_h_reasons(wrong):
@@ -187,7 +186,9 @@ def test_two_missing_explanation():
                     member_points=2000, called="minus_member", ron_minus_member=False, no_win="same",
                     favourite="bonus", favourite_bonus=2000, sora="dead", ron_on_shika=False, hand_size=7)
     catalogue = Catalogue(idols=idols, units=units, rules={spec.name: spec})
-    check._EVALUATORS[spec.name] = Evaluator(spec.name, catalogue=catalogue)
+    from solver import api
+
+    api._SHARED[spec.name] = Evaluator(spec.name, catalogue=catalogue)  # (the process's one per rule set)
     try:
         claim = {"rules": spec.name, "hand": "k0 k1 k5 k6 k9 k9 k9"}
         assert check_claim({**claim, "h": 3})["verdict"] == "correct"
@@ -195,7 +196,7 @@ def test_two_missing_explanation():
         assert codes(result) == {"h:h_two_missing"}
         assert codes(check_claim({**claim, "h": 4})) == {"h:h_value"}
     finally:
-        del check._EVALUATORS[spec.name]
+        del api._SHARED[spec.name]
 
 
 # --- invalid input ---------------------------------------------------------------------------------

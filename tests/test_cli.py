@@ -1,6 +1,6 @@
-"""The mj command line: seed 000's step 1, RULES.md's worked examples, help texts and every error path.
+"""The mj command line: seed 000's step 1, docs/rules.md's worked examples, help texts and every error path.
 
-Expected values come from RULES.md (sections 4.1 and 6) and the catalogue's facts, not from mj's output.
+Expected values come from docs/rules.md (sections 4.1 and 6) and the catalogue's facts, not from mj's output.
 """
 
 from __future__ import annotations
@@ -131,7 +131,7 @@ def test_catalogue_units_counts():
     assert len(mj_json("catalogue", "idols", "--json")) == 54
 
 
-# --- scores: RULES.md 4.1 worked examples --------------------------------------------------------
+# --- scores: docs/rules.md 4.1 worked examples --------------------------------------------------------
 
 
 def by_members(payload) -> Counter:
@@ -174,7 +174,7 @@ def test_worked_example_1_with_the_british_spelling():
 
 # --- h and the example ---------------------------------------------------------------------------
 
-# RULES.md 6: the example hand's 11 optimal exchanges (in, out)
+# docs/rules.md 6: the example hand's 11 optimal exchanges (in, out)
 SEED_EXCHANGES = {("noriko", "serika"), ("yayoi", "nao"), ("shiho", "nao"), ("kana", "nao"), ("shika", "nao"),
                   ("yayoi", "sayoko"), ("shiho", "sayoko"), ("kana", "sayoko"), ("shika", "sayoko"),
                   ("arisa", "kana"), ("minako", "kana")}

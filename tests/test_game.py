@@ -100,7 +100,7 @@ def test_replay_rejects_a_tampered_log(ev):
 
 # --- crafted deals: positions whose outcome is known -------------------------------------------------------
 
-READY = "真 雪歩 あずさ 可奈 歩 未来 まつり 美也 紗代子 海美 奈緒 美奈子".split()  # + のり子: complete (RULES.md 6)
+READY = "真 雪歩 あずさ 可奈 歩 未来 まつり 美也 紗代子 海美 奈緒 美奈子".split()  # + のり子: complete (docs/rules.md 6)
 
 
 class Script(Player):
@@ -188,7 +188,7 @@ def test_ron_beats_an_earlier_call(ev, monkeypatch):
 
 def test_no_call_that_would_leave_no_tile_to_discard(ev):
     """QA: a seat whose only concealed tiles were the other members of a unit was offered the call of the fourth,
-    after which it had nothing to discard (RULES.md: a call, then a discard); `mj review` then crashed grading
+    after which it had nothing to discard (docs/rules.md: a call, then a discard); `mj review` then crashed grading
     it. Such a call is not offered; with one more concealed tile it is."""
     from game.legal import claim_actions
     from game.state import GameState

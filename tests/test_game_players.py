@@ -1,4 +1,4 @@
-"""The built-in COMs on positions whose answer is known: seed 000's example hand (RULES.md section 6),
+"""The built-in COMs on positions whose answer is known: seed 000's example hand (docs/rules.md section 6),
 seed000's kept mistakes (tiles in view ignored), its そら timing, and calls taken only when they lower h."""
 
 from __future__ import annotations

@@ -146,7 +146,7 @@ def test_analysis_fast_path_equals_cpsat_path(name, monkeypatch):
     ev = Evaluator(name)
     names = [ev.tiles.name(k) for k in range(len(ev.tiles))]
     cases = list(random_real_hands(ev, 6, 5))
-    seed = "真 雪歩 あずさ 可奈 歩 未来 まつり 美也 紗代子 海美 奈緒 美奈子 星梨花"  # RULES.md 6: h = 1
+    seed = "真 雪歩 あずさ 可奈 歩 未来 まつり 美也 紗代子 海美 奈緒 美奈子 星梨花"  # docs/rules.md 6: h = 1
     near = "真 雪歩 あずさ 可奈 歩 未来 まつり 美也 紗代子 海美 奈緒 そら"  # a 12-tile hand holding そら
     cases += [(ev.hand(seed), ()), (ev.hand(near), ()), (ev.hand(seed), ev.seen("奈緒 紗代子"))]
     room = [names[k] for k in (0, 10, 20, 30)]

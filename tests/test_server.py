@@ -2,7 +2,7 @@
 bad input gives the CLI's one-line error with a 4xx status, concurrent requests give the sequential
 answers, and cancelled or runaway work is stopped (its worker killed and replaced).
 
-Expected values for seed 000 come from RULES.md (h = 1 with 11 optimal exchanges; example 1 scores
+Expected values for seed 000 come from docs/rules.md (h = 1 with 11 optimal exchanges; example 1 scores
 16000), not from the server's own output.
 """
 

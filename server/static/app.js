@@ -389,7 +389,7 @@ function welcome() {
   const close = () => { $("welcome").hidden = true; try { localStorage.setItem("mj-welcomed", "1"); } catch { /* */ } };
   $("welcome-close").addEventListener("click", close);
   $("example").addEventListener("click", () => {
-    close();  // seed 000's first position (RULES.md): h 1, eleven optimal exchanges
+    close();  // seed 000's first position (docs/rules.md): h 1, eleven optimal exchanges
     go(() => { $("hand-text").value = "真 雪歩 あずさ 可奈 歩 未来 まつり 美也 紗代子 海美 奈緒 美奈子 星梨花"; });
   });
 }

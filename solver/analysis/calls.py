@@ -1,5 +1,5 @@
 """Every tile another player could discard to a 12-tile hand: the units it can be called into, the best
-discard after each call and whether that lowers h, and whether a ron on it wins (RULES.md section 6).
+discard after each call and whether that lowers h, and whether a ron on it wins (docs/rules.md section 6).
 
 The page shows it without a discard being typed (as Hitori-Jong 2nd's call list does). Built on the
 exact call options of turn.py, one kind at a time; only kinds with a live copy can be discarded.

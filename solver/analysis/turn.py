@@ -1,4 +1,4 @@
-"""Turn analysis (RULES.md section 6), exact: exchanges, per-discard acceptance, waits, calls, そら.
+"""Turn analysis (docs/rules.md section 6), exact: exchanges, per-discard acceptance, waits, calls, そら.
 
 Everything here is built on two exact primitives (enumerate.py): the distinct optimal exchanges of
 a hand, and the kinds whose draw lowers h. A discarded tile counts as seen afterwards (it lies in

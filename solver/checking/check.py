@@ -15,7 +15,6 @@ from __future__ import annotations
 from typing import Any
 
 from solver.checking.context import (
-    _EVALUATORS,
     CLAIM_FIELDS,
     KNOWN_FIELDS,
     LABELS,
@@ -31,7 +30,7 @@ from solver.checking.intake import Rejected, echo_id, read_claim
 from solver.core.errors import MjError, close_matches, shown
 from solver.core.rules import DEFAULT_RULES
 
-__all__ = ["CLAIM_FIELDS", "LABELS", "VERDICTS", "check_claim", "evaluator", "validate_rules", "_EVALUATORS"]
+__all__ = ["CLAIM_FIELDS", "LABELS", "VERDICTS", "check_claim", "evaluator", "validate_rules"]
 
 
 # --- one claim ---------------------------------------------------------------------------------

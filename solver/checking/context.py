@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
-from solver.api import Evaluator
+from solver.api import Evaluator, shared_evaluator as evaluator  # (evaluator: one per rule set and process)
 from solver.core.search.fast import exchange_distance, search_for
 from solver.core.errors import HAND_SIZE, MjError, shown
 from solver.core.hand import COPIES, Hand, Situation, check_hand, check_situation
@@ -87,16 +87,7 @@ class InvalidValue(Exception):
     """A claim value that cannot be read: the field's verdict is invalid."""
 
 
-# --- evaluators, one per rule set and process ----------------------------------------------------
-
-_EVALUATORS: dict[str, Evaluator] = {}
-
-
-def evaluator(rules: str) -> Evaluator:
-    """The process's cached Evaluator for a rule set (CP-SAT models are built once per process)."""
-    if rules not in _EVALUATORS:
-        _EVALUATORS[rules] = Evaluator(rules)
-    return _EVALUATORS[rules]
+# --- the rule set ---------------------------------------------------------------------------------
 
 
 def validate_rules(rules: str) -> RuleSet:
@@ -218,7 +209,7 @@ def decomposition_text(ctx: Context, result: ScoreResult) -> str:
 
 def _h_with(ctx: Context, copies: int, two_missing_only: bool) -> tuple[int | None, Any]:
     """h as an engine would compute it with a copy limit of `copies` and/or only units missing at most two
-    members of the hand in its targets (RULES.md section 7), by the exact search (no solve). Returns (h, a witness
+    members of the hand in its targets (docs/rules.md section 7), by the exact search (no solve). Returns (h, a witness
     Exchange) or (None, None)."""
     known = ctx.shortcuts.get((copies, False)) or (ctx.h() if copies == COPIES else None)
     result = shortcut_distance(ctx.rules, ctx.hand, ctx.seen, copies, two_missing_only, unrestricted=known)

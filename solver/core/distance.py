@@ -1,4 +1,4 @@
-"""The exchange distance h (RULES.md section 5) with one optimal exchange as its witness."""
+"""The exchange distance h (docs/rules.md section 5) with one optimal exchange as its witness."""
 
 from __future__ import annotations
 
@@ -52,7 +52,7 @@ def exchange_distance(model: DistanceModel, hand: Hand, seen: tuple[int, ...] = 
 
 def shortcut_distance(model: DistanceModel, hand: Hand, seen: tuple[int, ...] = (), copies: int = COPIES,
                       two_missing_only: bool = False) -> DistanceResult:
-    """h as an engine with a known shortcut computes it (RULES.md section 7): a copy limit of `copies`
+    """h as an engine with a known shortcut computes it (docs/rules.md section 7): a copy limit of `copies`
     (unit copies included) and/or targets built only from units missing at most two members of the hand.
 
     Solved on a clone of the template, which is left re-targeted at the physical limit afterwards.

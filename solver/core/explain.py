@@ -1,4 +1,4 @@
-"""Why a unit scores what it scores: RULES.md section 4's formula written out step by step.
+"""Why a unit scores what it scores: docs/rules.md section 4's formula written out step by step.
 
 The page and `mj score --json` show these lines when a score is disputed. The text is checked
 against ``RuleSet.points`` on every call, so an explanation can never disagree with the score.

@@ -73,7 +73,7 @@ class RuleSet:
 
     def points(self, size: int, *, won: bool, called: bool = False, holds_ron: bool = False,
                has_favourite: bool = False) -> int:
-        """Points of one unit copy of `size` members (RULES.md section 4, as parameterised)."""
+        """Points of one unit copy of `size` members (docs/rules.md section 4, as parameterised)."""
         spec = self.spec
         n_eff = size
         n_eff -= 1 if (not won and spec.no_win == "minus_member") else 0

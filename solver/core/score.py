@@ -1,4 +1,4 @@
-"""Best score: is the hand complete, and its highest-scoring decomposition (RULES.md section 4).
+"""Best score: is the hand complete, and its highest-scoring decomposition (docs/rules.md section 4).
 
 The hand's idol-unit graph splits the problem: units that share no kind cannot interact, so each
 connected component is solved on its own, and a kind held but in no candidate unit proves at once

@@ -33,7 +33,7 @@ def variant(ev: Evaluator, **changes: Any) -> Evaluator:
     return _VARIANTS[key]
 
 
-HITORI_JONG = ("copy_limit", "two_missing")  # Hitori-Jong 2.1.0's known shortcuts (RULES.md section 7)
+HITORI_JONG = ("copy_limit", "two_missing")  # Hitori-Jong 2.1.0's known shortcuts (docs/rules.md section 7)
 SHORTCUTS = ("call_not_lowering", "called_whole", "copy_limit", "ron_shika", "sora_mode", "two_missing")
 
 

@@ -142,7 +142,7 @@ def ron_shika(rng: random.Random, ev: Evaluator, level: Difficulty) -> dict[str,
     hand = built.hand.remove(shika)
     favourite = random_favourite(rng, rules, hand) if any(hand.concealed) else None
     found = prove_waits(ev, hand, favourite)
-    note = "a ron on 詩花 is not a win (RULES.md D2): its ron score is null; a tsumo on 詩花 is"
+    note = "a ron on 詩花 is not a win (docs/rules.md D2): its ron score is null; a tsumo on 詩花 is"
     return _waits_trap(ev, "ron_shika", level, hand, found, wait_features(ev, hand, found, built, shika, 0),
                        favourite, note)
 

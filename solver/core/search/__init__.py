@@ -6,7 +6,8 @@
 - `fast.py`: the cached searchers per rule set and the answers built on them (h with a witness);
 - `shortcut.py`: h under another engine's shortcut (for the checker and the generator).
 
-Callers import from here.
+Callers import the module they need (`fast` for answers, `shortcut`, `native`); the package itself gives the
+search class and whether C runs.
 """
 
 from solver.core.search.native import NATIVE, forced_pure

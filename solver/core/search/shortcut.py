@@ -1,4 +1,4 @@
-"""h as an engine with a known shortcut computes it (RULES.md section 7), by the exact search.
+"""h as an engine with a known shortcut computes it (docs/rules.md section 7), by the exact search.
 
 The shortcuts: a copy limit other than 3 (Hitori-Jong 2 takes a 4th copy), and targets whose concealed
 units each miss at most two members of the hand. Both only change what the search may build, so the

@@ -113,7 +113,7 @@ class TileSearch:
 
     # --- questions --------------------------------------------------------------------------------
     def h(self, hand: Hand, seen: tuple[int, ...] = (), copies: int = COPIES) -> int | None:
-        """Exact h (RULES.md section 5); None if no complete hand is reachable at all."""
+        """Exact h (docs/rules.md section 5); None if no complete hand is reachable at all."""
         key = (hand.concealed, hand.called, seen, copies)
         cached = self._h_cache.get(key, False)
         if cached is not False:
