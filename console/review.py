@@ -54,6 +54,16 @@ def _pct(value) -> str:
     return "—" if value is None else f"{100 * value:.1f}%"
 
 
+def _loss(d: dict) -> str:
+    """The loss as graded, and the loss against the optimum beside it where that is proved and not the same (QA: a
+    loss within the class nearest had stood alone where only 0-100 % was proved)."""
+    bounds = d["loss_bounds"]
+    if bounds is None or bounds == [d["loss"], d["loss"]]:
+        return _pct(d["loss"])
+    proved = f"proved {_pct(bounds[0])}–{_pct(bounds[1])}"
+    return proved if d["loss"] is None else f"{_pct(d['loss'])} ({proved})"
+
+
 def _value(option: dict) -> str:
     """P(win) and, where known, E[score] of the same play."""
     score = option["expected_score"]
@@ -77,7 +87,7 @@ def _show(review: dict) -> None:
         best_cell = "=" if d["match"] else describe(best["action"], short=True)
         table.add_row(str(d["index"]) + ("*" if d["clocked"] else ""), d["type"], describe(chosen["action"], short=True),
                       best_cell, _value(chosen), _value(best),
-                      _pct(d["loss"]) + (f" {mark}" if mark else ""), h, d["method"])
+                      _loss(d) + (f" {mark}" if mark else ""), h, d["method"])
     if review["decisions"]:  # (none: an interrupt before the first, no empty table, QA)
         console.print(table)
     s = review["summary"]

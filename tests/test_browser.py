@@ -117,7 +117,7 @@ def no_horizontal_scroll(page) -> bool:
 def test_plan_shows_exact_win_probabilities(chromium, url):
     """Seed 000's hand with one draw left: P(win) = live winning tiles / unseen tiles, 11/149 at best."""
     page = planned_page(chromium, url, 1)
-    assert page.locator("#discard-table tbody tr").first.locator("td.win").inner_text() == "7.4 %"
+    assert page.locator("#discard-table tbody tr").first.locator("td.win").inner_text() == "7.4\xa0%"  # (no-break: never "7.4 / %")
     assert page.inner_text("#plan-result").startswith("P(win) over 1 draw(s): exact optimum")
     assert no_horizontal_scroll(page)
     page.close()
@@ -142,7 +142,7 @@ def test_plan_past_the_budget_shows_a_bracket(chromium, url):
     # at turns 3 this hand's optimum keys 26 states (the last two draws are closed forms), nearest 19
     page = planned_page(chromium, url, 3, lambda u: u.replace("max_states=20000", "max_states=20"))
     first = page.locator("#discard-table tbody tr").first.locator("td.win").inner_text()
-    assert " – " in first and not first.startswith("≈")
+    assert "\xa0– " in first and not first.startswith("≈")  # (a break after the dash only)
     assert "the optimum lies between" in page.inner_text("#plan-result .estimate")
     page.close()
 

@@ -170,7 +170,7 @@ def test_review_steps_through_a_picked_log_and_grades_a_seat(page, url):
                  and d["chosen"]["score_upper"] > d["chosen"]["expected_score"]]
     assert bracketed
     for index, chosen in bracketed[:3]:
-        text = page.locator(f"#decisions tbody tr[data-index='{index}'] td").nth(2).inner_text()
+        text = page.locator(f"#decisions tbody tr[data-index='{index}'] td").nth(2).inner_text().replace("\xa0", " ")
         sampled = chosen["score_interval"]  # a sampled lower value: "≈ x (lo–hi)" before the upper bound
         value = (f"≈ {shown(chosen['expected_score'])} ({fixed(sampled[0], '1')}–{fixed(sampled[1], '1')})" if sampled
                  else shown(chosen["expected_score"]))
@@ -223,12 +223,39 @@ def test_review_shows_sampled_values_as_estimates_and_bounds_as_brackets(page, u
         chosen, p, upper = d["chosen"], d["chosen"]["win_probability"], d["chosen"]["win_upper"]
         if p is None:
             continue
-        text = page.locator(f"#decisions tbody tr[data-index='{d['index']}'] td").nth(2).inner_text()
+        text = page.locator(f"#decisions tbody tr[data-index='{d['index']}'] td").nth(2).inner_text().replace("\xa0",
+                                                                                                              " ")
         interval = chosen["win_interval"]
         value = f"≈ {percent(p)} ({percent(interval[0])}–{percent(interval[1])})" if interval else percent(p)
         expected = f"P(win) {value}" + (f" – {percent(upper)}" if upper is not None and upper > p else "")
         assert expected in text, (expected, text)
         assert ("≈" in text.split(" · ")[0]) == bool(interval), text
+
+
+def test_review_says_the_proved_loss_and_the_players_own_choice(page, url):
+    """QA: a card said "10.9 %" where only 0-100 % was proved against the optimum, hid an h lost behind "=", and a
+    pass's "next" line named another seat's move. Each loss cell is checked against the review's JSON."""
+    review = review_seat_0(page, url)
+
+    def loss(d):
+        bounds = d["loss_bounds"]
+        proved = bounds and f"{percent(bounds[0])}–{percent(bounds[1])}"
+        if d["match"]:
+            text = "="
+        elif d["loss"] is None:
+            text = proved or "≠"
+        elif bounds and bounds != [d["loss"], d["loss"]]:
+            text = f"{percent(d['loss'])} (proved {percent(bounds[0])}–{percent(bounds[1])})"
+        else:
+            text = percent(d["loss"])
+        return text + (f" (h +{d['h_lost']})" if d["h_lost"] else "")
+    for d in review["decisions"]:
+        cell = page.locator(f"#decisions tbody tr[data-index='{d['index']}'] td").nth(4).inner_text()
+        assert cell.replace("\xa0", " ") == loss(d), (cell, d)
+    d = review["decisions"][-1]
+    page.click(f"#decisions tbody tr[data-index='{d['index']}']")
+    line = page.locator("#position p.hint").first.inner_text()
+    assert line.startswith(f"next (#{d['index']}): chosen: ") and " · best: " in line, line
 
 
 def test_review_names_a_bad_log(page, url):

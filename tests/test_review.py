@@ -351,3 +351,13 @@ def test_an_interrupted_review_keeps_what_it_graded(ev, missed):
     jsonschema.validate(json.loads(json.dumps(data)),
                         json.loads((ROOT / "docs" / "review.schema.json").read_text(encoding="utf-8")))
     assert "interrupted" not in review_game(ev, events, 0, seconds=0.2, indexes={first[0]}).to_dict()
+
+
+def test_the_terminal_says_a_proved_loss_beside_the_graded_one():
+    """QA: a loss within the class nearest stood alone where only 0-100 % was proved against the optimum."""
+    from console.review import _loss
+
+    assert _loss({"loss": 0.109, "loss_bounds": [0.0, 1.0]}) == "10.9% (proved 0.0%–100.0%)"
+    assert _loss({"loss": 0.109, "loss_bounds": [0.109, 0.109]}) == "10.9%"
+    assert _loss({"loss": 0.109, "loss_bounds": None}) == "10.9%"
+    assert _loss({"loss": None, "loss_bounds": [0.02, 0.5]}) == "proved 2.0%–50.0%"

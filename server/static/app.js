@@ -364,9 +364,10 @@ async function start() {
   for (const radio of document.querySelectorAll("input[name=win]")) {
     radio.addEventListener("change", () => { winChosen = true; update(); });
   }
-  $("clear").addEventListener("click", () => {
-    Hand.pending = null;
+  $("clear").addEventListener("click", () => {  // a new position: its seen tiles, room and discard go too (QA: a
+    Hand.pending = null;                          // seen tile the page had added stayed for the next hand)
     $("position-title").dataset.after = "";
+    for (const [, id] of FIELDS) $(id).value = "";
     Hand.set([], []);
   });
   $("call-toggle").addEventListener("click", () => Hand.toggleCall());

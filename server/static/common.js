@@ -31,12 +31,13 @@ async function loadIdols() {
 function planValue(x, interval, upper, format, ends = format) {
   if (x == null) return "—";
   const shown = interval ? `≈ ${format(x)} (${ends(interval[0])}–${ends(interval[1])})` : format(x);
-  return upper != null && upper !== x ? `${shown} – ${format(upper)}` : shown;
+  return upper != null && upper !== x ? `${shown}\u00a0– ${format(upper)}` : shown;  // (a break after the dash only)
 }
 
 // A percentage (v in %) with one decimal, below 0.05 % two significant digits in fixed point: a bracket 0.00097 % –
 // 0.0032 % reads as two values, not 0.0 % – 0.0 % (the terminal's console/render.percent does the same).
-function fixedPercent(v) { return `${v > 0 && v < 0.05 ? v.toFixed(1 - Math.floor(Math.log10(v))) : v.toFixed(1)} %`; }
+// (a no-break space: at phone width a cell had broken "21.2 / % – / 25.2 / %", QA)
+function fixedPercent(v) { return `${v > 0 && v < 0.05 ? v.toFixed(1 - Math.floor(Math.log10(v))) : v.toFixed(1)}\u00a0%`; }
 function tileName(key) { return idolsByName.has(key) ? idolsByName.get(key).name : key; }
 
 // A tile by its short name or id: coloured by its attribute, the idol's own colour as a stripe.

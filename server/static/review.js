@@ -61,8 +61,11 @@ function show(index) {
   const next = replayed.steps[at + 1];
   const graded = next && decisionsByIndex.get(at + 1);
   // (a graded decision names its # as the table does: the position shown is the one before it, QA)
-  const nextLine = next ? el("p", { class: "hint", text: `${graded ? t("nextAt", at + 1) : t("nextWord")}${narrate(next.event, names)}${graded
-    ? ` · ${t("bestWord")}${describe(graded.best.action)}${graded.match ? t("sameWord") : `, ${t("lossWord", percent(graded.loss))}`}` : ""}` }) : null;
+  // (a graded decision says the player's own choice: the next event may be another seat's, after a pass, QA)
+  const nextLine = next ? el("p", { class: "hint", text: graded
+    ? `${t("nextAt", at + 1)}${t("chosenWord")}${describe(graded.chosen.action)} · ${t("bestWord")}${describe(graded.best.action)}${
+      graded.match ? t("sameWord") : `, ${t("lossWord", lossText(graded))}`}`
+    : `${t("nextWord")}${narrate(next.event, names)}` }) : null;
   if (!view) {
     $("step-wall").textContent = t("beforeDeal");
     $("position").replaceChildren(nextLine || "");
@@ -98,6 +101,15 @@ function describe(action) {
 function valueText(x, interval, upper, upperEstimate, format, ends = format) {
   const shown = planValue(x, interval, upper, format, ends);
   return upperEstimate != null && upper != null && upper !== x ? `${shown} (≈ ${format(upperEstimate)})` : shown;
+}
+// The loss as graded, and beside it the loss against the optimum where that is proved and not the same (QA: "10.9 %"
+// stood alone where only 0-100 % was proved); "≠" where neither is known.
+function lossText(d) {
+  const proved = d.loss_bounds && `${percent(d.loss_bounds[0])}–${percent(d.loss_bounds[1])}`;
+  if (d.loss == null) return proved || "≠";
+  const same = d.loss_bounds && d.loss_bounds[0] === d.loss && d.loss_bounds[1] === d.loss;
+  return proved && !same ? `${percent(d.loss)} (${t("provedWord", percent(d.loss_bounds[0]), percent(d.loss_bounds[1]))})`
+    : percent(d.loss);
 }
 function percent(p) { return p == null ? "—" : fixedPercent(100 * p); }
 function number(x) { return x == null ? "—" : Number.isInteger(x) ? String(x) : x.toFixed(1); }
@@ -149,8 +161,7 @@ function drawReview(answer) {
     class: `decision${worst.has(n) ? " worst" : ""}`, "data-index": d.index, tabindex: "0", role: "row",
     onclick: () => show(d.index - 1), onkeydown: (e) => { if (e.key === "Enter") show(d.index - 1); } },
     el("td", { class: "num", text: d.index, role: "cell" }), el("td", { text: t("decisionType", d.type), role: "cell" }), side(d.chosen, 2), side(d.best, 3),
-    el("td", { class: "num", role: "cell", text: d.match ? "=" : d.loss != null ? percent(d.loss)
-      : d.loss_bounds ? `${percent(d.loss_bounds[0])} – ${percent(d.loss_bounds[1])}` : d.h_lost ? `h +${d.h_lost}` : "≠" }),
+    el("td", { class: "num", role: "cell", text: (d.match ? "=" : lossText(d)) + (d.h_lost ? ` (h +${d.h_lost})` : "") }),
     // (the note, a paragraph, folded: at phone width it had made a row 2,000 px tall, QA)
     el("td", { class: "why", role: "cell" }, [d.missed_win && t("missedWin"), t("methodWord", d.method), d.clocked && t("clockedWord")]
       .filter(Boolean).join(": "), d.note ? el("details", {}, el("summary", { text: t("howMore") }), d.note) : "")));
