@@ -430,3 +430,10 @@ def test_a_reload_keeps_the_grading_of_a_log(page, url):
     page.wait_for_selector("#decisions tbody tr")
     assert page.locator("#decisions tbody tr").count() == rows == len(review["decisions"])
     assert page.input_value("#seconds") == "0.1" and page.input_value("#seat") == "0" and asked == []
+
+
+def test_the_review_steppers_are_named_in_japanese(page, url):
+    """QA: the step buttons' names for a screen reader stayed English on the Japanese page."""
+    page.goto(f"{url}review?lang=ja")
+    page.wait_for_selector("#drop")
+    assert page.get_attribute("#prev", "aria-label") == "前の手" and page.get_attribute("#step", "aria-label") == "手"

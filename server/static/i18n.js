@@ -1,5 +1,5 @@
 // mj serve: the page's words in English and Japanese. Static text carries data-i18n="key" (data-placeholder for
-// a placeholder); answers are drawn with t(key, ...). The language: ?lang=, then the last choice, then the browser's.
+// a placeholder, data-i18n-label for an aria-label); answers are drawn with t(key, ...). The language: ?lang=, then the last choice, then the browser's.
 "use strict";
 
 // The server's reasons a hand did not win (solver/core/score.py), in the Japanese page's words (QA: said in English)
@@ -167,6 +167,7 @@ function setLanguage(code, remember = true) {
   if (remember) { try { localStorage.setItem("mj-lang", code); } catch { /* private mode: not kept */ } }
   for (const node of document.querySelectorAll("[data-i18n]")) node.textContent = t(node.dataset.i18n);
   for (const node of document.querySelectorAll("[data-placeholder]")) node.placeholder = t(node.dataset.placeholder);
+  for (const node of document.querySelectorAll("[data-i18n-label]")) node.setAttribute("aria-label", t(node.dataset.i18nLabel));
   const toggle = document.getElementById("lang-toggle");
   if (toggle) {  // the button names the other language in that language
     toggle.textContent = code === "ja" ? "English" : "日本語";

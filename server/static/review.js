@@ -170,7 +170,7 @@ function drawReview(answer) {
       s.match_rate == null ? "—" : (100 * s.match_rate).toFixed(0), percent(s.total_loss))
       + (s.graded_by_win_probability != null ? t("byWin", s.graded_by_win_probability) : "")
       + (s.missed_wins ? t("missedWins", s.missed_wins) : "") + (s.clocked ? t("clockedNote", s.clocked) : "")),
-    el("p", { class: "hint", text: answer.model }),
+    el("p", { class: "hint", text: language === "ja" && answer.model.startsWith("solo model:") ? t("soloModel") : answer.model }),
     // (roles said outright: a phone's card layout changes the cells' display, which can drop a table's semantics)
     el("table", { id: "decisions", role: "table" }, el("thead", { role: "rowgroup" }, el("tr", { role: "row" }, ...heads
       .map((h) => el("th", { text: h, role: "columnheader" })))), el("tbody", { role: "rowgroup" }, ...rows)));
