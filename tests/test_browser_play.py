@@ -284,9 +284,11 @@ def test_review_takes_a_dropped_log(page, url):
 def test_play_and_review_speak_japanese_after_the_toggle(page, url):
     page.goto(f"{url}play?seed=7&coms=greedy&pace=0")
     page.wait_for_selector("#my-hand .tile")
+    english = page.inner_text("#moves li >> nth=0")
     page.click("#lang-toggle")
     page.wait_for_function("() => document.documentElement.lang === 'ja'")
     assert page.inner_text("#table-title") == "卓" and page.inner_text("#wall").startswith("山の残り")
+    assert page.inner_text("#moves li >> nth=0") != english  # (the moves so far said again: QA, they had stayed)
     assert axe_serious(page) == []
     page.goto(f"{url}review")  # the choice is kept
     page.wait_for_function("() => document.documentElement.lang === 'ja'")

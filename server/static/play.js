@@ -164,6 +164,7 @@ function showStep(step) {
   const event = step.event;
   if (event.type === "start_game") { names = event.names; favourites = event.favourites; }
   const line = el("li", { class: event.actor === 0 ? "mine" : null, text: narrate(event, names) });
+  line.event = event;  // (said again in the other language after a switch, renarrate)
   $("moves").append(line);
   line.scrollIntoView({ block: "nearest" });
   if (step.view) { view = step.view; drawTable(); }
@@ -258,5 +259,7 @@ function gameOver(snapshot) {
   over.scrollIntoView({ block: "start" });
 }
 
-wireLanguage(() => { if (latest && latest.legal) offer(latest.legal); else if (view) drawTable(); });
+// (the moves so far too: QA, they had stayed in the language they were played in)
+function renarrate() { for (const line of $("moves").children) if (line.event) line.textContent = narrate(line.event, names); }
+wireLanguage(() => { renarrate(); if (latest && latest.legal) offer(latest.legal); else if (view) drawTable(); });
 loadIdols().then(() => (query.has("coms") || query.has("seed") ? start() : setupForm()));
