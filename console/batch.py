@@ -74,7 +74,7 @@ def show_generate(run: Any) -> int:
 
 
 def check(
-    file: Annotated[str, typer.Argument(help="Claims, one JSON object per line (docs/checker.md); '-' reads stdin.")],
+    file: Annotated[str, typer.Argument(metavar="FILE", help="Claims, one JSON object per line (docs/checker.md); '-' reads stdin.")],
     json_: Annotated[bool, typer.Option("--json", help="Print a JSON report {\"claims\": [...], \"summary\": {...}}.")] = False,
     workers: WorkersOpt = ALL_CORES, output: OutputOpt = None, resume: ResumeOpt = False, force: ForceOpt = False,
     time_budget: TimeBudgetOpt = None,
@@ -99,7 +99,7 @@ def check(
 
 
 def generate(
-    kind: Annotated[str, typer.Argument(help="waits, exchanges, discard or traps (docs/generation.md).")],
+    kind: Annotated[str, typer.Argument(metavar="KIND", help="waits, exchanges, discard or traps (docs/generation.md).")],
     count: Annotated[int, typer.Option("--count", "-n", min=0, max=1_000_000, help="How many positions.")] = 10,
     seed: Annotated[int, typer.Option("--seed", help="Same seed, same file (on any executor).")] = 0,
     rules: BuiltInRulesOpt = DEFAULT_RULES,

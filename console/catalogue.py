@@ -70,7 +70,7 @@ def catalogue_rules(json_: JsonOpt = False, catalogue: CatalogueOpt = None) -> N
 
 
 @catalogue_app.command("check")
-def catalogue_check(files: Annotated[list[str], typer.Argument(help="Catalogue TOML files to check.")],
+def catalogue_check(files: Annotated[list[str], typer.Argument(metavar="FILE...", help="Catalogue TOML files to check.")],
                     json_: JsonOpt = False) -> None:
     """Validate catalogue files; exits 1 when any has problems.
 

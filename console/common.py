@@ -13,13 +13,13 @@ from solver.api import Evaluator
 from solver.core.errors import MjError, error_line, shown
 from solver.core.rules import parse_date
 
-HandArg = Annotated[str, typer.Argument(help="The hand, e.g. '[翼 可憐 茜] 春香 千早 ...' (called units in brackets).")]
+HandArg = Annotated[str, typer.Argument(metavar="HAND", help="The hand, e.g. '[翼 可憐 茜] 春香 千早 ...' (called units in brackets).")]
 RulesOpt = Annotated[str, typer.Option("--rules", "-r", help="Rule set: 2019-12, 2019-10, hitori-jong-2.1 or your own.")]
 BuiltInRulesOpt = Annotated[str, typer.Option("--rules", "-r", help="Rule set: 2019-12, 2019-10 or hitori-jong-2.1 "
                                                                   "(the built-in ones).")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]
 CatalogueOpt = Annotated[Optional[list[str]], typer.Option(
-    "--catalogue", help="Extra catalogue file (TOML) with units or rule sets of your own; repeatable.")]
+    "--catalogue", metavar="FILE", help="Extra catalogue file (TOML) with units or rule sets of your own; repeatable.")]
 AsOfOpt = Annotated[Optional[str], typer.Option("--as-of", help="Drop units dated after this day (YYYY-MM-DD).")]
 SeenOpt = Annotated[str, typer.Option("--seen", help="Tiles visible elsewhere (others' calls, and discards not in "
                                                      "--waiting-room: a tile is listed once).")]

@@ -15,7 +15,7 @@ from solver.core.rules import DEFAULT_RULES
 MAX_LOG = 32 << 20  # characters: a game log is tens of kilobytes
 
 PlayerOpt = Annotated[Optional[list[str]], typer.Option(
-    "--player", "-p", help="A seat's player, once per seat in order: random, greedy, seed000, planner, planner-clock, "
+    "--player", "-p", metavar="PLAYER", help="A seat's player, once per seat in order: random, greedy, seed000, planner, planner-clock, "
                            "cmd:COMMAND (an external engine) or human. Default: four different COMs.")]
 
 
@@ -41,7 +41,7 @@ def play(player: PlayerOpt = None,
          rules: RulesOpt = DEFAULT_RULES,
          dealer: Annotated[int, typer.Option("--dealer", help="The seat that draws first.")] = 0,
          favourite: Annotated[Optional[list[str]], typer.Option(
-             "--favourite", "--favorite", help="SEAT=NAME, a seat's favourite (担当); else drawn by the seed.")] = None,
+             "--favorite", "--favourite", metavar="SEAT=NAME", help="SEAT=NAME, a seat's favourite (担当); else drawn by the seed.")] = None,
          log: Annotated[Optional[str], typer.Option("--log", help="Write the game log (JSON lines) to this file.")] = None,
          calls: Annotated[str, typer.Option("--calls", help="Calls (チー) from any seat's discard, or only from "
                                                            "the previous seat's: any or previous.")] = "any",
@@ -96,7 +96,7 @@ def play(player: PlayerOpt = None,
                 sink.drop()
 
 
-def replay(log: Annotated[str, typer.Argument(help="A game log written by mj play --log.")],
+def replay(log: Annotated[str, typer.Argument(metavar="LOG", help="A game log written by mj play --log.")],
            at: Annotated[Optional[int], typer.Option("--at", help="Show the position after this many events "
                                                                   "(default: the end).")] = None,
            seat: Annotated[Optional[int], typer.Option("--seat", help="The seat to analyse (default: the one "

@@ -11,7 +11,7 @@ from console.common import CatalogueOpt, JsonOpt, emit_json, errors
 from solver.batch.job import MAX_WORKERS
 
 
-def review(log: Annotated[str, typer.Argument(help="A game log written by mj play --log.")],
+def review(log: Annotated[str, typer.Argument(metavar="LOG", help="A game log written by mj play --log.")],
            seat: Annotated[int, typer.Option("--seat", help="The seat whose decisions are graded.")] = 0,
            seconds: Annotated[float, typer.Option("--seconds", help="The planner's time budget a decision; past "
                                                                     "it, bounds or h and acceptance grade it.")] = 1.0,
@@ -21,7 +21,7 @@ def review(log: Annotated[str, typer.Argument(help="A game log written by mj pla
                                                                               "many sampled walls per action "
                                                                               "(default 1,000; labelled estimate, "
                                                                               "with 95 % intervals).")] = None,
-           at: Annotated[Optional[list[int]], typer.Option("--at", help="Only the decision taken at the position "
+           at: Annotated[Optional[list[int]], typer.Option("--at", metavar="N", help="Only the decision taken at the position "
                                                                         "`mj replay --at N` shows (the # column); repeatable.")] = None,
            json_: JsonOpt = False, catalogue: CatalogueOpt = None) -> None:
     """Grade every decision of a seat: per discard P(win) and E[score] of the chosen and the best action (solo

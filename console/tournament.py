@@ -16,7 +16,7 @@ from solver.core.rules import DEFAULT_RULES
 
 def tournament(
     player: Annotated[Optional[list[str]], typer.Option(
-        "--player", "-p", help="A player, once each (2 to 4): random, greedy, seed000, planner, planner-clock or cmd:COMMAND. "
+        "--player", "-p", metavar="PLAYER", help="A player, once each (2 to 4): random, greedy, seed000, planner, planner-clock or cmd:COMMAND. "
                                "The same one twice is numbered (greedy#1, greedy#2).")] = None,
     games: Annotated[int, typer.Option("--games", "-n", help="Games in all, rounded up to whole deals: each deal "
                                                              "is played once per seat rotation (P games).")] = 100,
