@@ -96,7 +96,7 @@ def analyze(hand: HandArg, seen: SeenOpt = "",
             discard: Annotated[Optional[str], typer.Option("--discard", help="Another player's discard: the calls (and ron) it allows.")] = None,
             waiting_room: Annotated[Optional[str], typer.Option("--waiting-room", help="Tiles in the waiting room, for そら.")] = None,
             max_exchanges: Annotated[int, typer.Option("--max-exchanges", min=1, help="List at most this many exchanges.")] = 20,
-            turns: Annotated[Optional[int], typer.Option("--turns", help="Add P(win) and E[score] over this many draws (mj plan).")] = None,
+            turns: Annotated[Optional[int], typer.Option("--turns", "-n", help="Add P(win) and E[score] over this many draws (mj plan).")] = None,
             detour: DetourOpt = None, nearest: NearestOpt = False, estimate: EstimateOpt = None,
             max_states: MaxStatesOpt = MAX_STATES, seconds: SecondsOpt = SECONDS, seed: SeedOpt = 0, rules: RulesOpt = DEFAULT_RULES, json_: JsonOpt = False, catalogue: CatalogueOpt = None,
             as_of: AsOfOpt = None) -> None:
