@@ -19,7 +19,7 @@ ClusterOpt = Annotated[Optional[str], typer.Option(
     "--cluster", help="Run on a Dask cluster: the scheduler's address, e.g. tcp://10.0.0.5:8786 "
                       "(pip install \".[cluster]\"; README).")]
 OutputOpt = Annotated[Optional[str], typer.Option(
-    "--output", "-o", help="Write each line to this file as soon as it is known (FILE.meta records what "
+    "--output", "-o", metavar="FILE", help="Write each line to this file as soon as it is known (FILE.meta records what "
                            "produced it). An existing file is not overwritten: see --resume and --force.")]
 ResumeOpt = Annotated[bool, typer.Option("--resume", help="Continue the run that wrote --output (same input and "
                                                           "options, else refused): append what it lacks.")]

@@ -42,7 +42,7 @@ def play(player: PlayerOpt = None,
          dealer: Annotated[int, typer.Option("--dealer", help="The seat that draws first.")] = 0,
          favourite: Annotated[Optional[list[str]], typer.Option(
              "--favorite", "--favourite", metavar="SEAT=NAME", help="SEAT=NAME, a seat's favourite (担当); else drawn by the seed.")] = None,
-         log: Annotated[Optional[str], typer.Option("--log", help="Write the game log (JSON lines) to this file.")] = None,
+         log: Annotated[Optional[str], typer.Option("--log", metavar="FILE", help="Write the game log (JSON lines) to this file.")] = None,
          calls: Annotated[str, typer.Option("--calls", help="Calls (チー) from any seat's discard, or only from "
                                                            "the previous seat's: any or previous.")] = "any",
          multiple_ron: Annotated[bool, typer.Option("--multiple-ron", help="Every seat that can ron a discard "

@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from typing import Annotated, Optional
@@ -23,7 +24,7 @@ BudgetOpt = Annotated[Optional[float], typer.Option(
     "--time-budget", min=1.0, help="Stop the search after this many seconds (default: an hour), say how far the proof "
                                    "got and exit 124 (checking the witness after it takes about 0.5 s more).")]
 OutOpt = Annotated[Optional[str], typer.Option(
-    "--output", "--out", "-o", help="Write the certificate (JSON) to this file, whole at the end: Ctrl-C leaves an earlier one as it was.")]
+    "--output", "--out", "-o", metavar="FILE", help="Write the certificate (JSON) to this file, whole at the end: Ctrl-C leaves an earlier one as it was.")]
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress lines on stderr.")]
 
 
@@ -88,7 +89,10 @@ def max_h_command(rules: RulesOpt = DEFAULT_RULES, json_: JsonOpt = False, time_
                     sys.stderr.write("\n")
             cert = certificate(ev, result, ev.rules.name)
             text = dumps(cert)
-            if target is not None:
+            if target is not None and not result.proved and os.path.exists(out):  # (QA: a 1 s run had replaced
+                typer.echo(f"note: {out} not written: it holds an earlier certificate, and this answer is not "
+                           "proved", err=True)                                # a proof with "proved": false)
+            elif target is not None:
                 target.write(text + "\n")
         except Interrupted as stop:
             _interrupted(ev, stop.result, out, stop.exit_code)

@@ -18,7 +18,7 @@ def tournament(
     player: Annotated[Optional[list[str]], typer.Option(
         "--player", "-p", metavar="PLAYER", help="A player, once each (2 to 4): random, greedy, seed000, planner, planner-clock or cmd:COMMAND. "
                                "The same one twice is numbered (greedy#1, greedy#2).")] = None,
-    games: Annotated[int, typer.Option("--games", "-n", help="Games in all, rounded up to whole deals: each deal "
+    games: Annotated[int, typer.Option("--games", "-n", metavar="N", help="Games in all, rounded up to whole deals: each deal "
                                                              "is played once per seat rotation (P games).")] = 100,
     seed: Annotated[int, typer.Option("--seed", help="Seeds the deals (same seed, same games, same file).")] = 0,
     jobs: Annotated[int, typer.Option("--jobs", "--workers", "-j", min=1, max=MAX_WORKERS,

@@ -241,7 +241,7 @@ def test_review_says_the_proved_loss_and_the_players_own_choice(page, url):
         bounds = d["loss_bounds"]
         proved = bounds and f"{percent(bounds[0])}–{percent(bounds[1])}"
         if d["match"]:
-            text = "="
+            text = "=" + (f" (proved {proved})" if bounds and bounds[1] > 0 else "")
         elif d["loss"] is None:
             text = proved or "≠"
         elif bounds and bounds != [d["loss"], d["loss"]]:

@@ -4,6 +4,7 @@ illegally; whatever they do, the game ends and its log keeps every rule (tests/g
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -153,3 +154,47 @@ def test_review_at_a_decision_the_fallback_took_says_so(ev, tmp_path):
     assert fallback
     with pytest.raises(MjError, match=f"^--at {fallback[0]}: the fallback COM took this decision of seat 0"):
         review_game(ev, record.events, 0, seconds=0.1, indexes={fallback[0]})
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads a process's state in /proc (Linux)")
+def test_a_hang_up_stops_the_game_and_what_its_bot_started(tmp_path):
+    """QA: a bot runs in a process group of its own, so a closed terminal's SIGHUP no longer reached it: `mj play`
+    died at once and the bot's child ran on. SIGHUP is now a clean stop, as SIGTERM (exit 129)."""
+    import signal
+    import subprocess
+    import time
+
+    marker = tmp_path / "child.pid"
+    hang = tmp_path / "hang.sh"
+    hang.write_text(f"#!/bin/sh\nsleep 300 &\necho $! > {marker}\nexec cat > /dev/null\n")
+    hang.chmod(0o755)
+    proc = subprocess.Popen([sys.executable, str(ROOT / "cli.py"), "play", "-p", "greedy", "-p", f"cmd:{hang}",
+                             "--bot-timeout", "100"], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 60
+    while not marker.exists() or not marker.read_text().strip():
+        assert time.monotonic() < deadline, "the bot did not start"
+        time.sleep(0.05)
+    child = int(marker.read_text())
+    proc.send_signal(signal.SIGHUP)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 129 and err == b"interrupted\n", (proc.returncode, err)
+    for _ in range(50):
+        try:
+            state = Path(f"/proc/{child}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            break
+        if state == "Z":
+            break
+        time.sleep(0.05)
+    else:
+        os.kill(child, signal.SIGKILL)
+        pytest.fail("the bot's child is still running after the hang-up")
+
+
+def test_a_bot_killed_by_a_signal_is_said_by_its_name(ev, tmp_path):
+    """QA: "the bot exited (crashed, status -11)"."""
+    script = tmp_path / "segv.sh"
+    script.write_text("#!/bin/sh\nread line\nkill -SEGV $$\n")
+    script.chmod(0o755)
+    record = play(ev, ["random", f"cmd:{script}"], seed=4)
+    assert errors(record, 1) == ["the bot was killed by SIGSEGV (crashed)"]

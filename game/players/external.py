@@ -148,7 +148,8 @@ class ExternalPlayer(Player):
             if line is _EOF:
                 code = self._exit_code()
                 raise self._crash("the bot closed its output (given up as crashed)" if code is None else
-                                  f"the bot exited (crashed, status {code})")  # (QA: a bot that only closed its
+                                  f"the bot exited (crashed, status {code})" if code >= 0 else
+                                  f"the bot was killed by {signal_name(-code)} (crashed)")  # (QA: a bot that only closed its
                 # output, still running, had been said to have exited)
             if not self.owed:
                 break
@@ -194,3 +195,11 @@ class ExternalPlayer(Player):
             except OSError:  # (none left)
                 pass
         self.stopping.set()  # nobody reads `lines` any more: the reader ends
+
+
+def signal_name(number: int) -> str:
+    """SIGSEGV for 11 (QA: "status -11"), or the number where the platform has no name for it."""
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"

@@ -64,7 +64,7 @@ function show(index) {
   // (a graded decision says the player's own choice: the next event may be another seat's, after a pass, QA)
   const nextLine = next ? el("p", { class: "hint", text: graded
     ? `${t("nextAt", at + 1)}${t("chosenWord")}${describe(graded.chosen.action)} · ${t("bestWord")}${describe(graded.best.action)}${
-      graded.match ? t("sameWord") : `, ${t("lossWord", lossText(graded))}`}`
+      graded.match ? t("sameWord") : `, ${t("lossWord", lossText(graded))}`}`  // (a match is by value: "as good")
     : `${t("nextWord")}${narrate(next.event, names)}` }) : null;
   if (!view) {
     $("step-wall").textContent = t("beforeDeal");
@@ -110,6 +110,11 @@ function lossText(d) {
   const same = d.loss_bounds && d.loss_bounds[0] === d.loss && d.loss_bounds[1] === d.loss;
   return proved && !same ? `${percent(d.loss)} (${t("provedWord", percent(d.loss_bounds[0]), percent(d.loss_bounds[1]))})`
     : percent(d.loss);
+}
+// A match: "=", with the loss against the optimum where a range is proved (the terminal's "0.0% (proved 0.0%–29.1%)")
+function matchText(d) {
+  const b = d.loss_bounds;
+  return b && b[1] > 0 ? `= (${t("provedWord", percent(b[0]), percent(b[1]))})` : "=";
 }
 function percent(p) { return p == null ? "—" : fixedPercent(100 * p); }
 function number(x) { return x == null ? "—" : Number.isInteger(x) ? String(x) : x.toFixed(1); }
@@ -161,7 +166,7 @@ function drawReview(answer) {
     class: `decision${worst.has(n) ? " worst" : ""}`, "data-index": d.index, tabindex: "0", role: "row",
     onclick: () => show(d.index - 1), onkeydown: (e) => { if (e.key === "Enter") show(d.index - 1); } },
     el("td", { class: "num", text: d.index, role: "cell" }), el("td", { text: t("decisionType", d.type), role: "cell" }), side(d.chosen, 2), side(d.best, 3),
-    el("td", { class: "num", role: "cell", text: (d.match ? "=" : lossText(d)) + (d.h_lost ? ` (h +${d.h_lost})` : "") }),
+    el("td", { class: "num", role: "cell", text: (d.match ? matchText(d) : lossText(d)) + (d.h_lost ? ` (h +${d.h_lost})` : "") }),
     // (the note, a paragraph, folded: at phone width it had made a row 2,000 px tall, QA)
     el("td", { class: "why", role: "cell" }, [d.missed_win && t("missedWin"), t("methodWord", d.method), d.clocked && t("clockedWord")]
       .filter(Boolean).join(": "), d.note ? el("details", {}, el("summary", { text: t("howMore") }), d.note) : "")));

@@ -26,7 +26,7 @@ Object.assign(WORDS.en, {
   logTitle: "A game log", pickLog: "Pick a log written by mj play --log or downloaded from /play, or drop it here",
   stepTitle: "Step through the game", gradingTitle: "Decisions of one seat", seatWord: "Seat",
   secondsLabel: "Seconds a decision", reviewButton: "Review these decisions",
-  stepCount: (n, of) => `event ${n} of ${of}:`, nextWord: "next: ", nextAt: (n) => `next (#${n}): `, bestWord: "best: ", sameWord: " (the same)",
+  stepCount: (n, of) => `event ${n} of ${of}:`, nextWord: "next: ", nextAt: (n) => `next (#${n}): `, bestWord: "best: ", sameWord: " (as good)",
   firstEvent: "First event", prevEvent: "Previous event", nextEvent: "Next event", lastEvent: "Last event",
   eventWord: "Event", lossWord: (x) => `loss ${x}`, provedWord: (lo, hi) => `proved ${lo}–${hi}`, chosenWord: "chosen: ", beforeDeal: "before the deal", wallLeft: (w) => `${w} tiles left in the wall`,
   favouriteWord: "favourite ", missedWin: "a win was missed",
@@ -73,7 +73,7 @@ Object.assign(WORDS.ja, {
   soloModel: "一人モデル: 和了率はこの席が残りのツモで引く牌だけで数える。山はこの席から見えていない牌すべて、どれも同じ確からしさ。"
     + "相手は考えない(この席の捨て牌へのロン、他家の鳴きや和了はない)",
   firstEvent: "最初の手", prevEvent: "前の手", nextEvent: "次の手", lastEvent: "最後の手", eventWord: "手",
-  sameWord: "(同じ)", lossWord: (x) => `損失 ${x}`, provedWord: (lo, hi) => `証明 ${lo}–${hi}`, chosenWord: "選択: ",
+  sameWord: "(同等)", lossWord: (x) => `損失 ${x}`, provedWord: (lo, hi) => `証明 ${lo}–${hi}`, chosenWord: "選択: ",
   beforeDeal: "配牌前", wallLeft: (w) => `山の残り ${w} 枚`,
   favouriteWord: "担当 ", missedWin: "和了を逃した",
   actDiscard: (x) => `打${x}`, actSora: (x) => `そら: ${x} を取る`, actCall: (x, u) => `${x} を ${u} に鳴く`,

@@ -97,6 +97,8 @@ def _child(source: int, channel: int, job: bytes) -> None:
         os.setsid()
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's: it stops the workers
         signal.signal(signal.SIGTERM, signal.SIG_DFL)  # not the parent's clean-stop handler
+        if hasattr(signal, "SIGHUP"):
+            signal.signal(signal.SIGHUP, signal.SIG_DFL)
         os.dup2(2, 1)  # the parent's stdout is its output: anything a library prints goes to stderr
         null = os.open(os.devnull, os.O_RDONLY)
         os.dup2(null, 0)  # the parent's stdin may be its input

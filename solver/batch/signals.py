@@ -1,4 +1,4 @@
-"""Clean stops for a batch command: SIGINT, SIGTERM and the end of its time budget (SIGALRM) become the same
+"""Clean stops for a batch command: SIGINT, SIGTERM, SIGHUP and the end of its time budget (SIGALRM) become the same
 exception (``Stopped``), so a stopped run closes its output, stops its workers and says what it wrote;
 ``--resume`` continues it."""
 
@@ -9,12 +9,14 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-EXIT_SIGINT, EXIT_SIGTERM = 130, 143  # 128 + the signal's number, as shells report it
+EXIT_SIGINT, EXIT_SIGTERM, EXIT_SIGHUP = 130, 143, 129  # 128 + the signal's number, as shells report it
+# (SIGHUP, a closed terminal: stopped cleanly too, so an external bot's processes and a run's workers go with it, QA)
+HANGUP = getattr(signal, "SIGHUP", None)  # (POSIX)
 EXIT_BUDGET = 124  # the time budget ran out (as timeout(1) reports it)
 
 
 class Stopped(KeyboardInterrupt):
-    """The run was stopped by a signal; ``exit_code`` is 130 (SIGINT) or 143 (SIGTERM)."""
+    """The run was stopped by a signal; ``exit_code`` is 130 (SIGINT), 143 (SIGTERM) or 129 (SIGHUP)."""
 
     def __init__(self, exit_code: int = EXIT_SIGINT):
         super().__init__()
@@ -29,6 +31,8 @@ _budget: list[float | None] = [None]  # the run's time budget in seconds, for it
 def _code(signum: int) -> int:
     if signum == signal.SIGALRM:
         return EXIT_BUDGET
+    if signum == HANGUP:
+        return EXIT_SIGHUP
     return EXIT_SIGTERM if signum == signal.SIGTERM else EXIT_SIGINT
 
 
@@ -44,12 +48,13 @@ def _handler(signum: int, frame: Any) -> None:
 
 @contextmanager
 def stop_signals(budget: float | None = None) -> Iterator[None]:
-    """Inside: SIGINT and SIGTERM raise Stopped (at most once: a second signal during the clean-up waits), and
+    """Inside: SIGINT, SIGTERM and SIGHUP raise Stopped (at most once: a second signal during the clean-up waits), and
     so does the end of `budget` seconds (a timer of this process only: forked workers do not inherit it)."""
     _fired.clear()
     _held["pending"] = 0
     _budget[0] = budget
-    stops = (signal.SIGINT, signal.SIGTERM) + ((signal.SIGALRM,) if budget is not None else ())
+    stops = (signal.SIGINT, signal.SIGTERM) + ((HANGUP,) if HANGUP is not None else ()) + \
+        ((signal.SIGALRM,) if budget is not None else ())
     try:
         previous = {s: signal.signal(s, _handler) for s in stops}
     except ValueError:  # not the main thread (an embedding program): leave its signals alone

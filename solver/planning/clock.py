@@ -18,8 +18,9 @@ FETCH_UPPER = 0.6  # ... the counted one with a fetch-mode そら held (each dis
 # fetches; about 0.05 s a discard after a listing of 0.1-0.5 s), where the deepening has raised the lower side already
 UPPER_AGAIN = 0.8  # ... once more where the first stopped at its share and the lower side left time (the rest:
 # E[score]'s bound and the other objective's)
-RELIST_LEAST = 1.0  # ... if that leaves it this many seconds (at 5 draws: 0.5-1.3 s of listing, kept for a second
-# count where the first one stops; QA: 1.5 left a 3 s answer, the web page's, at 1 for every row, 1.5 s early)
+RELIST_LEAST = 0.6  # ... if that leaves it this many seconds (at 5 draws: 0.05-0.9 s of listing, kept for a second
+# count where the first one stops; QA: 1.5 left a 3 s answer, the web page's, at 1 for every row, 1.5 s early; at 0.6 a
+# 2 s answer proves the bench hands' bounds too)
 LOWER = 0.6  # the lower side's improvements (the estimate's policy sampled, the lookahead)
 NO_FETCH = 4.5  # seconds of the optimum's time its search with every fetch leaves to the no-fetch optimum that answers
 # where it stops (2019-12 at 4 draws: 3-4.5 s, a bracket 0.05 wide) ...
