@@ -16,7 +16,8 @@ def review(log: Annotated[str, typer.Argument(metavar="LOG", help="A game log wr
            seconds: Annotated[float, typer.Option("--seconds", help="The planner's time budget a decision; past "
                                                                     "it, bounds or h and acceptance grade it.")] = 1.0,
            workers: Annotated[int, typer.Option("--workers", "-j", min=1, max=MAX_WORKERS,
-                                                            help="Worker processes grading decisions.")] = 2,
+                                                            help="Worker processes grading decisions (2, not every core: each "
+                                                                 "decision's plan may put a second core to work).")] = 2,
            estimate: Annotated[Optional[int], typer.Option("--estimate", help="Past the class nearest's limits, this "
                                                                               "many sampled walls per action "
                                                                               "(default 1,000; labelled estimate, "
