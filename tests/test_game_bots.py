@@ -128,16 +128,7 @@ def test_what_a_bot_starts_ends_with_the_game_and_its_crash_is_said_at_once(ev, 
     record = play(ev, [f"cmd:{left}", "random"], seed=3)
     assert errors(record, 0) == []
     child = int(marker.read_text())
-    for _ in range(50):  # (killed at close: gone, or a zombie where nothing has reaped it yet)
-        try:
-            state = Path(f"/proc/{child}/stat").read_text().rsplit(")", 1)[1].split()[0]
-        except OSError:
-            break
-        if state == "Z":
-            break
-        time.sleep(0.05)
-    else:
-        pytest.fail("the bot's child is still running after the game")
+    assert stopped(child), "the bot's child is still running after the game"
     start = time.monotonic()
     record = play(ev, ["random", f"cmd:{crashes}"], seed=4, timeout=30.0)
     assert errors(record, 1) == ["the bot exited (crashed, status 3)"] and time.monotonic() - start < 15
@@ -178,17 +169,22 @@ def test_a_hang_up_stops_the_game_and_what_its_bot_started(tmp_path):
     proc.send_signal(signal.SIGHUP)
     _, err = proc.communicate(timeout=30)
     assert proc.returncode == 129 and err == b"interrupted\n", (proc.returncode, err)
-    for _ in range(50):
-        try:
-            state = Path(f"/proc/{child}/stat").read_text().rsplit(")", 1)[1].split()[0]
-        except OSError:
-            break
-        if state == "Z":
-            break
-        time.sleep(0.05)
-    else:
+    if not stopped(child):
         os.kill(child, signal.SIGKILL)
         pytest.fail("the bot's child is still running after the hang-up")
+
+
+def stopped(pid: int) -> bool:
+    """Whether the process is gone within 2.5 s (or a zombie, where nothing has reaped it yet)."""
+    import time
+
+    from test_tournament import running
+
+    for _ in range(50):
+        if not running(pid):
+            return True
+        time.sleep(0.05)
+    return False
 
 
 def test_a_bot_killed_by_a_signal_is_said_by_its_name(ev, tmp_path):
