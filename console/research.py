@@ -89,9 +89,10 @@ def max_h_command(rules: RulesOpt = DEFAULT_RULES, json_: JsonOpt = False, time_
                     sys.stderr.write("\n")
             cert = certificate(ev, result, ev.rules.name)
             text = dumps(cert)
-            if target is not None and not result.proved and os.path.exists(out):  # (QA: a 1 s run had replaced
+            # (an unproved answer never replaces a file: QA, a 1 s run had replaced a proof with "proved": false)
+            if target is not None and not result.proved and os.path.exists(out):
                 typer.echo(f"note: {out} not written: it holds an earlier certificate, and this answer is not "
-                           "proved", err=True)                                # a proof with "proved": false)
+                           "proved", err=True)
             elif target is not None:
                 target.write(text + "\n")
         except Interrupted as stop:
