@@ -12,6 +12,7 @@ from console.batch import ALL_CORES, ClusterOpt, ForceOpt, OutputOpt, ResumeOpt,
 from console.common import BuiltInRulesOpt, JsonOpt, PlannerBudgetOpt, positive
 from solver.batch.job import MAX_WORKERS
 from solver.core.rules import DEFAULT_RULES
+from solver.core.wording import count
 
 
 def tournament(
@@ -122,8 +123,7 @@ def summary_view(summary: dict[str, Any]) -> list[Any]:
     def value(x: Any, fmt: str) -> str:
         return "-" if x is None else format(x, fmt)
 
-    deals = f"{summary['deals']} deal{'' if summary['deals'] == 1 else 's'}"
-    games = f"{deals} x {summary['rotations']} seat rotations = {summary['games']} game{'' if summary['games'] == 1 else 's'}"
+    games = f"{count(summary['deals'], 'deal')} x {summary['rotations']} seat rotations = {count(summary['games'], 'game')}"
     if summary.get("unfinished"):  # (stopped within a deal: its games are in no statistic, QA)
         games += f", and {summary['unfinished']} of an unfinished deal left out"
     table = Table(title=f"Tournament: {games} (rules {summary['rules']}, seed {summary['seed']})"

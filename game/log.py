@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from game.scoring import seat_result
 from game.state import CALLS, GameState, IllegalEvent, Options, Table, apply, initial, start_turn
 from solver.core.errors import MjError, shown
+from solver.core.wording import count
 
 MAX_LINE = 1 << 20  # bytes: a start_kyoku line is about 2 KB; anything near this is not a game log
 MAX_EVENTS = 100_000
@@ -101,8 +102,8 @@ def _settings(game: dict, table: Table) -> tuple[list[int], Options]:
         raise MjError("start_game: seed must be a whole number")
     favourites = _tiles(game.get("favourites"), table, "start_game: favourites")
     if len(favourites) != len(names):  # (QA: 2 names and 4 favourites had been said as a bad favourite)
-        raise MjError(f"start_game: {len(names)} names and {len(favourites)} favourite"
-                      f"{'' if len(favourites) == 1 else 's'}: one of each per seat")
+        raise MjError(f"start_game: {count(len(names), 'name')} and {count(len(favourites), 'favourite')}: one of "
+                      "each per seat")
     if table.sora in favourites:
         raise MjError("start_game: one favourite per seat, any kind but そら")
     calls, multiple = game.get("calls", "any"), game.get("multiple_ron", False)
