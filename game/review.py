@@ -95,9 +95,10 @@ def decision_tasks(events: list[dict], table: Table, seat: int,
                                    event if kind == "sora" else legal.NONE))
         elif kind in ("dahai", "hora") and before.phase == "discard":
             tasks.append(_task(i, "discard", before, table, seat, legal.discard_actions(before, table), event))
-    by_player = [t for t in tasks if not _fallback_decided(events, t["index"], seat, crashed)]
+    theirs = [_fallback_decided(events, t["index"], seat, crashed) for t in tasks]
+    by_player = [t for t, not_mine in zip(tasks, theirs) if not not_mine]
     if fallback is not None:
-        fallback.extend(t["index"] for t in tasks if _fallback_decided(events, t["index"], seat, crashed))
+        fallback.extend(t["index"] for t, not_mine in zip(tasks, theirs) if not_mine)
     return by_player, skipped + len(tasks) - len(by_player)
 
 

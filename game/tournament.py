@@ -20,7 +20,7 @@ import hashlib
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from game.players import COMS
+from game.players import COMS, NO_COMMAND
 from game.stats import spread_interval, wilson
 from solver.core.errors import MjError, shown
 
@@ -40,7 +40,7 @@ def check_players(specs: list[str]) -> list[str]:
             raise MjError(f"a tournament has no human player: use COMs ({', '.join(COMS)}) or cmd:COMMAND engines")
         if spec not in COMS and not (spec.startswith("cmd:") and spec[4:].strip()):
             if spec.startswith("cmd:"):  # (QA: "unknown player cmd::")
-                raise MjError("cmd: needs a command after the colon, e.g. -p \"cmd:node bot.js\"")
+                raise MjError(NO_COMMAND)
             raise MjError(f"unknown player {shown(spec)}: one of {', '.join(COMS)} or cmd:COMMAND")
     return list(specs)
 

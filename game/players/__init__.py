@@ -6,6 +6,7 @@ from game.players.base import BotFault, Player
 from solver.core.errors import MjError, shown
 
 COMS = ("random", "greedy", "seed000", "planner", "planner-clock")
+NO_COMMAND = 'cmd: needs a command after the colon, e.g. -p "cmd:node bot.js"'  # (play and tournament alike)
 DEFAULT_PLAYERS = ("greedy", "seed000", "random", "planner")  # four different COMs
 DEFAULT_BOT_TIMEOUT = 5.0
 
@@ -41,7 +42,7 @@ def make_player(spec: str, bot_timeout: float = DEFAULT_BOT_TIMEOUT, planner_bud
     if spec == "human" and human is not None:
         return human()
     if spec.startswith("cmd:"):  # (QA: "unknown player cmd::")
-        raise MjError("cmd: needs a command after the colon, e.g. -p \"cmd:node bot.js\"")
+        raise MjError(NO_COMMAND)
     raise MjError(f"unknown player {shown(spec)}: one of {', '.join(COMS)}, cmd:COMMAND or human")
 
 
@@ -52,4 +53,4 @@ def fallback_player() -> Player:
     return GreedyPlayer()
 
 
-__all__ = ["BotFault", "COMS", "DEFAULT_PLAYERS", "Player", "fallback_player", "make_player"]
+__all__ = ["BotFault", "COMS", "DEFAULT_PLAYERS", "NO_COMMAND", "Player", "fallback_player", "make_player"]
