@@ -105,17 +105,15 @@ function valueText(x, interval, upper, upperEstimate, format, ends = format) {
 // The loss as graded, and beside it the loss against the optimum where that is proved and not the same (QA: "10.9 %"
 // stood alone where only 0-100 % was proved); "≠" where neither is known.
 function lossText(d) {
-  const proved = d.loss_bounds && `${percent(d.loss_bounds[0])}–${percent(d.loss_bounds[1])}`;
-  if (d.loss == null) return proved || "≠";
-  const same = d.loss_bounds && d.loss_bounds[0] === d.loss && d.loss_bounds[1] === d.loss;
-  return proved && !same ? `${percent(d.loss)} (${t("provedWord", percent(d.loss_bounds[0]), percent(d.loss_bounds[1]))})`
-    : percent(d.loss);
+  const b = d.loss_bounds;
+  if (d.loss == null) return b ? `${percent(b[0])}–${percent(b[1])}` : "≠";
+  return b && (b[0] !== d.loss || b[1] !== d.loss) ? `${percent(d.loss)} (${provedText(b)})` : percent(d.loss);
 }
 // A match: "=", with the loss against the optimum where a range is proved (the terminal's "0.0% (proved 0.0%–29.1%)")
 function matchText(d) {
-  const b = d.loss_bounds;
-  return b && b[1] > 0 ? `= (${t("provedWord", percent(b[0]), percent(b[1]))})` : "=";
+  return d.loss_bounds && d.loss_bounds[1] > 0 ? `= (${provedText(d.loss_bounds)})` : "=";
 }
+function provedText(bounds) { return t("provedWord", percent(bounds[0]), percent(bounds[1])); }
 function percent(p) { return p == null ? "—" : fixedPercent(100 * p); }
 function number(x) { return x == null ? "—" : Number.isInteger(x) ? String(x) : x.toFixed(1); }
 
