@@ -13,12 +13,14 @@ import typer
 
 from console import batch, game, hand, plan, review, serve, tournament
 from console.catalogue import catalogue_app
+from console.help_names import plain_type_names
 from console.typer_params import take_plain_values_as_is
 from console.common import broken_pipe, drop_stdout, quick_exit, run_as_process
 from console.research import research_app
 from solver.core.errors import error_line
 
 take_plain_values_as_is()  # text parameters without pydantic: start-up time (console/typer_params.py)
+plain_type_names()  # TEXT, INTEGER in the help, not <str>, <int> (console/help_names.py)
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, rich_markup_mode=None,
                   help="Exact evaluator for Milli-Jong (ミリジャン): units, score, h, the turn's analysis, P(win) and "

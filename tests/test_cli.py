@@ -6,6 +6,7 @@ Expected values come from docs/rules.md (sections 4.1 and 6) and the catalogue's
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from collections import Counter
@@ -230,6 +231,14 @@ def test_help_has_an_example(path):
     assert result.exit_code == 0, result.output
     assert "Example:" in result.stdout
     assert "Example: mj " + " ".join(path) in result.stdout
+
+
+@pytest.mark.parametrize("path", command_paths(), ids=" ".join)
+def test_help_names_types_as_click_does(path):
+    """QA: typer 0.29 printed Python's names (`--seed <int>`, `HAND <str>`) beside every parameter."""
+    text = mj(*path, "--help").stdout
+    assert not re.search(r"<(str|int|float|bool|list)", text), text
+    assert not re.search(r"^  [A-Z][A-Z.=]* +(TEXT|INTEGER)", text, re.M), text  # (an argument: its name alone)
 
 
 def test_catalogue_group_help_has_an_example():
