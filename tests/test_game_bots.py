@@ -123,12 +123,16 @@ def test_what_a_bot_starts_ends_with_the_game_and_its_crash_is_said_at_once(ev, 
     left.write_text(f"#!/bin/sh\nsleep 300 &\necho $! > {marker}\nexec {sys.executable} {BOTS} random 4\n")
     crashes = tmp_path / "crashes.sh"
     crashes.write_text(f"#!/bin/sh\nsleep 300 &\n{sys.executable} {BOTS} crash\n")  # (no exec: the shell waits)
-    for script in (left, crashes):
+    # (QA: a child that leaves the bot's process group for one of its own, here a session of its own, escaped)
+    escapes = tmp_path / "escapes.sh"
+    escapes.write_text(f"#!/bin/sh\nsetsid sleep 300 &\necho $! > {marker}\nexec {sys.executable} {BOTS} random 4\n")
+    for script in (left, crashes, escapes):
         script.chmod(0o755)
-    record = play(ev, [f"cmd:{left}", "random"], seed=3)
-    assert errors(record, 0) == []
-    child = int(marker.read_text())
-    assert stopped(child), "the bot's child is still running after the game"
+    for script in (left, escapes):
+        record = play(ev, [f"cmd:{script}", "random"], seed=3)
+        assert errors(record, 0) == []
+        child = int(marker.read_text())
+        assert stopped(child), f"the child {script.name} started is still running after the game"
     start = time.monotonic()
     record = play(ev, ["random", f"cmd:{crashes}"], seed=4, timeout=30.0)
     assert errors(record, 1) == ["the bot exited (crashed, status 3)"] and time.monotonic() - start < 15

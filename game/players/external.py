@@ -20,6 +20,7 @@ import time
 from game.log import dumps, no_constant
 from game.observation import Observation
 from game.players.base import BotFault, Player
+from solver.batch.process_tree import descendants
 from solver.core.errors import MjError, shown
 
 _EOF = object()
@@ -183,6 +184,8 @@ class ExternalPlayer(Player):
         process, self.process = self.process, None
         if process is None:
             return
+        # (what the bot started, found while it runs: a child that moved to a group of its own escapes its group)
+        started = descendants(process.pid) if process.poll() is None else []
         self.outbox.put(None)  # the writer closes the bot's stdin once everything queued is written
         try:
             process.wait(timeout=1)
@@ -190,10 +193,11 @@ class ExternalPlayer(Player):
             process.kill()
             process.wait()
         if GROUPS:  # what the bot started and left running
-            try:
-                os.killpg(process.pid, signal.SIGKILL)
-            except OSError:  # (none left)
-                pass
+            for kill, target in [(os.killpg, process.pid)] + [(os.kill, pid) for pid in started]:
+                try:
+                    kill(target, signal.SIGKILL)
+                except OSError:  # (none left)
+                    pass
         self.stopping.set()  # nobody reads `lines` any more: the reader ends
 
 

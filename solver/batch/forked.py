@@ -15,6 +15,8 @@ import signal
 import threading
 import time
 
+from solver.batch.process_tree import in_session
+
 
 def can_fork() -> bool:
     """Linux, and one thread in this process: Python's and native ones (a solver's pool) alike."""
@@ -29,30 +31,11 @@ def kill_group(pid: int) -> None:
     of a tournament's games, which a killed worker would otherwise leave running (a hung one for ever). A bot leads
     a process group of its own inside that session (game/players/external.py), so on Linux every process of the
     session is found in /proc; elsewhere the worker's group."""
-    for kill, target in [(os.killpg, pid), (os.kill, pid)] + [(os.kill, other) for other in _session(pid)]:
+    for kill, target in [(os.killpg, pid), (os.kill, pid)] + [(os.kill, other) for other in in_session(pid)]:
         try:  # (the worker itself too: killed before its setsid, it leads no group yet)
             kill(target, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):  # (gone, with everything it started)
             pass
-
-
-def _session(sid: int) -> list[int]:
-    """The processes of session `sid` but its leader, read from /proc (none where there is no /proc)."""
-    found = []
-    try:
-        names = os.listdir("/proc")
-    except OSError:
-        return found
-    for name in names:
-        if name.isdigit() and int(name) != sid:
-            try:
-                with open(f"/proc/{name}/stat", encoding="utf-8") as stat:
-                    fields = stat.read().rsplit(")", 1)[1].split()  # (state, ppid, pgrp, session, ...)
-            except (OSError, IndexError):
-                continue
-            if int(fields[3]) == sid:
-                found.append(int(name))
-    return found
 
 
 class Forked:
