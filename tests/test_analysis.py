@@ -139,6 +139,18 @@ def test_sora_fetch_lowers_h_with_the_right_tile(ev):
     assert not none.use_now
 
 
+def test_sora_advice_only_where_a_fetch_can_be_made():
+    """QA: under hitori-jong-2.1 (そら dead) and 2019-10 (a wildcard) analyze advised a fetch; and on a 13-tile
+    hand it advised "use そら now" although a fetch comes before a draw, with 12 tiles (plan said otherwise)."""
+    twelve = "そら 詩花 詩花 百合子 桃子 このみ やよい 真 伊織 未来 春香 千早"
+    for name in ("hitori-jong-2.1", "2019-10"):
+        assert Evaluator(name).analyze(twelve, waiting_room="静香").sora is None
+    ev = Evaluator("2019-12")
+    assert ev.analyze(twelve, waiting_room="静香").sora.use_now
+    thirteen = ev.analyze(twelve + " 紬", waiting_room="静香")
+    assert thirteen.sora is None and any("12 tiles after a discard" in n for n in thirteen.notes)
+
+
 def test_discard_table_matches_per_draw_recomputation(ev):
     """Acceptance after each discard equals {t : h(hand - d + t) < h(hand - d)} computed one by one."""
     rng = random.Random(11)

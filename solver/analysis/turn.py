@@ -326,7 +326,12 @@ def analyze(dm: DistanceModel, hand: Hand, *, seen: tuple[int, ...] = (), favour
         else:
             calls = call_options(dm, hand, call_tile, seen)
             ron_wait = next((w for w in top_waits if w.tile == call_tile), None)
-    sora = sora_advice(dm, hand, waiting_room, seen) if waiting_room is not None else None
+    sora = None  # (a fetch-mode そら goes to the waiting room before a draw: between turns, 12 tiles; D7)
+    if waiting_room is not None and rules.sora_mode == "fetch":
+        if size == rules.hand_size - 1:
+            sora = sora_advice(dm, hand, waiting_room, seen)
+        elif rules.tiles.sora is not None and hand.concealed[rules.tiles.sora]:
+            notes.append("そら is sent to the waiting room before a draw: whether to, for the 12 tiles after a discard")
     if waiting_room and rules.sora_mode == "fetch":
         discards, top_waits, ron_wait = _room_out(waiting_room, discards, top_waits, ron_wait)
     return Analysis(size, units_present(hand, rules), complete, h, score, tuple(exchanges), all_listed, discards,
