@@ -15,7 +15,7 @@ from numbers import Integral
 from typing import TYPE_CHECKING
 
 from catalogue import Catalogue, CatalogueError, load_catalogue
-from solver.core.errors import BAD_CATALOGUE, FOURTH_COPY, UNKNOWN_TILE, MjError, given, shown
+from solver.core.errors import BAD_CATALOGUE, FOURTH_COPY, NOT_A_UNIT, UNKNOWN_TILE, MjError, given, shown
 from solver.core.hand import COPIES, Hand, Situation, check_hand
 from solver.core.notation import parse_hand, parse_tiles
 from solver.core.present import UnitsPresent, units_present
@@ -71,15 +71,31 @@ class Evaluator:
         if isinstance(hand, str):
             return parse_hand(hand, self.rules)
         if isinstance(hand, Hand):
-            if len(hand.concealed) != len(self.tiles):
-                raise MjError(f"a Hand of {len(hand.concealed)} kinds, where the rule set has {len(self.tiles)}")
-            return hand
+            return self._built(hand)
         if isinstance(hand, (list, tuple)):
             counts = [0] * len(self.tiles)
             for t in hand:
                 counts[self.listed_tile(t)] += 1
             return Hand(tuple(counts))
         raise MjError(f"a hand is text (idol names), a list of tiles or a Hand, not {type(hand).__name__}")
+
+    def _built(self, hand: Hand) -> Hand:
+        """A Hand built directly, checked as a parsed one is (QA: a count of -1 or a called id past the units raised
+        ValueError or IndexError from deep inside): a tuple of a count per kind, a tuple of unit indices."""
+        concealed, called = hand.concealed, hand.called
+        if not isinstance(concealed, tuple) or not isinstance(called, tuple):
+            raise MjError(f"a Hand's concealed and called are tuples, not {type(concealed).__name__} and "
+                          f"{type(called).__name__}")
+        if len(concealed) != len(self.tiles):
+            raise MjError(f"a Hand of {len(concealed)} kinds, where the rule set has {len(self.tiles)}")
+        for k, n in enumerate(concealed):
+            if isinstance(n, bool) or not isinstance(n, Integral) or n < 0:
+                raise MjError(f"a Hand's count of {self.tiles.name(k)} is {given(n)}, not a count from 0")
+        units = len(self.rules.units)
+        for u in called:
+            if isinstance(u, bool) or not isinstance(u, Integral) or not 0 <= u < units:
+                raise MjError(f"a called unit is an index from 0 to {units - 1}, not {given(u)}", NOT_A_UNIT)
+        return Hand(tuple(int(n) for n in concealed), tuple(int(u) for u in called))
 
     def tile(self, tile: TileLike | None) -> int | None:
         """A tile's kind id from its name or id (None stays None); an id out of range is an error, never wrapped."""

@@ -82,3 +82,19 @@ def test_a_date_and_a_plan_as_before(ev):
     assert Evaluator("2019-12", as_of=dt.date(2019, 12, 31)).rules is not None
     plan = ev.plan(HAND, 1, seconds=None)
     assert plan.method == "optimal"
+
+
+@pytest.mark.parametrize("concealed, called, said", [
+    ((-1,) + (1,) * 13 + (0,) * 40, (), "count of .* is -1, not a count from 0"),
+    ((1,) * 10 + (0,) * 44, (9999,), "a called unit is an index from 0 to .*, not 9999"),
+    ((1,) * 10 + (0,) * 44, [59], "tuples, not tuple and list"),
+    ([1] * 13 + [0] * 41, (), "tuples, not list and tuple"),
+    ((1.0,) * 13 + (0,) * 41, (), "count of .* is 1.0"),
+])
+def test_a_hand_built_directly_is_checked_as_a_parsed_one(ev, concealed, called, said):
+    """QA: a Hand built directly with a count of -1, a called id past the units or a list raised ValueError,
+    IndexError or TypeError from inside; README says it is refused like a bad name."""
+    from solver import Hand
+
+    with pytest.raises(MjError, match=said):
+        ev.h(Hand(concealed, called))
