@@ -127,3 +127,12 @@ def test_random_takes_every_win(ev):
     win = {"type": "hora", "actor": 0, "target": 0, "pai": "のり子"}
     for _ in range(20):
         assert player.act(None, [{"type": "dahai", "actor": 0, "pai": "春香"}, win]) == win
+
+
+def test_a_human_without_its_class_is_said_so():
+    """QA: make_player("human") without `human=` said "unknown player human: one of ..., or human"."""
+    from game.players import make_player
+    from solver.core.errors import MjError
+
+    with pytest.raises(MjError, match=r"^a human player needs its class: make_player\('human', human=\.\.\.\)"):
+        make_player("human")

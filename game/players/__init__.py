@@ -43,6 +43,9 @@ def make_player(spec: str, bot_timeout: float = DEFAULT_BOT_TIMEOUT, planner_bud
         return human()
     if spec.startswith("cmd:"):  # (QA: "unknown player cmd::")
         raise MjError(NO_COMMAND)
+    if spec == "human":  # (QA: "unknown player human: one of ..., or human")
+        raise MjError("a human player needs its class: make_player('human', human=...), a Player that asks "
+                      "someone (the terminal's is console/game_view.py's)")
     raise MjError(f"unknown player {shown(spec)}: one of {', '.join(COMS)}, cmd:COMMAND or human")
 
 
