@@ -149,6 +149,11 @@ def review_game(ev, events: list[dict], seat: int, *, seconds: float = SECONDS, 
     Limits(max_states, seconds, estimate)  # the planner's own checks, before any work: one clear line
     budget = Budget(seconds, max_states, estimate)
     start, _ = header(events)
+    played = (start["rules"], start.get("as_of"))
+    if played != (ev.rules.name, ev.rules.as_of.isoformat() if ev.rules.as_of else None):
+        # (QA: another rule set's Evaluator read the log's moves as illegal: "line 51: chi is not a legal action")
+        raise MjError(f"the log was played under {played[0]}" + (f" as of {played[1]}" if played[1] else "") +
+                      f": review it with an Evaluator of that rule set, not {ev.rules.name}")
     fallback: list[int] = []
     tasks, skipped = decision_tasks(events, Table(ev.rules), seat, fallback)
     if indexes is not None:

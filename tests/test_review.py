@@ -75,6 +75,17 @@ def test_missed_wins_are_flagged_first(ev, missed):
             assert d["loss"] >= max((x["loss"] or 0.0) for x in decisions if not x["missed_win"])
 
 
+def test_a_log_of_another_rule_set_is_said_so(ev):
+    """QA: an Evaluator of another rule set read a 2019-12 log's chi as illegal ("line 51: chi is not a legal
+    action there")."""
+    from solver.core.errors import MjError
+
+    events = game_log(ev, 1, [make_player("greedy"), make_player("greedy")])
+    with pytest.raises(MjError, match="^the log was played under 2019-12: review it with an Evaluator of "
+                                      "that rule set, not hitori-jong-2.1$"):
+        review_game(Evaluator("hitori-jong-2.1"), events, 0)
+
+
 def test_the_decisions_are_exactly_the_seats(ev):
     """Every discard and tsumo of the seat is one decision; every chosen action is one the engine offered."""
     events = game_log(ev, 5, [make_player(s) for s in ("greedy", "seed000", "random", "greedy")])
