@@ -15,7 +15,7 @@ from game.observation import observe, seat_event
 from game.players.base import BotFault, Player
 from game.state import GameState, Options, Table, apply, deal, initial, start_turn
 from solver.api import Evaluator
-from solver.core.errors import MjError, shown
+from solver.core.errors import MjError, given, shown
 
 
 @dataclass(frozen=True)
@@ -25,6 +25,18 @@ class Setup:
     dealer: int = 0
     favourites: tuple[tuple[int, str], ...] = ()  # (seat, tile name) given; the others drawn by the seed
     options: Options = Options()
+
+    def __post_init__(self) -> None:  # (QA: a str seed or a dict of favourites raised TypeError deep in play())
+        for name in ("seed", "seats", "dealer"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise MjError(f"Setup's {name} is a whole number, not {given(value)}")
+        if not 2 <= self.seats <= 4 or not 0 <= self.dealer < self.seats:
+            raise MjError(f"Setup: 2 to 4 seats and a dealer among them, not seats {self.seats}, dealer {self.dealer}")
+        if not isinstance(self.favourites, tuple) or not all(
+                isinstance(f, tuple) and len(f) == 2 and type(f[0]) is int and isinstance(f[1], str)
+                for f in self.favourites):
+            raise MjError("Setup's favourites are a tuple of (seat, tile name) pairs, e.g. ((0, '春香'),)")
 
 
 @dataclass
@@ -50,10 +62,13 @@ def score_seat(ev: Evaluator, state: GameState, seat: int) -> int | None:
 
 
 class Game:
+    """One game of `setup.seats` players, in seat order; `fallback()` makes the COM that decides where a player
+    fails; `on_event(event, state)` sees every event as it is logged. `play()` runs it to the end: a Record."""
+
     def __init__(self, ev: Evaluator, setup: Setup, players: list[Player], fallback: Callable[[], Player],
                  on_event: Callable[[dict, GameState], None] | None = None):
         if len(players) != setup.seats:
-            raise ValueError("one player per seat")
+            raise MjError(f"one player per seat: {len(players)} players for {setup.seats} seats")
         self.ev, self.setup, self.players = ev, setup, list(players)
         self.table = Table(ev.rules)
         self.fallback = fallback
@@ -111,10 +126,10 @@ class Game:
     # --- the game ----------------------------------------------------------------------------------------
     def play(self) -> Record:
         ev, setup, table = self.ev, self.setup, self.table
-        given = {seat: ev.tile(name) for seat, name in setup.favourites}
-        if ev.rules.tiles.sora in given.values():
+        chosen = {seat: ev.tile(name) for seat, name in setup.favourites}
+        if ev.rules.tiles.sora in chosen.values():
             raise MjError("the favourite may be any kind but そら")
-        hands, wall, favourites = deal(setup.seed, ev.rules, setup.seats, setup.dealer, given)
+        hands, wall, favourites = deal(setup.seed, ev.rules, setup.seats, setup.dealer, chosen)
         names = [getattr(p, "name", "player") for p in self.players]
         try:
             for seat, player in enumerate(self.players):

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from dataclasses import replace
 
@@ -370,3 +371,16 @@ def test_replay_refuses_illegal_decisions(ev):
     assert far_call is not None
     with pytest.raises(MjError, match=f"line {far_call + 1}"):
         replay(previous, table)
+
+
+@pytest.mark.parametrize("make, said", [
+    (lambda: Setup(seed="x"), "Setup's seed is a whole number, not the str 'x'"),
+    (lambda: Setup(seats=5), "Setup: 2 to 4 seats"),
+    (lambda: Setup(favourites={0: "春香"}), "Setup's favourites are a tuple of"),
+])
+def test_a_bad_setup_is_one_clear_error(make, said):
+    """QA: Setup(seed="x") and Setup(favourites={0: "春香"}) raised TypeError deep inside play()."""
+    from solver.core.errors import MjError
+
+    with pytest.raises(MjError, match=re.escape(said)):
+        make()
