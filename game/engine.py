@@ -125,6 +125,7 @@ class Game:
 
     # --- the game ----------------------------------------------------------------------------------------
     def play(self) -> Record:
+        """Deal, ask each player at each of its decisions, log every event, and score every seat at the end."""
         ev, setup, table = self.ev, self.setup, self.table
         chosen = {seat: ev.tile(name) for seat, name in setup.favourites}
         if ev.rules.tiles.sora in chosen.values():

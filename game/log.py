@@ -37,10 +37,15 @@ def no_constant(name: str):
 
 
 def dumps(event: dict) -> str:
+    """One event as its log line (no newline): compact JSON, idol names as written. A log is one line per event
+    (write); a list of events is not one event."""
+    if not isinstance(event, dict):  # (QA: dumps(record.events) wrote a JSON array, which read then refused)
+        raise MjError(f"dumps takes one event (a dict), not {type(event).__name__}: write(events, stream) writes a log")
     return json.dumps(event, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 
 
 def write(events: Iterable[dict], stream) -> None:
+    """A log to a text stream: one line per event (what mj play --log writes and read takes)."""
     for event in events:
         stream.write(dumps(event) + "\n")
 
@@ -60,6 +65,10 @@ def parse_line(line: str, number: int = 0) -> dict:
 
 
 def read(text: str) -> list[dict]:
+    """The events of a log's text (not a file: read(path.read_text())), each line checked as JSON; MjError names
+    the first bad line."""
+    if not isinstance(text, str):  # (QA: read(open(f)) raised AttributeError)
+        raise MjError(f"read takes the log's text, not {type(text).__name__}: read(open(path).read())")
     text = text.removeprefix("\ufeff")  # a byte order mark (some editors add one) is not part of line 1
     events = [parse_line(line, n) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
     if len(events) > MAX_EVENTS:

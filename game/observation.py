@@ -35,6 +35,8 @@ class Observation:
 
 
 def observe(state: GameState, seat: int, table: Table) -> Observation:
+    """What `seat` sees of the state: its own hand and favourite, every waiting room and called unit, each seat's
+    tile count and the wall's size, never another hand or the wall's order."""
     rules = table.rules
     kinds = len(rules.tiles)
     seen = [0] * kinds

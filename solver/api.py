@@ -41,6 +41,7 @@ def plan_limits() -> tuple[int, float]:
 
 
 def open_catalogue(files: Iterable[str] = ()) -> Catalogue:
+    """The built-in catalogue with the TOML files given added (units, rule sets); a bad file is one MjError."""
     try:
         return load_catalogue(files)
     except CatalogueError as exc:
@@ -220,11 +221,13 @@ class Evaluator:
         return plan(self.rules, request, progress)
 
     def is_complete(self, hand: HandLike) -> bool:
+        """Whether the hand's 13 tiles, called units included, split exactly into units (a win, if drawn)."""
         from solver.core.score import is_complete
 
         return is_complete(self.hand(hand), self.rules)
 
     def units_present(self, hand: HandLike) -> UnitsPresent:
+        """The units the hand holds whole, and those one or two members short."""
         hand = self.hand(hand)
         check_hand(hand, self.rules)
         return units_present(hand, self.rules)

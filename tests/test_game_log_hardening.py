@@ -223,3 +223,15 @@ def test_a_log_with_a_byte_order_mark_replays(ev, won, tmp_path):
     result = mj("replay", str(path), "--json")
     assert result.exit_code == 0, result.stderr
     assert json.loads(result.stdout)["view"]["scores"] == won[-1]["scores"]
+
+
+def test_read_and_dumps_say_what_they_take(tmp_path):
+    """QA: read(open(f)) raised AttributeError and dumps(record.events) wrote a JSON array that read refused."""
+    from solver.core.errors import MjError
+
+    path = tmp_path / "log.jsonl"
+    path.write_text("{}\n", encoding="utf-8")
+    with open(path, encoding="utf-8") as stream, pytest.raises(MjError, match="^read takes the log's text"):
+        read(stream)
+    with pytest.raises(MjError, match=r"^dumps takes one event \(a dict\), not list"):
+        dumps([{"type": "end_game"}])
