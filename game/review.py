@@ -63,7 +63,7 @@ def decision_tasks(events: list[dict], table: Table, seat: int,
     seat's decisions that the fallback COM took (skipped too) are appended to `fallback`."""
     states = replay(events, table)
     if not 0 <= seat < len(states[1].seats):
-        raise MjError(f"--seat must be from 0 to {len(states[1].seats) - 1}, not {seat}")
+        raise MjError(f"seat (--seat) must be from 0 to {len(states[1].seats) - 1}, not {seat}")
     tasks, skipped = [], 0
     crashed = next((i for i, e in enumerate(events) if e.get("type") == "error" and e.get("actor") == seat
                     and e.get("crashed") is True), len(events))  # from there the fallback COM plays the seat

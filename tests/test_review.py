@@ -175,7 +175,7 @@ def test_cli_shows_progress_on_a_terminal(missed, tmp_path):
 
 
 @pytest.mark.parametrize("args, said", [
-    (["--seat", "2"], "--seat must be from 0 to 1"),
+    (["--seat", "2"], "seat (--seat) must be from 0 to 1"),
     (["--seconds", "0"], "time budget"),
     (["--workers", "0"], "--workers"),
 ])
