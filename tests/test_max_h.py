@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from itertools import combinations_with_replacement
 
 import pytest
@@ -107,6 +108,9 @@ def test_budget_stops_without_a_claim():
     assert not result.proved and result.upper is None
     assert result.stopped.startswith("time budget")
     assert ev.h(Hand(result.witness, ())).h == result.max_h
+    # (QA: the cut goal's prefixes were in `stopped` and the certificates but not in the checks)
+    measured = int(re.search(r"(\d+) prefixes measured", result.stopped).group(1))
+    assert result.proof_checks == measured and result.checks >= measured
 
 
 def test_cli_json_and_certificate_file(tmp_path):

@@ -294,7 +294,11 @@ def max_h(ev, *, time_budget: float | None = None, progress: Callable[[Progress]
             goal = lower + 1
             try:
                 found, goal_checks, dropped = run.survivor(goal)
-            except _Stop as stop:
+            except (_Stop, KeyboardInterrupt) as stop:  # (QA: the cut goal's prefixes were left out of checks only)
+                goal_checks = run.at[2][0] if run.at is not None and run.at[0] == goal else 0
+                run.checks += goal_checks
+                if isinstance(stop, KeyboardInterrupt):
+                    raise
                 return answer(False, f"time budget: {stop}")
             run.checks += goal_checks
             if found is None:
