@@ -219,8 +219,10 @@ def check_summary_view(report: dict[str, Any]) -> list[Any]:
         for column in ("field", "reason", "count", "example"):
             table.add_column(column, justify="right" if column == "count" else "left", overflow="fold")
         for row in report["reasons"]:
-            table.add_row(row["field"], LABELS.get(row["code"], row["code"]), str(row["count"]),
-                          safe_text(f"{row['example']['id']}: {row['example']['text']}", 600))
+            claim, text = row["example"]["id"], row["example"]["text"]
+            if not str(text).startswith(f"line {claim}: "):  # (QA: "12: line 12: bad JSON")
+                text = f"{claim}: {text}"
+            table.add_row(row["field"], LABELS.get(row["code"], row["code"]), str(row["count"]), safe_text(text, 600))
         out.append(table)
     return out
 

@@ -79,6 +79,13 @@ def test_text_that_looks_like_markup_is_shown_as_typed(tmp_path):
     assert "[called]" in table and "[/red]" in table
 
 
+def test_an_example_says_its_line_once(tmp_path):
+    """QA: the reasons table showed "12: line 12: bad JSON"."""
+    result = check_file(tmp_path, '{"hand": "x"')
+    table = result.stdout[result.stdout.index("Reasons"):]
+    assert "line 1: bad JSON" in table and "1: line 1" not in table
+
+
 def test_the_copy_limit_names_the_kind_seen_three_times(tmp_path):
     """QA: "h would be 1 with a 4th  (千鶴 → 亜美)": the fourth copy came from the seen tiles, and its name was left
     out."""
