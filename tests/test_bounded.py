@@ -62,9 +62,12 @@ def test_impossible_difficulty_is_refused_at_once(difficulty, says):
     assert says in one_line(done) and "impossible difficulty" in done.stderr and done.stdout == ""
 
 
-@pytest.mark.parametrize("kind, difficulty", [("exchanges", "h>=4"), ("discard", "h<=0"), ("exchanges", "h=9")])
+@pytest.mark.parametrize("kind, difficulty", [("exchanges", "h>=4"), ("discard", "h<=0"), ("exchanges", "h=9"),
+                                              ("discard", "margin<=0"), ("discard", "accept<=0"),
+                                              ("waits", "waits<=0"), ("exchanges", "exchanges<=0")])
 def test_h_past_what_the_construction_can_make_is_refused(kind, difficulty):
-    """Exchanges and discard positions replace 1 to 3 tiles of a complete hand: 1 <= h <= 3."""
+    """Exchanges and discard positions replace 1 to 3 tiles of a complete hand: 1 <= h <= 3; a proved least value
+    (a wait, a margin of one live tile) is refused below it too (QA: 'margin<=0' tried 1000 hands, 10 s)."""
     assert "impossible difficulty" in one_line(mj("generate", kind, "-n", "1", "--difficulty", difficulty, limit=60))
 
 
