@@ -76,10 +76,11 @@ BROKEN_PIPE = "error: the output was closed before the command finished (broken 
 
 
 def broken_pipe() -> NoReturn:
-    """The reader of stdout went away (| head): one line on stderr, exit 1."""
+    """The reader of stdout went away (| head): one line on stderr, exit 141 (128 + SIGPIPE, as a shell reports a
+    process the signal ended; QA: mj check's 1 had read as "a claim is wrong")."""
     drop_stdout()
     typer.echo(BROKEN_PIPE, err=True)
-    raise SystemExit(1)
+    raise SystemExit(141)
 
 
 def drop_stdout() -> None:
