@@ -49,8 +49,14 @@ def _progress(quiet: bool):
     return report
 
 
-def _interrupted(ev, result, out: Optional[str], code: int) -> None:
-    """Ctrl-C: one line with what the search reached (the certificate file, if any, left as it was)."""
+def _interrupted(ev, result, out: Optional[str], code: int, json_: bool) -> None:
+    """Ctrl-C: one line with what the search reached (the certificate file, if any, left as it was); with --json the
+    unproved certificate on stdout too, so that it is still one JSON document (QA: nothing was printed)."""
+    if json_:
+        from solver.research.certificate import certificate
+        from solver.serialize import dumps
+
+        typer.echo(dumps(certificate(ev, result, ev.rules.name)))
     names = " ".join(ev.tiles.name(k) for k, n in enumerate(result.witness) for _ in range(n))
     state = "proved" if result.proved else f"not proved ({result.stopped.removeprefix('interrupted: ')})"
     kept = f"; {shown(out)} left as it was" if out else ""
@@ -96,11 +102,11 @@ def max_h_command(rules: RulesOpt = DEFAULT_RULES, json_: JsonOpt = False, time_
             elif target is not None:
                 target.write(text + "\n")
         except Interrupted as stop:
-            _interrupted(ev, stop.result, out, stop.exit_code)
+            _interrupted(ev, stop.result, out, stop.exit_code, json_)
         except KeyboardInterrupt as stop:  # while the witness was checked: the search's answer is whole
             if result is None:
                 raise
-            _interrupted(ev, result, out, getattr(stop, "exit_code", 130))
+            _interrupted(ev, result, out, getattr(stop, "exit_code", 130), json_)
         finally:
             if target is not None:
                 target.drop()

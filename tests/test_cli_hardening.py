@@ -4,6 +4,7 @@ negative point value, tournament intervals of zero width, and repeated parameter
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -56,6 +57,17 @@ def test_ctrl_c_on_max_h_keeps_the_old_certificate_and_says_how_far_it_got(tmp_p
     assert "largest h found = " in err and "first-level branches finished" in err and "left as it was" in err
     assert cert.read_text(encoding="utf-8") == '{"old": true}\n'
     assert sorted(p.name for p in tmp_path.iterdir()) == ["cert.json"]  # nothing left beside it
+
+
+def test_ctrl_c_on_max_h_with_json_still_prints_one_document():
+    """QA: `mj research max-h --json` stopped by Ctrl-C printed nothing on stdout."""
+    proc = start_mj("research", "max-h", "--quiet", "--json")
+    time.sleep(3)
+    assert proc.poll() is None
+    out, err, _ = interrupt(proc)
+    assert proc.returncode == 130 and err.startswith("interrupted after "), err
+    cert = json.loads(out)
+    assert cert["proved"] is False and cert["max_h"] >= 1
 
 
 def test_max_h_interrupted_carries_what_it_reached():
