@@ -97,7 +97,7 @@ def max_h_command(rules: RulesOpt = DEFAULT_RULES, json_: JsonOpt = False, time_
             text = dumps(cert)
             # (an unproved answer never replaces a file: QA, a 1 s run had replaced a proof with "proved": false)
             if target is not None and not result.proved and os.path.exists(out):
-                typer.echo(f"note: {out} not written: it holds an earlier certificate, and this answer is not "
+                typer.echo(f"note: {out} not written: the file exists (kept as it was), and this answer is not "
                            "proved", err=True)
             elif target is not None:
                 target.write(text + "\n")

@@ -129,7 +129,7 @@ def test_cli_json_and_certificate_file(tmp_path):
     out.write_text('{"proved": true}\n', encoding="utf-8")  # an earlier certificate: not replaced by an unproved one
     res = runner.invoke(cli.app, ["research", "max-h", "--rules", "hitori-jong-2.1", "--time-budget", "1", "--quiet",
                                   "--output", str(out)])
-    assert res.exit_code == 124 and "not written: it holds an earlier certificate" in res.stderr, res.output
+    assert res.exit_code == 124 and "not written: the file exists (kept as it was)" in res.stderr, res.output
     assert out.read_text(encoding="utf-8") == '{"proved": true}\n'
 
 
