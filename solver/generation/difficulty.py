@@ -85,8 +85,9 @@ def parse_difficulty(kind: str, text: str | None) -> Difficulty:
                           f"'{FEATURES[kind][0]}>=2' on {', '.join(FEATURES[kind])}", BAD_DIFFICULTY)
         name, op, digits = match.group(1), match.group(2), match.group(3).lstrip("0") or "0"
         if len(digits) > DIGITS:
-            raise MjError(f"impossible difficulty '{text[:60]}': {name} {op} {digits[:12]}… passes every maximum "
-                          f"(see docs/generation.md)", BAD_DIFFICULTY)
+            shown_digits = digits if len(digits) <= 12 else digits[:12] + "…"
+            raise MjError(f"impossible difficulty '{text[:60]}': {name} {op} {shown_digits}: more than any feature "
+                          "can count (see docs/generation.md)", BAD_DIFFICULTY)
         value = int(digits)
         if name not in FEATURES[kind]:
             raise MjError(f"bad difficulty '{text}': {kind} has features {', '.join(FEATURES[kind])}, not '{name}'",
