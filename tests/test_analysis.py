@@ -151,6 +151,25 @@ def test_sora_advice_only_where_a_fetch_can_be_made():
     assert thirteen.sora is None and any("12 tiles after a discard" in n for n in thirteen.notes)
 
 
+QA_HAND = "千早 まつり エミリー 風花 ジュリア 美希 紗代子 朋花 千鶴 昴"
+
+
+def test_a_fetch_never_lets_a_target_hold_a_fourth_copy(ev):
+    """QA: the advice took the fetched kind off the seen tiles, so a target could hold a seen copy as a 4th: "take
+    詩花, h 2 -> 1", where the hand after the fetch has h 2."""
+    advice = ev.analyze("そら 詩花 " + QA_HAND, seen="詩花", waiting_room="詩花").sora
+    after = ev.h("詩花 詩花 " + QA_HAND, seen="詩花").h
+    assert after == 2 and not advice.use_now and [o.h for o in advice.options] == [after]
+
+
+def test_the_room_is_reached_only_where_a_sora_can_fetch(ev):
+    """QA (D9): with every そら seen, h still reached the waiting room's tiles (h 1, a wait on a tile no one can
+    get). With a そら live, it may."""
+    hand = "詩花 詩花 " + QA_HAND
+    assert ev.analyze(hand, seen="そら そら そら", waiting_room="詩花").h == ev.h(hand, seen="詩花").h == 2
+    assert ev.analyze(hand, seen="そら そら", waiting_room="詩花").h == 1
+
+
 def test_discard_table_matches_per_draw_recomputation(ev):
     """Acceptance after each discard equals {t : h(hand - d + t) < h(hand - d)} computed one by one."""
     rng = random.Random(11)

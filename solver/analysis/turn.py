@@ -254,10 +254,9 @@ def sora_advice(dm: DistanceModel, hand: Hand, room: list[int], seen: tuple[int,
         taken = hand.remove(sora).add(kind)
         if taken.totals(dm.rules)[kind] > COPIES:
             continue
-        # そら goes to the waiting room; the taken tile leaves it
-        after = list(seen_plus(seen, sora, len(hand.concealed)))
-        after[kind] = max(0, after[kind] - 1)
-        h_after = _h(dm, taken, tuple(after))
+        # そら goes to the waiting room; the taken tile leaves it (the room is not in `seen`: a seen copy stays seen,
+        # QA: taking one off had let a target hold a 4th copy)
+        h_after = _h(dm, taken, seen_plus(seen, sora, len(hand.concealed)))
         options.append(SoraOption(kind, h_after))
     options.sort(key=lambda o: (o.h if o.h is not None else 99, o.take))
     return SoraAdvice(h_now, tuple(options))
@@ -284,12 +283,15 @@ def analyze(dm: DistanceModel, hand: Hand, *, seen: tuple[int, ...] = (), favour
             exchange_limit: int = 20) -> Analysis:
     """Everything a player asks at their turn, exactly. The waiting room's tiles are out of the wall (D9): no live
     count includes them (list them once, not also in `seen`); outside fetch mode they are seen like any visible
-    tile, while in fetch mode h still reaches them (a そら fetches them), so only the live counts leave them out."""
+    tile, while in fetch mode h still reaches them where a そら can (one held, or a copy still live), so only the
+    live counts leave them out."""
     rules = dm.rules
+    fetching = False
     if waiting_room:
         kinds = len(hand.concealed)
         check_room(hand, rules, seen, tuple(waiting_room.count(k) for k in range(kinds)))
-    if waiting_room and rules.sora_mode != "fetch":
+        fetching = _can_fetch(rules, hand, seen, waiting_room)
+    if waiting_room and not fetching:
         for kind in waiting_room:
             seen = seen_plus(seen, kind, len(hand.concealed))
     check_hand(hand, rules, seen=seen)
@@ -332,10 +334,18 @@ def analyze(dm: DistanceModel, hand: Hand, *, seen: tuple[int, ...] = (), favour
             sora = sora_advice(dm, hand, waiting_room, seen)
         elif rules.tiles.sora is not None and hand.concealed[rules.tiles.sora]:
             notes.append("そら is sent to the waiting room before a draw: whether to, for the 12 tiles after a discard")
-    if waiting_room and rules.sora_mode == "fetch":
+    if fetching:
         discards, top_waits, ron_wait = _room_out(waiting_room, discards, top_waits, ron_wait)
     return Analysis(size, units_present(hand, rules), complete, h, score, tuple(exchanges), all_listed, discards,
                     top_waits, calls, call_tile, ron_wait, sora, tuple(notes))
+
+
+def _can_fetch(rules: RuleSet, hand: Hand, seen: tuple[int, ...], room: list[int]) -> bool:
+    """Fetch mode and a そら held, or a copy of it still live (QA: with every そら seen, h reached the room's tiles)."""
+    sora = rules.tiles.sora
+    if rules.sora_mode != "fetch" or sora is None:
+        return False
+    return hand.concealed[sora] > 0 or COPIES - (seen[sora] if seen else 0) - room.count(sora) > 0
 
 
 def _room_out(room: list[int], discards: tuple[DiscardRow, ...], top_waits: tuple[Wait, ...], ron_wait: Wait | None):
