@@ -41,7 +41,7 @@ def _progress(quiet: bool):
             return
         last[0] = p.seconds
         line = (f"max-h: witness h = {p.lower}; searching for h >= {p.goal}: {p.checks:,} prefixes measured, "
-                f"{100 * p.done:.0f}% of first-level branches, {p.seconds:.0f} s")
+                f"{100 * p.done:.0f}% of first-level branches (the first are the largest), {p.seconds:.0f} s")
         sys.stderr.write(("\r" + line + "\033[K") if tty else line + "\n")
         sys.stderr.flush()
 
