@@ -181,7 +181,7 @@ function drawCallable(a) {
 
 function drawAnalysis(a, ctx) {
   $("analysis").hidden = false;
-  $("position-title").textContent = ctx.after ? t("afterTitle", ctx.after) : "";
+  titled(ctx.after);
   const counts = t("counts", a.complete.length, a.one_short.length, a.two_short.length);
   $("h-line").textContent = a.h === null ? t("unreachable") : t("hLine", a.h, a.hand_complete, counts);
   $("discards").replaceChildren(...drawDiscards(a, ctx.go));
@@ -216,4 +216,12 @@ function drawScore(s, favourite) {
   }
   $("score").replaceChildren(el("p", { class: "hint", text: s.won ? t("winBy", s.win) : t("notWinTitle") }),
     el("div", { class: "table-wrap" }, scoreTable(s, { totalId: "score-total", favourite })));
+}
+
+// The position's title: "after 打X" where a discard led here, else a title for screen readers alone (a focus target
+// that says something)
+function titled(after) {
+  const title = $("position-title");
+  title.textContent = after ? t("afterTitle", after) : t("positionTitle");
+  title.classList.toggle("visually-hidden", !after);
 }

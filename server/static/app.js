@@ -95,13 +95,17 @@ function loadUrl() {
   $("position-title").dataset.after = get("after");
   showError($("link-notice"), problems.length ? t("linkProblem", problems.join("; ")) : "");
 }
+let titleFocus = false;  // the title is to take focus when the answers show (a first example)
 function go(change, push = true) {  // a new position: the inputs change, one history entry is added
   change();
   saveUrl(push);
   update(false);
-  // (QA: the button pressed is redrawn away and focus fell to the page's start, 22 Tabs from the table)
+  // (QA: the button pressed is redrawn away and focus fell to the page's start, 22 Tabs from the table; an empty
+  // title took no focus and said nothing, after Try an example or Back)
+  titled($("position-title").dataset.after);
   $("position-title").setAttribute("tabindex", "-1");
   $("position-title").focus({ preventScroll: true });
+  titleFocus = $("analysis").hidden;  // (hidden, it takes no focus: given when the answers come)
 }
 const navigate = {
   discard: (id) => go(() => {
@@ -231,6 +235,8 @@ async function solve(text, full) {
     const [analysis] = await Promise.all([api("analyze", params, controller.signal), scoreHand(controller.signal, full)]);
     lastAnalysis = analysis;
     drawAnalysis(analysis, { after: full ? "" : $("position-title").dataset.after, go: navigate });
+    if (titleFocus && document.activeElement === document.body) $("position-title").focus({ preventScroll: true });
+    titleFocus = false;
     $("analysis").dataset.hand = text;  // which hand the answers on screen are for
     markStale("");
     summaryOf(analysis, null);
@@ -375,6 +381,7 @@ async function start() {
   $("plan").addEventListener("click", () => update());
   $("lang-toggle").addEventListener("click", () => {
     setLanguage(language === "ja" ? "en" : "ja");
+    Hand.draw();  // (the tiles' names for screen readers: QA, they stayed English)
     saveUrl();
     if (lastAnalysis) update(false);
   });

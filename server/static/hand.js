@@ -39,21 +39,21 @@ const Hand = {
     box.replaceChildren();
     this.called.forEach((members, n) => {
       const remove = () => this.set(this.tiles, this.called.filter((_, i) => i !== n), 0);
-      box.append(el("span", { class: "group", title: "called unit: tap to remove it" },
-        el("span", { class: "group-label", text: "called" }),
-        ...members.map((id) => tile(id, "button", { type: "button", "aria-label": `remove the called unit with ${tileName(id)}`,
+      box.append(el("span", { class: "group", title: t("calledUnitTitle") },
+        el("span", { class: "group-label", text: t("calledWord") }),
+        ...members.map((id) => tile(id, "button", { type: "button", "aria-label": t("removeCalled", tileName(id)),
                                                     onclick: remove }))));
     });
     const shown = this.shown();
     shown.forEach((id, n) => {
-      box.append(tile(id, "button", { type: "button", "aria-label": `remove ${tileName(id)}`, "data-at": n,
+      box.append(tile(id, "button", { type: "button", "aria-label": t("removeTile", tileName(id)), "data-at": n,
         onclick: () => {
           const at = this.tiles.indexOf(id);  // one copy of this kind, wherever it sits in tap order
           this.set(this.tiles.filter((_, i) => i !== at), this.called, n);
         } }));
     });
     if (this.pending) {
-      box.append(el("span", { class: "group pending" }, el("span", { class: "group-label", text: "calling" }),
+      box.append(el("span", { class: "group pending" }, el("span", { class: "group-label", text: t("callingWord") }),
         ...this.pending.map((id, n) => tile(id, "button", { type: "button", "aria-label": `take ${tileName(id)} out of the call`,
           onclick: () => { this.pending.splice(n, 1); this.draw(); this.copies(); } }))));
     }
@@ -66,12 +66,22 @@ const Hand = {
 
   // Copies left of each kind (3 − in hand, called, being called, seen): shown on the palette, 0 disables it.
   copies() {
-    for (const button of $("palette").querySelectorAll("button.tile")) {
+    const buttons = [...$("palette").querySelectorAll("button.tile")];
+    const focused = buttons.indexOf(document.activeElement);  // (before a last copy disables it and drops focus)
+    for (const button of buttons) {
       const left = Math.max(0, COPIES - this.held(button.dataset.id));
       button.querySelector(".left").textContent = left;
       button.disabled = left === 0;
-      button.setAttribute("aria-label", `add ${button.dataset.kind}`);
-      button.title = `${idolsByName.get(button.dataset.id)?.full_name || ""}: ${left} left`;
+      button.setAttribute("aria-label", t("addTile", button.dataset.kind));
+      button.title = t("tilesLeft", idolsByName.get(button.dataset.id)?.full_name || "", left);
+    }
+    // the palette's one tab stop stays on a tile that can be used; focus moves on from a tile just used up (QA)
+    const stop = Math.max(0, buttons.findIndex((b) => b.tabIndex === 0));
+    const moved = enabledFrom(buttons, focused >= 0 ? focused : stop, 0);
+    if (moved >= 0 && (buttons[stop].disabled || focused >= 0)) {
+      buttons[stop].tabIndex = -1;
+      buttons[moved].tabIndex = 0;
+      if (focused >= 0 && buttons[focused].disabled) buttons[moved].focus();
     }
   },
   add(id) {
@@ -115,17 +125,30 @@ const Hand = {
       el("div", { class: "palette-tiles" }, ...members.map(button)))));
     const buttons = [...$("palette").querySelectorAll("button")];
     buttons[0].tabIndex = 0;
-    // one tab stop for the whole palette; the arrow keys move between its tiles (a roving tabindex)
+    // one tab stop for the whole palette; the arrow keys move between its tiles (a roving tabindex), past used-up
+    // ones (QA: a used-up tile stopped them), Home and End to the first and last
     $("palette").addEventListener("keydown", (event) => {
-      const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[event.key];
       const at = buttons.indexOf(document.activeElement);
-      if (!step || at < 0) return;
+      const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[event.key];
+      const to = at < 0 ? -1 : step ? enabledFrom(buttons, at + step, step)
+        : event.key === "Home" ? enabledFrom(buttons, 0, 1)
+        : event.key === "End" ? enabledFrom(buttons, buttons.length - 1, -1) : -1;
+      if (to < 0) return;
       event.preventDefault();
       buttons[at].tabIndex = -1;
-      const next = buttons[(at + step + buttons.length) % buttons.length];
-      next.tabIndex = 0;
-      next.focus();
+      buttons[to].tabIndex = 0;
+      buttons[to].focus();
     });
     this.copies();
   },
 };
+
+// The index of the first enabled button from `at` on in the direction `step` (0: forward), wrapping; -1 if none.
+function enabledFrom(buttons, at, step) {
+  const n = buttons.length, dir = step < 0 ? -1 : 1;
+  for (let i = 0; i < n; i++) {
+    const k = (((at + dir * i) % n) + n) % n;
+    if (!buttons[k].disabled) return k;
+  }
+  return -1;
+}

@@ -209,13 +209,16 @@ function offer(actions) {
     type: "button", class: action.type === "hora" ? "win-button" : null, "data-action": action.type,
     "data-tile": action.pai ?? null, "data-target": action.target ?? null, text: label(action),
     onclick: () => send(action) })));
+  const fetching = !actions.some((a) => a.type === "dahai") && actions.some((a) => a.type === "sora");
   const kind = actions.some((a) => a.type === "dahai") ? t("promptDiscard")
-    : actions.some((a) => a.type === "sora") ? t("promptSora")
+    : fetching ? t("promptSora")
     : t("promptClaim", names[view.last?.actor] ?? t("aCom"), tileName(view.last?.pai ?? ""));
   $("prompt").textContent = kind;
   if (refocus) {  // (QA: focus fell to the page's start after every action, 6 Tabs from the next one)
     refocus = false;
-    document.querySelector("#actions button, #my-hand button[data-action]:not([disabled])")?.focus();
+    // before a draw, Pass (draw) first: a reflexive Enter had taken a tile with そら (QA)
+    ((fetching && document.querySelector('#actions button[data-action="none"]'))
+      || document.querySelector("#actions button, #my-hand button[data-action]:not([disabled])"))?.focus();
   }
 }
 
@@ -257,6 +260,7 @@ function gameOver(snapshot) {
   $("game-review").href = `/review?game=${encodeURIComponent(game.id)}&seat=0`;
   over.hidden = false;
   over.scrollIntoView({ block: "start" });
+  $("over-title").focus();  // (QA: focus fell to the page's start, and nothing said the game was over)
 }
 
 // (the moves so far too: QA, they had stayed in the language they were played in)

@@ -58,6 +58,7 @@ function show(index) {
   $("step").value = at;
   $("step-count").textContent = t("stepCount", at, replayed.steps.length - 1);
   $("step-event").textContent = narrate(event, names);
+  $("step").setAttribute("aria-valuetext", `${$("step-count").textContent} ${$("step-event").textContent}`);
   const next = replayed.steps[at + 1];
   const graded = next && decisionsByIndex.get(at + 1);
   // (a graded decision names its # as the table does: the position shown is the one before it, QA)
@@ -124,8 +125,9 @@ async function review() {
   showError($("review-error"), "");
   $("review-cancel").hidden = false;
   const started = performance.now();
+  // (the clock beside the live status, not in it: a screen reader would say every second, QA)
   const tick = setInterval(() => {
-    $("review-status").textContent = t("reviewingFor", ((performance.now() - started) / 1000).toFixed(0));
+    $("review-clock").textContent = t("secondsSoFar", ((performance.now() - started) / 1000).toFixed(0));
   }, 500);
   $("review-status").textContent = t("reviewing");
   const params = new URLSearchParams({ seat: $("seat").value, seconds: $("seconds").value || "1" });
@@ -134,12 +136,13 @@ async function review() {
       signal: controller.signal, headers: { "Content-Type": "application/x-ndjson" } });
     drawReview(answer);
     keepReview(answer);
-    $("review-status").textContent = "";
+    $("review-status").textContent = $("review-summary").textContent;  // (said when it arrives, QA)
   } catch (error) {
     $("review-status").textContent = error.name === "AbortError" ? t("cancelled") : "";
     if (error.name !== "AbortError") showError($("review-error"), error.message);
   } finally {
     clearInterval(tick);
+    $("review-clock").textContent = "";
     if (reviewing === controller) { reviewing = null; $("review-cancel").hidden = true; }
   }
 }
@@ -162,8 +165,9 @@ function drawReview(answer) {
       graded.h != null && `h ${graded.h}`, graded.live != null && t("liveWord", graded.live)].filter(Boolean).join(" · ") }));
   const rows = answer.decisions.map((d, n) => el("tr", {
     class: `decision${worst.has(n) ? " worst" : ""}`, "data-index": d.index, tabindex: "0", role: "row",
+    "aria-description": t("rowShows"),  // (QA: nothing said the row is an action)
     onclick: () => show(d.index - 1), onkeydown: (e) => { if (e.key === "Enter") show(d.index - 1); } },
-    el("td", { class: "num", text: d.index, role: "cell" }), el("td", { text: t("decisionType", d.type), role: "cell" }), side(d.chosen, 2), side(d.best, 3),
+    el("td", { class: "num", text: d.index, role: "cell" }), el("td", { class: "kind", text: t("decisionType", d.type), role: "cell" }), side(d.chosen, 2), side(d.best, 3),
     el("td", { class: "num", role: "cell", text: (d.match ? matchText(d) : lossText(d)) + (d.h_lost ? ` (h +${d.h_lost})` : "") }),
     // (the note, a paragraph, folded: at phone width it had made a row 2,000 px tall, QA)
     el("td", { class: "why", role: "cell" }, [d.missed_win && t("missedWin"), t("methodWord", d.method), d.clocked && t("clockedWord")]
@@ -199,8 +203,10 @@ function wire() {
   $("next").addEventListener("click", () => show(at + 1));
   $("last").addEventListener("click", () => show(replayed.steps.length - 1));
   $("step").addEventListener("input", () => show(Number($("step").value)));
-  document.addEventListener("keydown", (e) => {
-    if (!replayed || ["INPUT", "SELECT", "TEXTAREA"].includes(e.target.tagName)) return;
+  document.addEventListener("keydown", (e) => {  // (the arrows step the game, from the stepper's buttons too, but not
+    // from another control or a row: QA)
+    if (!replayed || e.target.closest("input, select, textarea, a, summary, tr.decision")
+        || (e.target.closest("button") && !e.target.closest(".stepper"))) return;
     if (e.key === "ArrowRight") show(at + 1);
     if (e.key === "ArrowLeft") show(at - 1);
   });

@@ -7,6 +7,7 @@ function verb(who, word) { return who === "you" ? word : `${word}s`; }
 function whose(who) { return who === "you" ? "your" : `${who}'s`; }
 
 Object.assign(WORDS.en, {
+  myHand: "Your hand", movesSoFar: "Moves so far",
   skipTable: "Skip to the table", skipGame: "Skip to the game", playTitle: "mj · play", reviewTitle: "mj · review",
   setupTitle: "A game against COMs",
   setupHint: "You are seat 0 and draw first. The COMs are the game engine's (docs/game.md): greedy (least h, then most "
@@ -46,11 +47,13 @@ Object.assign(WORDS.en, {
   evRon: (w, t, x, s) => `${w} ${verb(w, "win")} by ron on ${whose(t)} ${x}: ${s}`, evDrawn: "exhaustive draw: the wall is empty",
   evEnd: (list) => `scores: ${list}`, evError: (w, r) => `${w}: ${r} (the fallback COM decided)`, seatN: (n) => `seat ${n}`,
   roomWord: "room", emptyWord: "empty", noScore: "no score under this rule set for a hand that did not win",
-  youName: "you", reviewing: "reviewing…", reviewingFor: (s) => `reviewing… ${s} s`, winWord: "P(win)", scoreWord: "E",
+  youName: "you", reviewing: "reviewing…", secondsSoFar: (s) => `${s} s`,
+  rowShows: "Enter: the position before this decision", winWord: "P(win)", scoreWord: "E",
   decisionType: (k) => k, methodWord: (m) => m,
 });
 
 Object.assign(WORDS.ja, {
+  myHand: "あなたの手牌", movesSoFar: "これまでの手",
   skipTable: "卓へ移動", skipGame: "対局へ移動", playTitle: "mj · 対局", reviewTitle: "mj · 検討",
   setupTitle: "COM との対局",
   setupHint: "あなたは席 0 で最初にツモります。COM はゲームエンジンのもの(docs/game.md): greedy(向聴最小、次に受け入れ最大)、"
@@ -90,7 +93,8 @@ Object.assign(WORDS.ja, {
   evRon: (w, t, x, s) => `${w} ${t} の ${x} でロン和了: ${s}`, evDrawn: "流局: 山が尽きた",
   evEnd: (list) => `点数: ${list}`, evError: (w, r) => `${w}: ${r}(代わりの COM が判断)`, seatN: (n) => `席 ${n}`,
   roomWord: "控え室", emptyWord: "空", noScore: "このルールでは和了しなかった手に点数なし",
-  youName: "あなた", reviewing: "検討中…", reviewingFor: (s) => `検討中… ${s} 秒`, winWord: "和了率", scoreWord: "期待点",
+  youName: "あなた", reviewing: "検討中…", secondsSoFar: (s) => `${s} 秒`,
+  rowShows: "Enter: この判断の前の局面", winWord: "和了率", scoreWord: "期待点",
   decisionType: (k) => ({ discard: "打牌", claim: "鳴き・ロン", sora: "そら" })[k] ?? k,
   methodWord: (m) => ({ optimal: "最適", bounds: "上下限", estimate: "推定", h: "向聴" })[m] ?? m,
 });
