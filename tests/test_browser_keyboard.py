@@ -80,6 +80,18 @@ def test_the_end_of_a_game_takes_focus(desk, url):
     desk.wait_for_function("() => document.activeElement.id === 'over-title'")
 
 
+def test_before_a_draw_pass_takes_focus_not_a_fetch(desk, url):
+    """QA: the そら prompt put focus on its first fetch, so a reflexive Enter took a tile instead of drawing. The
+    prompt is offered here as the engine offers it (fetches, then Pass) to a player acting from the keyboard."""
+    desk.goto(f"{url}play?seed=7&coms=greedy&pace=0")
+    desk.wait_for_selector("#my-hand .tile")
+    desk.evaluate("""() => { refocus = true; offer([
+        { type: "sora", actor: 0, target: 0, pai: "春香" }, { type: "sora", actor: 0, target: 1, pai: "千早" },
+        { type: "none", actor: 0 }]); }""")
+    assert desk.evaluate("document.activeElement.dataset.action") == "none"
+    assert desk.inner_text("#prompt").startswith("Before your draw")
+
+
 def test_a_review_says_its_steps_and_its_result(desk, url):
     """QA: the stepper's moves and the finished grading were silent to a screen reader, and a decision row did not
     say that Enter shows its position."""
