@@ -209,8 +209,9 @@ function offer(actions) {
     type: "button", class: action.type === "hora" ? "win-button" : null, "data-action": action.type,
     "data-tile": action.pai ?? null, "data-target": action.target ?? null, text: label(action),
     onclick: () => send(action) })));
-  const fetching = !actions.some((a) => a.type === "dahai") && actions.some((a) => a.type === "sora");
-  const kind = actions.some((a) => a.type === "dahai") ? t("promptDiscard")
+  const discarding = actions.some((a) => a.type === "dahai");
+  const fetching = !discarding && actions.some((a) => a.type === "sora");
+  const kind = discarding ? t("promptDiscard")
     : fetching ? t("promptSora")
     : t("promptClaim", names[view.last?.actor] ?? t("aCom"), tileName(view.last?.pai ?? ""));
   $("prompt").textContent = kind;

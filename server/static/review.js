@@ -56,9 +56,10 @@ function show(index) {
   const { event, view } = replayed.steps[at];
   const names = replayed.names;
   $("step").value = at;
-  $("step-count").textContent = t("stepCount", at, replayed.steps.length - 1);
-  $("step-event").textContent = narrate(event, names);
-  $("step").setAttribute("aria-valuetext", `${$("step-count").textContent} ${$("step-event").textContent}`);
+  const count = t("stepCount", at, replayed.steps.length - 1), said = narrate(event, names);
+  $("step-count").textContent = count;
+  $("step-event").textContent = said;
+  $("step").setAttribute("aria-valuetext", `${count} ${said}`);
   const next = replayed.steps[at + 1];
   const graded = next && decisionsByIndex.get(at + 1);
   // (a graded decision names its # as the table does: the position shown is the one before it, QA)
