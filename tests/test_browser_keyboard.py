@@ -69,6 +69,9 @@ def test_labels_follow_the_language(desk, url):
     assert desk.get_attribute("#palette", "aria-label").startswith("牌:")
     assert desk.get_attribute("#hand button.tile >> nth=0", "aria-label").endswith(" を外す")
     assert desk.get_attribute('#palette button[data-kind="春香"]', "aria-label") == "春香 を追加"
+    desk.click("#call-toggle")  # (a tile of the unit being called: its twin label had stayed English)
+    desk.click('#palette button[data-kind="春香"]')
+    assert desk.get_attribute("#hand .pending button.tile", "aria-label") == "春香 を鳴きから外す"
 
 
 def test_the_end_of_a_game_takes_focus(desk, url):

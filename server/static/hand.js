@@ -54,7 +54,7 @@ const Hand = {
     });
     if (this.pending) {
       box.append(el("span", { class: "group pending" }, el("span", { class: "group-label", text: t("callingWord") }),
-        ...this.pending.map((id, n) => tile(id, "button", { type: "button", "aria-label": `take ${tileName(id)} out of the call`,
+        ...this.pending.map((id, n) => tile(id, "button", { type: "button", "aria-label": t("takeOut", tileName(id)),
           onclick: () => { this.pending.splice(n, 1); this.draw(); this.copies(); } }))));
     }
     if (focusAt !== null) {  // focus stays in the hand after a removal: the tile now in that place, or the box
