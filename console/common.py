@@ -17,6 +17,8 @@ HandArg = Annotated[str, typer.Argument(metavar="HAND", help="The hand, e.g. '[�
 RulesOpt = Annotated[str, typer.Option("--rules", "-r", help="Rule set: 2019-12, 2019-10, hitori-jong-2.1 or your own.")]
 BuiltInRulesOpt = Annotated[str, typer.Option("--rules", "-r", help="Rule set: 2019-12, 2019-10 or hitori-jong-2.1 "
                                                                   "(the built-in ones).")]
+PlanRulesOpt = Annotated[str, typer.Option("--rules", "-r", help="Rule set: 2019-12, hitori-jong-2.1 or your own "
+                                                               "(2019-10's wildcard そら is not planned).")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]
 CatalogueOpt = Annotated[Optional[list[str]], typer.Option(
     "--catalogue", metavar="FILE", help="Extra catalogue file (TOML) with units or rule sets of your own; repeatable.")]

@@ -8,7 +8,7 @@ from typing import Annotated, Optional
 import typer
 
 from console.common import (MAX_STATES, SECONDS, AsOfOpt, CatalogueOpt, DetourOpt, EstimateOpt, HandArg, JsonOpt,
-                            MaxStatesOpt, NearestOpt, RulesOpt, SecondsOpt, SeedOpt, SeenOpt, emit_json, errors,
+                            MaxStatesOpt, NearestOpt, PlanRulesOpt, SecondsOpt, SeedOpt, SeenOpt, emit_json, errors,
                             evaluator, plan_request, show)
 from solver.core.rules import DEFAULT_RULES
 
@@ -25,7 +25,7 @@ def plan(hand: HandArg,
          waiting_room: Annotated[str, typer.Option("--waiting-room", help="Tiles in the waiting room (fetch-mode そら takes one).")] = "",
          favorite: Annotated[Optional[str], typer.Option("--favorite", "--favourite", help="The player's favourite (担当).")] = None,
          detour: DetourOpt = None, nearest: NearestOpt = False, estimate: EstimateOpt = None,
-         max_states: MaxStatesOpt = MAX_STATES, seconds: SecondsOpt = SECONDS, seed: SeedOpt = 0, rules: RulesOpt = DEFAULT_RULES, json_: JsonOpt = False, catalogue: CatalogueOpt = None,
+         max_states: MaxStatesOpt = MAX_STATES, seconds: SecondsOpt = SECONDS, seed: SeedOpt = 0, rules: PlanRulesOpt = DEFAULT_RULES, json_: JsonOpt = False, catalogue: CatalogueOpt = None,
          as_of: AsOfOpt = None) -> None:
     """Optimal P(win) and E[score] per discard over the draws left (bounds past the budget), the play and そら use.
 
