@@ -38,6 +38,25 @@ def test_a_sample_stopped_by_the_clock_is_a_prefix_of_the_full_one(ev, native, m
     assert estimate.simulate(*args, 350, 7, deadline=time.monotonic() + 600)[0].games == 350
 
 
+def test_a_stopped_sample_draws_only_the_walls_it_plays(ev, monkeypatch):
+    """QA: a million walls asked were all drawn before the first look at the clock (25 s past a 1 s budget); a
+    batch's walls are now drawn when it starts."""
+    drawn = []
+
+    class Counting(estimate.random.Random):
+        def sample(self, population, k, **kwargs):
+            drawn.append(k)
+            return super().sample(population, k, **kwargs)
+
+    monkeypatch.setattr(estimate.random, "Random", Counting)
+    position = Position(ev.hand(HAND))
+    prep = prepare(ev.rules, position, turns=12, objectives=("score",), play="nearest", state_limit=10 ** 6)
+    _, roots = root_states(prep, ev.rules, position)
+    args = (prep.searches["score"], [r for r, _ in roots], prep.wall_r, prep.W0, 12)
+    stopped = estimate.simulate(*args, 10 ** 6, 7, deadline=time.monotonic() - 1, least=150)
+    assert stopped[0].games == len(drawn) == 2 * estimate.BATCH
+
+
 def test_an_estimate_the_clock_stopped_says_how_far_it_got(ev, monkeypatch):
     """Where nearest passes its limits and the budget is gone, the estimate still answers with its least walls,
     labelled with how many of how many; without a clock the same request plays them all."""

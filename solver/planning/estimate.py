@@ -135,11 +135,9 @@ def simulate(search, roots: list[tuple[int, ...]], wall_r: tuple[int, ...], W: i
     tiles = [i for i, n in enumerate(wall_r) for _ in range(n)]
     tiles += [None] * (W - len(tiles))  # a tile of no relevant kind: discarded at once
     rng = random.Random(seed)
-    walls = [rng.sample(tiles, turns) for _ in range(games)]
     native = _estimatec is not None and not forced_pure() and 0 < search.nr <= 64 and len(roots[0]) <= 128 \
         if roots else False
     if native:  # (the search's own int8 matrix, read in place: its rows are the targets in search.scores' order)
-        packed = bytes(0 if p is None else p + 1 for draws in walls for p in draws)
         scores = list(search.scores.values())
     else:
         policy = Policy(search, wall_r)
@@ -147,11 +145,16 @@ def simulate(search, roots: list[tuple[int, ...]], wall_r: tuple[int, ...], W: i
     played = 0
     while played < games and not (played >= least and past(deadline)):
         end = min(games, played + BATCH)
+        # a batch's walls drawn when it starts (QA: a million walls drawn up front took 25 s past the budget); the
+        # same sequence, so a stopped sample is still a prefix of the full one
+        walls = [rng.sample(tiles, turns) for _ in range(end - played)]
+        if native:
+            packed = bytes(0 if p is None else p + 1 for draws in walls for p in draws)
         for i, root in enumerate(roots):
             if native:
                 wins, total, squares, lost = _estimatec.play_root(search.target_matrix(), len(scores), search.nr,
                                                                   scores, list(wall_r), root, list(wall_r),
-                                                                  packed[played * turns:end * turns], turns)
+                                                                  packed, turns)
                 for hand, n in lost.items():  # each distinct final hand scored once (NoWinScore caches across roots)
                     value = search.nowin.score(search.full(hand))
                     total += n * value
@@ -159,7 +162,7 @@ def simulate(search, roots: list[tuple[int, ...]], wall_r: tuple[int, ...], W: i
             else:
                 wins = total = squares = 0
                 costs = policy.costs(root)
-                for draws in walls[played:end]:
+                for draws in walls:
                     won, value = play(search, policy, root, list(wall_r), draws, costs.copy())
                     wins += won
                     total += value
