@@ -278,3 +278,21 @@ def test_a_class_past_its_clock_says_what_to_do(ev):
     """QA: a class asked for (--nearest, --detour) that its clock stopped said only where it stopped."""
     with pytest.raises(OutOfTime, match=r"raise --seconds, or ask for an estimate past it \(--estimate GAMES\)"):
         ev.plan(HAND, turns=12, nearest=True, seconds=0.001)
+
+
+def test_a_scan_of_many_targets_reads_the_clock():
+    """QA: with a full waiting room every state scans tens of thousands of targets (0.1 s each), and `--detour 1`
+    ran 5 s past a 2 s budget before the state count reached the clock; such a scan reads it first."""
+    from solver.planning.reach import CLOCKED_FROM, Reach
+
+    class Scan(Reach):
+        sora, visited = None, 0
+        deadline = time.monotonic() - 1
+
+    hand = (1, 0)
+    few, many = [((0, 1),)] * 3, [((0, 1),)] * (CLOCKED_FROM + 1)
+    assert len(Scan().within_reach(hand, (3, 3), (1, 1), 1, few)) == 3  # (a short scan is cheap: no clock)
+    with pytest.raises(OutOfTime):
+        Scan().within_reach(hand, (3, 3), (1, 1), 1, many)
+    Scan.deadline = None
+    assert len(Scan().within_reach(hand, (3, 3), (1, 1), 1, many)) == CLOCKED_FROM + 1

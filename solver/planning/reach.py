@@ -5,6 +5,11 @@ which states of equal value meet. A mixin of recursion.Search, whose attributes 
 
 from __future__ import annotations
 
+import time
+
+from solver.planning.targets import OutOfTime
+
+CLOCKED_FROM = 1024  # targets past which each scan of them reads the clock (a scan then costs milliseconds)
 MATRIX_FROM = 96  # targets within reach past which their columns are compared as numpy rows (Reach.interchangeable)
 
 
@@ -84,6 +89,9 @@ class Reach:
         return [target for cost, target in costed if cost == low]
 
     def within_reach(self, hand, wall, room, t, alive):
+        if len(alive) > CLOCKED_FROM and self.deadline is not None and time.monotonic() > self.deadline:
+            # (QA: with a full waiting room each call scans tens of thousands of targets, 0.1 s a state)
+            raise OutOfTime(f"the exact plan passed its time budget at {self.visited:,} states")
         soras = hand[self.sora] if self.sora is not None and room else 0
         if soras:  # each そら fetches one tile of the waiting room in place of a draw
             wall = [w + r for w, r in zip(wall, room)]
