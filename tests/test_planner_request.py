@@ -88,6 +88,20 @@ def test_a_wall_with_nothing_left_and_a_waiting_room_past_three_copies_are_said_
         ev.analyze(hand, seen=[held], waiting_room=[held, held])
 
 
+def test_a_house_past_the_listings_units_is_refused_in_one_line():
+    """QA: a catalogue of 6,796 units ended in a traceback from planc_list.c's ValueError ("units: at most 4096")."""
+    import itertools
+
+    from solver.planning.targets import LIST_UNITS
+    from synthetic import PARAMS, make_catalogue
+
+    trios = list(itertools.combinations(range(32), 3))[:LIST_UNITS + 1]
+    big = Evaluator("syn", catalogue=make_catalogue(trios, 32, params=PARAMS["2019-12"]))
+    with pytest.raises(MjError, match="^the planner lists complete hands over at most 4,096 units; rule set syn has "
+                                      "4,097$"):
+        big.plan(" ".join(f"k{i}" for i in range(13)), 2)
+
+
 def test_a_rough_count_reads_at_any_size():
     from solver.planning.prepare import about
 

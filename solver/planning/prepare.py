@@ -15,7 +15,7 @@ from solver.core.search.fast import search_for
 from solver.planning import clock as share
 from solver.planning.recursion import STATE_LIMIT, Search
 from solver.planning.request import Position
-from solver.planning.targets import NoWinScore, Targets, enumerate_targets
+from solver.planning.targets import LIST_UNITS, NoWinScore, Targets, enumerate_targets
 
 
 def wall_counts(rules: RuleSet, hand: Hand, unseen_elsewhere: tuple[int, ...]) -> list[int]:
@@ -136,6 +136,9 @@ def prepare(rules: RuleSet, position: Position, *, turns: int, objectives: tuple
     if rules.sora_mode == "wildcard" and rules.tiles.sora is not None:
         raise MjError(f"the planner does not model そら as a wildcard yet (rule set {rules.name}: a そら held or drawn "
                       "stands in for any idol), so it plans under the other rule sets only")
+    if len(rules.units) > LIST_UNITS:  # (QA: a house catalogue of 6,796 units ended in planc_list.c's ValueError)
+        raise MjError(f"the planner lists complete hands over at most {LIST_UNITS:,} units; rule set {rules.name} has "
+                      f"{len(rules.units):,}")
     kinds = len(hand.concealed)
     seen, room, wall, fetch_extra = position_counts(rules, position, turns)
     out_of_wall = tuple(s + r for s, r in zip(seen, room))

@@ -154,6 +154,9 @@ def listing(rules: RuleSet, hand: Hand, seen: tuple[int, ...], budget: int, favo
     return held, cap, rules.concealed_slots(hand.called), base, fav_called, units
 
 
+LIST_UNITS = 4096  # planc_list.c's LIST_MAXU (the planner refuses more: prepare.py)
+
+
 def lists_in_c(rules: RuleSet, hand: Hand, seen: tuple[int, ...], native: bool | None) -> bool:
     """Whether planc_list.c lists these hands: built, asked for, and at most 7 copies a kind (its keys' 3 bits)."""
     return packer_built(rules, native) and max(hand.caps(rules, seen), default=0) <= 7
