@@ -9,7 +9,7 @@ import sys
 
 import typer
 
-from game.observation import Observation, distance, observe
+from game.observation import Observation, distance, elsewhere, observe
 from game.players.base import BotFault, Player
 from game.state import GameState
 from solver.core.errors import shown
@@ -165,11 +165,12 @@ def show_analysis(state: GameState, ev, seat: int, json_: bool) -> None:
     from game.state import Table
 
     obs = observe(state, seat, Table(ev.rules))
-    seen = [k for k, n in enumerate(obs.seen) for _ in range(n)]
-    discard = obs.last[1] if state.phase == "claim" and obs.last and obs.last[0] != seat else None
+    # with a そら held the waiting rooms are tiles it can fetch: given apart from the seen ones (QA: counted in both)
     room = obs.room_tiles if ev.rules.tiles.sora is not None and obs.hand.concealed[ev.rules.tiles.sora] else None
-    if discard is not None:  # the discard is about to be answered: it is not seen elsewhere but offered
-        seen.remove(discard)
+    seen = [k for k, n in enumerate(elsewhere(obs.seen, room or ())) for _ in range(n)]
+    discard = obs.last[1] if state.phase == "claim" and obs.last and obs.last[0] != seat else None
+    if discard is not None:  # the discard is about to be answered: not seen elsewhere nor in a room, but offered
+        (seen if room is None else room).remove(discard)
     result = ev.analyze(obs.hand, seen, obs.favourite, discard, room)
     if json_:
         from console.common import emit_json

@@ -18,7 +18,7 @@ from dataclasses import asdict, dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 
-from game.observation import plan_position
+from game.observation import elsewhere, plan_position
 from solver.core.hand import Hand
 
 MODEL = ("solo model: P(win) counts the seat's own draws over the draws it had left; the wall is every copy the "
@@ -307,7 +307,7 @@ def _sora(ev, task: dict) -> Decision:
     from solver.analysis.turn import sora_advice
 
     hand = _hand(task)
-    advice = sora_advice(ev.distance_model, hand, list(task["room"]), tuple(task["seen"]))
+    advice = sora_advice(ev.distance_model, hand, list(task["room"]), elsewhere(task["seen"], task["room"]))
     after = {o.take: o.h for o in advice.options} if advice else {}
     options = []
     for action in task["options"]:

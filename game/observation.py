@@ -67,10 +67,16 @@ def plan_position(hand: Hand, seen, room, favourite: int | None):
     takes the rooms apart, as the tiles a そら can fetch)."""
     from solver.planning.request import Position
 
-    elsewhere = list(seen)
+    return Position(hand, elsewhere(seen, room), tuple(room), favourite)
+
+
+def elsewhere(seen, room) -> tuple[int, ...]:
+    """The counts a seat saw (`seen`: the waiting rooms' tiles too) less its own room's tiles, which the analysis
+    and the planner take apart, as tiles a そら can fetch: counted in both they passed three copies (QA)."""
+    out = list(seen)
     for k in room:
-        elsewhere[k] -= 1
-    return Position(hand, tuple(elsewhere), tuple(room), favourite)
+        out[k] -= 1
+    return tuple(out)
 
 
 def seat_event(event: dict, seat: int) -> dict:

@@ -72,6 +72,34 @@ def test_log_file_is_byte_identical_per_seed_and_replays(tmp_path):
     assert analysed.exit_code == 0 and "h" in json.loads(analysed.stdout)
 
 
+def test_replay_analyze_counts_the_own_waiting_room_once(tmp_path):
+    """QA: with a そら held, `mj replay --analyze` passed the seat's waiting room both as seen and as the room, so
+    it refused positions ("2 歩 seen and 2 in the waiting room") or counted live copies short (84 for 86): it is now
+    `mj analyze` of the seat's hand with the room given once."""
+    from game.log import replay
+    from game.observation import elsewhere, observe
+    from game.state import Table
+
+    log = tmp_path / "g.jsonl"
+    assert mj("play", "-p", "greedy", "-p", "random", "-p", "seed000", "-p", "greedy", "--seed", "11",
+              "--log", str(log)).exit_code == 0
+    ev = Evaluator()
+    events = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+    sora = ev.rules.tiles.sora
+    states = replay(events, Table(ev.rules))
+    for at in (13, 21, 41, 49):  # seat 2 to discard, a そら held
+        obs = observe(states[at - 1], 2, Table(ev.rules))
+        assert obs.hand.concealed[sora] and obs.room_tiles, f"seat 2 holds no そら at {at}"
+        shown = mj("replay", str(log), "--at", str(at), "--seat", "2", "--analyze", "--json")
+        assert shown.exit_code == 0, shown.stdout
+        seen = [k for k, n in enumerate(elsewhere(obs.seen, obs.room_tiles)) for _ in range(n)]
+        direct = ev.analyze(obs.hand, seen, waiting_room=obs.room_tiles)
+        rows = {ev.tile(row["tile"]): row["live"] for row in json.loads(shown.stdout)["discards"]}
+        assert rows == {row.tile: row.live for row in direct.discards}
+    for at in (20, 48):  # another's discard to answer: refused before
+        assert mj("replay", str(log), "--at", str(at), "--seat", "2", "--analyze").exit_code == 0
+
+
 def test_play_shows_hands_h_waits_and_every_score():
     result = mj("play", *FAST, "--seed", "3")
     out = result.stdout

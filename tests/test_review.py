@@ -234,6 +234,26 @@ def test_every_claim_is_graded_with_the_discard_counted_once(ev):
             {a["unit"]: best[a["unit"]] for a in task["options"] if a["type"] == "chi"}
 
 
+def test_a_sora_decision_is_graded_as_mj_analyze_advises_it(ev):
+    """The seat's own waiting room is among the tiles it saw; the そら advice takes it apart (a tile it can fetch).
+    Counted in both, `mj review` refused every そら decision of seed 11's game ("1 茜 in hand and 3 seen: there are
+    only 3", QA): each option's h is now `mj analyze`'s for the same hand, seen tiles and waiting room."""
+    from game.observation import elsewhere
+
+    events = game_log(ev, 11, [make_player(s) for s in ("greedy", "random", "seed000", "greedy")])
+    table = Table(ev.rules)
+    tasks = [t for seat in range(4) for t in decision_tasks(events, table, seat)[0] if t["type"] == "sora"]
+    assert any(t["room"].count(k) > 1 for t in tasks for k in t["room"]), "seed 11 no longer holds the QA's case"
+    for task in tasks:
+        decision = grade(ev, task, Budget(1, 10))
+        hand = Hand(tuple(task["concealed"]), tuple(sorted(task["called"])))
+        seen = [k for k, n in enumerate(elsewhere(task["seen"], task["room"])) for _ in range(n)]
+        advice = ev.analyze(hand, seen, waiting_room=task["room"]).sora
+        after = {ev.tiles.name(o.take): o.h for o in advice.options}
+        assert {o.action.get("pai"): o.h for o in decision.options} == \
+            {a.get("pai"): after[a["pai"]] if a["type"] != "none" else advice.h_now for a in task["options"]}
+
+
 def test_past_the_exact_frontier_an_estimate_is_labelled_with_its_interval(ev):
     """Early in a game (28 draws left) no exact answer comes within the budget: with --estimate the actions get
     sampled P(win) values with 95 % intervals, the method says estimate, and no proved loss is claimed."""
