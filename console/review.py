@@ -10,6 +10,8 @@ import typer
 from console.common import CatalogueOpt, JsonOpt, emit_json, errors
 from solver.batch.job import MAX_WORKERS
 
+REVIEW_STATES = 50_000  # game.review.MAX_STATES, not imported here: the command's start-up (tests hold them equal)
+
 
 def review(log: Annotated[str, typer.Argument(metavar="LOG", help="A game log written by mj play --log.")],
            seat: Annotated[int, typer.Option("--seat", help="The seat whose decisions are graded.")] = 0,
@@ -18,6 +20,10 @@ def review(log: Annotated[str, typer.Argument(metavar="LOG", help="A game log wr
            workers: Annotated[int, typer.Option("--workers", "-j", min=1, max=MAX_WORKERS,
                                                             help="Worker processes grading decisions (2, not every core: each "
                                                                  "decision's plan may put a second core to work).")] = 2,
+           max_states: Annotated[int, typer.Option("--max-states", min=1, help="The planner's cap on memoised states a "
+                                                                          "decision (mj plan's default: 500,000); "
+                                                                          "with --seconds, what bounds the optimum.")
+                                 ] = REVIEW_STATES,
            estimate: Annotated[Optional[int], typer.Option("--estimate", help="Past the class nearest's limits, this "
                                                                               "many sampled walls per action "
                                                                               "(default 1,000; labelled estimate, "
@@ -38,9 +44,8 @@ def review(log: Annotated[str, typer.Argument(metavar="LOG", help="A game log wr
 
         events, ev = read_log(log, catalogue)
         with count_bar("grading", None) as progress:  # the decisions are counted as the review starts
-            result = review_game(ev, events, seat, seconds=seconds, estimate=estimate, workers=workers,
-                                 progress=progress,
-                                 indexes=None if at is None else set(at))
+            result = review_game(ev, events, seat, seconds=seconds, max_states=max_states, estimate=estimate,
+                                 workers=workers, progress=progress, indexes=None if at is None else set(at))
         ended = noted_end(events)  # a cut log: the decisions it holds are reviewed all the same
         if json_:
             emit_json(result.to_dict() if ended else {**result.to_dict(), "unfinished": True})

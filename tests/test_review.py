@@ -186,6 +186,30 @@ def test_cli_bad_input_is_one_line(ev, missed, tmp_path, args, said):
     assert code == 2 and err.count("\n") == 1 and said in err and "Traceback" not in err, err
 
 
+def test_cli_max_states_reaches_the_planner(missed, tmp_path, monkeypatch):
+    """QA: review capped each plan at 50,000 states with no option to raise it, so a larger --seconds could not
+    reach the optimum `mj plan` found; --max-states now goes to review_game (its default is the module's)."""
+    from typer.testing import CliRunner
+
+    import game.review
+    from cli import app
+    from console.review import REVIEW_STATES
+
+    assert REVIEW_STATES == game.review.MAX_STATES
+    log = tmp_path / "game.jsonl"
+    log.write_text("".join(dumps(e) + "\n" for e in missed[0]), encoding="utf-8")
+    asked = []
+
+    def recorded(*args, **kwargs):
+        asked.append(kwargs["max_states"])
+        raise KeyboardInterrupt  # (nothing graded: only what was asked)
+
+    monkeypatch.setattr(game.review, "review_game", recorded)
+    for extra in ([], ["--max-states", "123456"]):
+        CliRunner().invoke(app, ["review", str(log), *extra])
+    assert asked == [REVIEW_STATES, 123456]
+
+
 def test_cli_bad_log_is_one_line(tmp_path):
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"type": "start_game"}\nnot json\n', encoding="utf-8")
