@@ -310,7 +310,8 @@ def _sora(ev, task: dict) -> Decision:
     advice = sora_advice(ev.distance_model, hand, list(task["room"]), elsewhere(task["seen"], task["room"]))
     after = {o.take: o.h for o in advice.options} if advice else {}
     options = []
-    for action in task["options"]:
+    # not now first: among equal h it is the best, as `mj analyze` advises no use where none lowers h (QA)
+    for action in sorted(task["options"], key=lambda a: a["type"] != "none"):
         h = advice.h_now if action["type"] == "none" else after.get(ev.tile(action["pai"]), advice.h_now)
         options.append(Option(action, h=h))
     return _decide(task["index"], "sora", task["turns"], options, _chosen(task, options), "h",

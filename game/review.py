@@ -159,6 +159,7 @@ def review_game(ev, events: list[dict], seat: int, *, seconds: float = SECONDS, 
     if indexes is not None:
         _check_indexes(indexes, [t["index"] for t in tasks], seat, fallback)
         tasks = [t for t in tasks if t["index"] in indexes]
+        skipped = 0  # (every index asked is graded; QA: "decisions 1, skipped 1" counted the whole log's)
     names = start.get("names") if isinstance(start.get("names"), list) else []
     name = str(names[seat]) if seat < len(names) else f"seat {seat}"
     if progress is not None:

@@ -276,6 +276,18 @@ def test_a_sora_decision_is_graded_as_mj_analyze_advises_it(ev):
         after = {ev.tiles.name(o.take): o.h for o in advice.options}
         assert {o.action.get("pai"): o.h for o in decision.options} == \
             {a.get("pai"): after[a["pai"]] if a["type"] != "none" else advice.h_now for a in task["options"]}
+        lowers = advice.options and advice.options[0].h is not None and advice.options[0].h < advice.h_now
+        assert (decision.best.action["type"] == "none") == (not lowers)  # (a tie is no reason to use it: QA)
+
+
+def test_a_review_of_some_decisions_counts_none_skipped(ev):
+    """QA: with --at the summary said "decisions 1, skipped 1", the skipped claims of the whole log."""
+    events = game_log(ev, 4, [make_player(s) for s in ("greedy", "random", "seed000", "greedy")])
+    tasks, skipped = decision_tasks(events, Table(ev.rules), 0)
+    assert skipped, "seed 4 no longer skips a claim of seat 0"
+    sora = next(t["index"] for t in tasks if t["type"] == "sora")  # (graded by h: quick)
+    review = review_game(ev, events, 0, indexes={sora})
+    assert len(review.decisions) == 1 and review.skipped == 0
 
 
 def test_past_the_exact_frontier_an_estimate_is_labelled_with_its_interval(ev):
