@@ -7,7 +7,8 @@
  *   bonus: the favourite's, added where a unit placed holds it (0 where a called unit does: the caller adds it);
  *   found: {counts tuple: extra + the best points of its units, with that bonus}; with matrix true instead
  *     (counts, scores): bytes of a count per kind for each hand, and bytes of its score (native int64) each;
- *   stop: 0 done, 1 past `limit` hands, 2 past `deadline` (time.monotonic(), or a negative number: none);
+ *   stop: 0 done, 1 past `limit` hands, 2 past `deadline` (time.monotonic(), or a negative number: none); a signal
+ *   (Ctrl-C) stops it with its exception raised;
  *   kinds: the kinds some hand found holds, as a bitmask. */
 #define PY_SSIZE_T_CLEAN
 #include <string.h>
@@ -21,6 +22,10 @@ typedef struct {
     int n, kinds, slots, budget, bonus;
     int members[LIST_MAXU][NW_MAXM], size[LIST_MAXU], points[LIST_MAXU], fav[LIST_MAXU], outside[LIST_MAXU];
     int first[NW_MAXK + 1];
+    /* sums[s][r]: r slots are some units' sizes, each at most s (the units after one of size s are no larger):
+     * a node whose slots left no sum meets is never entered (QA: trios alone never make 13, and listing that took
+     * minutes) */
+    unsigned char sums[NW_MAXM + 1][NW_MAXK + 1];
     unsigned char held[NW_MAXK], cap[NW_MAXK], counts[NW_MAXK];
     Table found;  /* counts -> the best points */
     size_t limit;
@@ -31,9 +36,15 @@ typedef struct {
 
 static void dfs(Lister *L, int start, int remaining, int cost, int free, long long points, int fav) {
     if (L->stop) return;
-    if (!(++L->nodes & 4095) && L->deadline >= 0 && planc_now() > L->deadline) {
-        L->stop = 2;
-        return;
+    if (!(++L->nodes & 4095)) {
+        if (L->deadline >= 0 && planc_now() > L->deadline) {
+            L->stop = 2;
+            return;
+        }
+        if (PyErr_CheckSignals() < 0) {  /* (Ctrl-C: its KeyboardInterrupt raised as the listing returns) */
+            L->stop = 4;
+            return;
+        }
     }
     if (remaining == 0) {
         Key key;
@@ -59,7 +70,7 @@ static void dfs(Lister *L, int start, int remaining, int cost, int free, long lo
             else used++;
         }
         int rest = remaining - n, short_by = rest - (free - used);
-        if (fits && cost + extra + (short_by > 0 ? short_by : 0) <= L->budget)
+        if (fits && L->sums[n][rest] && cost + extra + (short_by > 0 ? short_by : 0) <= L->budget)
             dfs(L, j, rest, cost + extra, free - used, points + L->points[j], fav || L->fav[j]);
         for (int i = 0; i < n; i++) L->counts[L->members[j][i]]--;
     }
@@ -194,11 +205,19 @@ PyObject *list_complete(PyObject *self, PyObject *args) {
                     break;
                 }
         }
+        int sized[NW_MAXM + 1] = {0};
+        for (int j = 0; j < L->n; j++) sized[L->size[j]] = 1;
+        L->sums[0][0] = 1;
+        for (int z = 1; z <= NW_MAXM; z++)
+            for (int r = 0; r <= slots; r++)
+                L->sums[z][r] = L->sums[z - 1][r] || (sized[z] && r >= z && L->sums[z][r - z]);
         int free = 0;
         for (int k = 0; k < L->kinds; k++) free += L->held[k];
         dfs(L, 0, slots, 0, free, 0, 0);
         if (L->stop == 3) {
             PyErr_NoMemory();
+        } else if (L->stop == 4) {
+            /* the signal's exception is set */
         } else {
             uint64_t kinds;
             PyObject *found = matrix ? found_bytes(L, extra, &kinds) : found_dict(L, extra, &kinds);

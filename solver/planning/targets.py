@@ -98,6 +98,7 @@ def enumerate_targets(rules: RuleSet, hand: Hand, seen: tuple[int, ...], budget:
     bonus = rules.favourite_bonus
     counts = [0] * len(held)
     found: dict[tuple[int, ...], int] = {}
+    sums = slot_sums([u[4] for u in units], size)
 
     nodes = [0]
 
@@ -127,7 +128,7 @@ def enumerate_targets(rules: RuleSet, hand: Hand, seen: tuple[int, ...], budget:
                 else:
                     used += 1
             rest = remaining - n
-            if fits and cost + extra + max(0, rest - (free - used)) <= budget:
+            if fits and sums[n][rest] and cost + extra + max(0, rest - (free - used)) <= budget:
                 dfs(j, rest, cost + extra, free - used, points + pts, fav or has_fav)
             for k in members:
                 counts[k] -= 1
@@ -135,6 +136,20 @@ def enumerate_targets(rules: RuleSet, hand: Hand, seen: tuple[int, ...], budget:
     dfs(0, size, 0, sum(held), 0, False)
     relevant = tuple(sorted({k for key in found for k, n in enumerate(key) if n}))
     return Targets(budget, found, relevant)
+
+
+def slot_sums(sizes: list[int], slots: int) -> list[list[bool]]:
+    """sums[z][r]: r slots are some of these sizes added up, each at most z (planc_list.c's table: after a unit of z
+    members the search places none larger, so a node whose slots left no sum meets holds no complete hand)."""
+    largest = max(sizes, default=0)
+    sums = [[r == 0 for r in range(slots + 1)]]
+    for z in range(1, largest + 1):
+        row = list(sums[-1])
+        if z in sizes:
+            for r in range(z, slots + 1):
+                row[r] = row[r] or row[r - z]
+        sums.append(row)
+    return sums
 
 
 def listing(rules: RuleSet, hand: Hand, seen: tuple[int, ...], budget: int, favourite: int | None):

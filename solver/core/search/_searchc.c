@@ -48,6 +48,7 @@ static PyObject *Searcher_best(Searcher *s, PyObject *args) {
     r.best = -1;
     r.threshold = -1;
     searchc_dfs(&r, 0, 0);
+    if (PyErr_Occurred()) return NULL;  /* (a signal's) */
     if (r.best < 0) Py_RETURN_NONE;
     return Py_BuildValue("(iNNiNi)", r.best, searchc_int_tuple(r.b_placed, r.b_np), searchc_int_tuple(r.b_m, s->K),
                          r.b_slots, searchc_int_tuple(r.b_free, s->K), r.b_budget);

@@ -39,6 +39,7 @@ typedef struct {
     int threshold, stop, gave_up, held[MAXK], cap[MAXK], draws[MAXK];
     long long nodes; /* nodes left before giving up (< 0 from the start: no limit) */
     int limited;
+    unsigned ticks; /* calls, for a look at pending signals every 2^16 (Ctrl-C: the search stops, its error set) */
     uint64_t want, found, drawn_mask;
     PyObject *out; /* list of (kept, placed, counts, slots, free, budget, new kinds mask) */
     /* the best leaf so far */

@@ -197,6 +197,11 @@ void searchc_dfs(Run *r, int kind, int start) {
         kind++;
         start = 0;
     }
+    if (r->stop) return;
+    if (!(++r->ticks & 0xFFFF) && PyErr_CheckSignals() < 0) {  /* (QA: a house of 1,000 units ignored Ctrl-C) */
+        r->stop = 1;
+        return;
+    }
     if (kind == K || r->slots == 0) {
         if (r->threshold >= 0) accept_leaf(r);
         else leaf(r);

@@ -53,6 +53,12 @@ class TileSearch:
         self.fill_reach = tuple(_mask({j for u, m in enumerate(self.members) if self.sizes[u] <= s for j in m})
                                 for s in range(max(longest, self.hand_size) + 1))
         self.unit_mask = tuple(_mask(m) for m in self.members)
+        # bit s: some units' sizes add up to s. A hand whose slots no sum meets has no target at all, found at once
+        # (QA: a house of trios alone, 13 slots, took the exhaustive search 7 s per hand to prove it)
+        self.sums = 1
+        for _ in range(self.hand_size):
+            self.sums |= _mask(t + z for t in range(self.hand_size + 1) if self.sums >> t & 1
+                               for z in set(self.sizes) if t + z <= self.hand_size)
         self._h_cache: dict = {}
         self._fill_cache: dict = {}
         self._weight_cache: dict = {}
@@ -143,7 +149,9 @@ class TileSearch:
         if key in self._leaf_cache:
             return self._leaf_cache[key]
         cap = self.caps(hand, seen, copies)
-        leaf = self._native_best(hand, cap) if self._c is not None else False
+        slots = self.slots(hand)
+        leaf = None if slots < 0 or not self.sums >> slots & 1 else \
+            self._native_best(hand, cap) if self._c is not None else False
         if leaf is False:
             run = _Run(self, hand, cap, None)
             run.dfs(0, 0)
