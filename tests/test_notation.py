@@ -136,6 +136,19 @@ def test_unknown_name_without_neighbour(rules):
     assert "zzzzzzzz" in str(err.value)
 
 
+def test_a_name_of_punctuation_alone_is_said_so(rules):
+    """QA: '-' was called "an empty name"."""
+    for name, said in (("-", "unknown tile '-' (no letters or kana in it)"), ("", "unknown tile '' (an empty name)")):
+        with pytest.raises(MjError, match=f"^{said}$".replace("(", "\\(").replace(")", "\\)")):
+            rules.tiles.resolve(name)
+
+
+def test_a_one_member_unit_called_is_named_once(rules):
+    """QA: "called group [詩花] ((詩花)) has 1 members"."""
+    with pytest.raises(MjError, match=r"^called group \[詩花\] has 1 member; only units of 3 or more can be called$"):
+        parse_hand("[詩花] 春香", rules)
+
+
 # --- hands -------------------------------------------------------------------------------------
 
 

@@ -86,6 +86,11 @@ def test_a_wall_with_nothing_left_and_a_waiting_room_past_three_copies_are_said_
         ev.plan_request(PlanRequest(Position(hand, seen, (held,) * 2), 2, both=False))
     with pytest.raises(MjError, match=said):  # (QA: the analysis had taken a 4th copy across seen and the room)
         ev.analyze(hand, seen=[held], waiting_room=[held, held])
+    twelve = hand.remove(next(k for k, n in enumerate(hand.concealed) if n and k != held))
+    with pytest.raises(MjError, match=f"^1 {name} in hand, 0 seen, 2 in the waiting room and the discard: there are "
+                                      "only 3$"):  # (QA: the discard on offer, a 4th copy, was analysed)
+        ev.analyze(twelve, discard=held, waiting_room=[held, held])
+    assert ev.analyze(twelve, discard=held, waiting_room=[held]).call_tile == held
 
 
 def test_a_house_past_the_listings_units_is_refused_in_one_line():

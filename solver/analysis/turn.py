@@ -13,7 +13,7 @@ from solver.core.search import fast
 from solver.core.distance import exchange_distance
 from solver.core.enumerate import accepted_with_witnesses, distinct_exchanges
 from solver.core.exchanges import listed_exchanges
-from solver.core.hand import COPIES, Hand, Situation, check_hand, check_room, check_situation
+from solver.core.hand import COPIES, Hand, Situation, check_discard, check_hand, check_room, check_situation
 from solver.core.model import DistanceModel
 from solver.core.present import UnitsPresent, units_present
 from solver.core.results import Exchange, ScoreResult
@@ -291,6 +291,8 @@ def analyze(dm: DistanceModel, hand: Hand, *, seen: tuple[int, ...] = (), favour
         kinds = len(hand.concealed)
         check_room(hand, rules, seen, tuple(waiting_room.count(k) for k in range(kinds)))
         fetching = _can_fetch(rules, hand, seen, waiting_room)
+        if call_tile is not None:
+            check_discard(hand, rules, seen, waiting_room.count(call_tile), call_tile)
     if waiting_room and not fetching:
         for kind in waiting_room:
             seen = seen_plus(seen, kind, len(hand.concealed))

@@ -99,6 +99,15 @@ def check_room(hand: Hand, rules: RuleSet, seen: tuple[int, ...], room: tuple[in
             raise MjError(f"{where} and {r} in the waiting room: there are only {COPIES}{twice}", FOURTH_COPY)
 
 
+def check_discard(hand: Hand, rules: RuleSet, seen: tuple[int, ...], in_room: int, tile: int) -> None:
+    """Another player's discard on offer is a copy beyond the hand's, the seen ones and the waiting room's `in_room`
+    (QA: 1 in hand, 2 in the room and the discard, a 4th copy, was analysed)."""
+    held, s = hand.totals(rules)[tile], seen[tile] if seen else 0
+    if held + s + in_room + 1 > COPIES:
+        raise MjError(f"{held} {rules.tiles.name(tile)} in hand, {s} seen, {in_room} in the waiting room and the "
+                      f"discard: there are only {COPIES}", FOURTH_COPY)
+
+
 def check_situation(hand: Hand, rules: RuleSet, situation: Situation) -> None:
     tiles = rules.tiles
     if situation.favourite is not None and situation.favourite == tiles.sora:

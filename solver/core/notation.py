@@ -10,6 +10,7 @@ import re
 from solver.core.errors import BAD_BRACKET, NOT_A_UNIT, MjError, shown
 from solver.core.hand import Hand
 from solver.core.rules import RuleSet
+from solver.core.wording import count
 
 _SEPARATORS = re.compile(r"[\s,、，;]+")
 _OPEN, _CLOSE = "[［【「(（", "]］】」)）"
@@ -58,7 +59,8 @@ def called_unit(kinds: list[int], rules: RuleSet) -> int:
     if unit is None or len(set(kinds)) != len(kinds):
         raise MjError(f"called group [{names}] is not a unit under rule set {rules.name}", NOT_A_UNIT)
     if unit.size < 3:
-        raise MjError(f"called group [{names}] ({unit.name}) has {unit.size} members; only units of 3 or more "
+        named = "" if unit.name.strip("()") == names else f" ({unit.name})"  # (QA: "[詩花] ((詩花))")
+        raise MjError(f"called group [{names}]{named} has {count(unit.size, 'member')}; only units of 3 or more "
                       "can be called", NOT_A_UNIT)
     return unit.index
 

@@ -88,11 +88,11 @@ class TileSet:
             if len(self._resolved) < RESOLVED_KEPT:
                 self._resolved[name] = self._lookup[key]
             return self._lookup[key]
-        raise MjError(f"unknown tile '{shown(name)}'{self._suggestion(key)}", UNKNOWN_TILE)
+        raise MjError(f"unknown tile '{shown(name)}'{self._suggestion(key, name)}", UNKNOWN_TILE)
 
-    def _suggestion(self, key: str) -> str:
-        if not key:
-            return " (an empty name)"
+    def _suggestion(self, key: str, name: str = "") -> str:
+        if not key:  # (QA: '-' was called an empty name)
+            return " (no letters or kana in it)" if name.strip() else " (an empty name)"
         close = close_matches(key, list(self._lookup), n=6, cutoff=0.0)  # always the nearest
         names: list[str] = []
         for form in close:
