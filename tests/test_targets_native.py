@@ -78,7 +78,7 @@ def test_slots_no_sizes_add_up_to_hold_no_complete_hand():
 
     from synthetic import PARAMS, make_catalogue
 
-    from solver.planning.targets import slot_sums
+    from solver.core.search.tile_search import slot_sums
 
     assert [slot_sums([3], 13)[3][r] for r in (0, 3, 12, 13)] == [True, True, True, False]
     assert slot_sums([3, 2], 13)[3][13] and not slot_sums([3, 2], 13)[2][11]  # (11 of twos alone: no)

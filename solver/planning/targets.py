@@ -19,6 +19,7 @@ from solver.core.hand import Hand
 from solver.core.rules import RuleSet
 from solver.core.wording import count
 from solver.core.search.native import forced_pure
+from solver.core.search.tile_search import slot_sums
 
 try:
     from solver.planning import _planc  # NoWin: the score of a hand that did not win in C (setup.py), where built
@@ -136,20 +137,6 @@ def enumerate_targets(rules: RuleSet, hand: Hand, seen: tuple[int, ...], budget:
     dfs(0, size, 0, sum(held), 0, False)
     relevant = tuple(sorted({k for key in found for k, n in enumerate(key) if n}))
     return Targets(budget, found, relevant)
-
-
-def slot_sums(sizes: list[int], slots: int) -> list[list[bool]]:
-    """sums[z][r]: r slots are some of these sizes added up, each at most z (planc_list.c's table: after a unit of z
-    members the search places none larger, so a node whose slots left no sum meets holds no complete hand)."""
-    largest = max(sizes, default=0)
-    sums = [[r == 0 for r in range(slots + 1)]]
-    for z in range(1, largest + 1):
-        row = list(sums[-1])
-        if z in sizes:
-            for r in range(z, slots + 1):
-                row[r] = row[r] or row[r - z]
-        sums.append(row)
-    return sums
 
 
 def listing(rules: RuleSet, hand: Hand, seen: tuple[int, ...], budget: int, favourite: int | None):

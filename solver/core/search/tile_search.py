@@ -53,12 +53,9 @@ class TileSearch:
         self.fill_reach = tuple(_mask({j for u, m in enumerate(self.members) if self.sizes[u] <= s for j in m})
                                 for s in range(max(longest, self.hand_size) + 1))
         self.unit_mask = tuple(_mask(m) for m in self.members)
-        # bit s: some units' sizes add up to s. A hand whose slots no sum meets has no target at all, found at once
+        # slots some units' sizes add up to: a hand whose slots none meets has no target at all, found at once
         # (QA: a house of trios alone, 13 slots, took the exhaustive search 7 s per hand to prove it)
-        self.sums = 1
-        for _ in range(self.hand_size):
-            self.sums |= _mask(t + z for t in range(self.hand_size + 1) if self.sums >> t & 1
-                               for z in set(self.sizes) if t + z <= self.hand_size)
+        self.sums = slot_sums(list(self.sizes), self.hand_size)[-1]
         self._h_cache: dict = {}
         self._fill_cache: dict = {}
         self._weight_cache: dict = {}
@@ -150,7 +147,7 @@ class TileSearch:
             return self._leaf_cache[key]
         cap = self.caps(hand, seen, copies)
         slots = self.slots(hand)
-        leaf = None if slots < 0 or not self.sums >> slots & 1 else \
+        leaf = None if not 0 <= slots < len(self.sums) or not self.sums[slots] else \
             self._native_best(hand, cap) if self._c is not None else False
         if leaf is False:
             run = _Run(self, hand, cap, None)
@@ -355,3 +352,18 @@ def real_draws(search: TileSearch, hand: Hand, cap: list[int], leaf: Leaf) -> se
     held = hand.concealed
     kinds = {k for k, n in enumerate(leaf.counts) if n > held[k] and held[k] < cap[k]}
     return kinds | search.filler_kinds(leaf.slots, leaf.free, leaf.budget)
+
+
+def slot_sums(sizes: list[int], slots: int) -> list[list[bool]]:
+    """sums[z][r]: r slots are some of these sizes added up, each at most z (planc_list.c's table: the listing places
+    units largest first, so after a unit of z members a node whose slots left no sum meets holds no complete hand;
+    sums[-1][r]: any sum at all)."""
+    largest = max(sizes, default=0)
+    sums = [[r == 0 for r in range(slots + 1)]]
+    for z in range(1, largest + 1):
+        row = list(sums[-1])
+        if z in sizes:
+            for r in range(z, slots + 1):
+                row[r] = row[r] or row[r - z]
+        sums.append(row)
+    return sums
