@@ -30,6 +30,9 @@ def review(log: Annotated[str, typer.Argument(metavar="LOG", help="A game log wr
                                                                               "with 95 % intervals).")] = None,
            at: Annotated[Optional[list[int]], typer.Option("--at", metavar="N", help="Only the decision taken at the position "
                                                                         "`mj replay --at N` shows (the # column); repeatable.")] = None,
+           time_budget: Annotated[Optional[float], typer.Option(
+               "--time-budget", min=0.1, help="Stop grading after this many seconds, as Ctrl-C does: the decisions "
+                                              "graded by then are shown, and the exit code is 124.")] = None,
            json_: JsonOpt = False, catalogue: CatalogueOpt = None) -> None:
     """Grade every decision of a seat: per discard P(win) and E[score] of the chosen and the best action (solo
     model, opponents not modelled), the loss, h kept or lost; claims (ron, call, pass) by P(win), by h where
@@ -41,9 +44,11 @@ def review(log: Annotated[str, typer.Argument(metavar="LOG", help="A game log wr
         from console.game import noted_end, read_log
         from console.progress import count_bar
         from game.review import review_game
+        from solver.batch.signals import EXIT_BUDGET, stop_signals
 
         events, ev = read_log(log, catalogue)
-        with count_bar("grading", None) as progress:  # the decisions are counted as the review starts
+        # (the budget of the whole review, beside each decision's --seconds: QA, a long log had none)
+        with stop_signals(time_budget), count_bar("grading", None) as progress:
             result = review_game(ev, events, seat, seconds=seconds, max_states=max_states, estimate=estimate,
                                  workers=workers, progress=progress, indexes=None if at is None else set(at))
         ended = noted_end(events)  # a cut log: the decisions it holds are reviewed all the same
@@ -52,7 +57,8 @@ def review(log: Annotated[str, typer.Argument(metavar="LOG", help="A game log wr
         else:
             _show(result.to_dict())
         if result.interrupted:
-            typer.echo(f"interrupted: the review holds the {len(result.decisions)} decisions graded before it", err=True)
+            why = f"the time budget of {time_budget:g} s ran out" if result.interrupted == EXIT_BUDGET else "interrupted"
+            typer.echo(f"{why}: the review holds the {len(result.decisions)} decisions graded before it", err=True)
             raise typer.Exit(result.interrupted)
 
 

@@ -210,6 +210,17 @@ def test_cli_max_states_reaches_the_planner(missed, tmp_path, monkeypatch):
     assert asked == [REVIEW_STATES, 123456]
 
 
+def test_cli_time_budget_stops_the_review_with_what_it_graded(missed, tmp_path):
+    """Every long computation has a budget: --time-budget stops the whole review as Ctrl-C does, exit 124."""
+    log = tmp_path / "game.jsonl"
+    log.write_text("".join(dumps(e) + "\n" for e in missed[0]), encoding="utf-8")
+    code, out, err = mj("review", str(log), "--seconds", "1", "-j", "1", "--json", "--time-budget", "0.5")
+    review = json.loads(out)
+    assert code == 124 and review["interrupted"] and "Traceback" not in err, err
+    assert err.endswith(f"the time budget of 0.5 s ran out: the review holds the {len(review['decisions'])} "
+                        "decisions graded before it\n")
+
+
 def test_cli_bad_log_is_one_line(tmp_path):
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"type": "start_game"}\nnot json\n', encoding="utf-8")
