@@ -7,8 +7,10 @@ from catalogue.loader import (
     RuleSpec,
     Unit,
     check_file,
+    check_together,
     load_catalogue,
     replacements,
 )
 
-__all__ = ["Catalogue", "CatalogueError", "Idol", "RuleSpec", "Unit", "check_file", "load_catalogue", "replacements"]
+__all__ = ["Catalogue", "CatalogueError", "Idol", "RuleSpec", "Unit", "check_file", "check_together", "load_catalogue",
+           "replacements"]

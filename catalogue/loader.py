@@ -256,9 +256,11 @@ def _parse_file(path: Path, problems: list[str]) -> tuple[list[Idol], list[Unit]
     return idols, units, rules
 
 
-def check(idols: Iterable[Idol], units: Iterable[Unit], rules: dict[str, RuleSpec]) -> list[str]:
-    """Every consistency problem of a merged catalogue (empty when it is sound)."""
-    idols, units = list(idols), list(units)
+def check(idols: Iterable[Idol], units: Iterable[Unit], rules: dict[str, RuleSpec],
+          origin: dict[str, str] | None = None) -> list[str]:
+    """Every consistency problem of a merged catalogue (empty when it is sound). `origin`: the file each unit id and
+    rule set name came from, named in its problems (QA: with two house files, which one was wrong went unsaid)."""
+    idols, units, origin = list(idols), list(units), origin or {}
     problems: list[str] = []
     ids = [i.id for i in idols]
     if len(set(ids)) != len(ids):
@@ -268,13 +270,15 @@ def check(idols: Iterable[Idol], units: Iterable[Unit], rules: dict[str, RuleSpe
     seen_sets: dict[frozenset[str], Unit] = {}
     lists = {name for u in units for name in u.lists}
     for unit in units:
-        here = f"unit '{unit.id}' ({unit.name})"
+        here = f"{origin[unit.id]}: " if unit.id in origin else ""
+        here += f"unit '{unit.id}' ({unit.name})"
         if unit.id in seen_ids:
             problems.append(f"{here}: duplicate unit id")
         seen_ids[unit.id] = unit
         unknown = [m for m in unit.members if m not in by_attribute]
         if unknown:
-            problems.append(f"{here}: unknown members {', '.join(unknown)}")
+            problems.append(f"{here}: unknown members {', '.join(unknown)} (members are idol ids, as `mj catalogue "
+                            f"idols` lists them{_nearest(unknown[0], list(by_attribute))})")
         if len(set(unit.members)) != len(unit.members):
             problems.append(f"{here}: a member is listed twice")
         if not 1 <= len(unit.members) <= MAX_UNIT_SIZE:
@@ -291,13 +295,21 @@ def check(idols: Iterable[Idol], units: Iterable[Unit], rules: dict[str, RuleSpe
             problems.append(f"{here}: same members as '{twin.id}'; one member set is one unit (use aliases)")
         seen_sets.setdefault(members, unit)
     for spec in rules.values():
+        here = (f"{origin[spec.name]}: " if spec.name in origin else "") + f"rule set '{spec.name}'"
         missing = [name for name in spec.unit_lists if name not in lists]
         if missing:
-            problems.append(f"rule set '{spec.name}': no unit is in list(s) {', '.join(missing)}")
+            problems.append(f"{here}: no unit is in list(s) {', '.join(missing)}{_nearest(missing[0], list(lists))}")
         unknown = [u for u in spec.units if u not in seen_ids]
         if unknown:
-            problems.append(f"rule set '{spec.name}': unknown units {', '.join(unknown)}")
+            problems.append(f"{here}: unknown units {', '.join(unknown)}{_nearest(unknown[0], list(seen_ids))}")
     return problems
+
+
+def _nearest(name: str, known: list[str]) -> str:
+    import difflib
+
+    close = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
+    return f"; did you mean {close[0]}?" if close else ""
 
 
 def _duplicate_ids(units: list[Unit], where: str) -> list[str]:
@@ -315,6 +327,7 @@ def load_catalogue(extra: Iterable[str | Path] = ()) -> Catalogue:
     idols: list[Idol] = []
     units: dict[str, Unit] = {}
     rules: dict[str, RuleSpec] = {}
+    origin: dict[str, str] = {}  # unit id or rule set name -> the extra file that gave it
     builtin = [DATA_DIR / "idols.toml", DATA_DIR / "units.toml", DATA_DIR / "rules.toml"]
     paths = builtin + [Path(p) for p in extra]
     for path in paths:
@@ -323,10 +336,15 @@ def load_catalogue(extra: Iterable[str | Path] = ()) -> Catalogue:
             problems.append(f"{path.name}: the 54 tile kinds are fixed; a catalogue file cannot add idols")
         idols = idols or file_idols
         problems += _duplicate_ids(file_units, path.name)
+        if path not in builtin:  # (QA: a second house file's unit of the same id silently took the first's place)
+            for what, names in (("unit", [u.id for u in file_units]), ("rule set", list(file_rules))):
+                problems += [f"{path.name}: {what} '{name}' is given in {origin[name]} too: two catalogue files may "
+                             "not give the same one (a built-in one may be replaced)" for name in names if name in origin]
+            origin.update({**{u.id: path.name for u in file_units}, **dict.fromkeys(file_rules, path.name)})
         units.update((u.id, u) for u in file_units)
         rules.update(file_rules)
     if not problems:
-        problems = check(idols, units.values(), rules)
+        problems = check(idols, units.values(), rules, origin)
     if problems:
         raise CatalogueError(problems)
     return Catalogue(tuple(idols), tuple(units.values()), rules, tuple(str(p) for p in paths[3:]))
@@ -345,6 +363,17 @@ def replacements(path: str | Path) -> list[str]:
             [f"replaces the built-in rule set '{name}'" for name in rules if name in base.rules])
 
 
+def check_together(paths: Iterable[str | Path]) -> list[str]:
+    """The problems of catalogue files used together (each sound alone), the built-in files left out: ids and names
+    two of them give (QA: two house files, each "ok", whose clash lost units silently)."""
+    extra = [p for p in paths if Path(p).resolve().parent != DATA_DIR.resolve()]
+    try:
+        load_catalogue(extra)
+    except CatalogueError as exc:
+        return exc.problems
+    return []
+
+
 def check_file(path: str | Path) -> list[str]:
     """Every problem of one catalogue file, read on its own and merged over the built-in data."""
     path = Path(path)
@@ -359,4 +388,5 @@ def check_file(path: str | Path) -> list[str]:
     base = load_catalogue()
     merged = {u.id: u for u in base.units}
     merged.update((u.id, u) for u in units)
-    return check(idols or base.idols, merged.values(), {**base.rules, **rules})
+    origin = {**{u.id: path.name for u in units}, **dict.fromkeys(rules, path.name)}
+    return check(idols or base.idols, merged.values(), {**base.rules, **rules}, origin)

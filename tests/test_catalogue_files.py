@@ -120,7 +120,9 @@ FOURTEEN = '["haruka", "chihaya", "miki", "yukiho", "yayoi", "makoto", "iori", "
            '"ami", "mami", "hibiki", "mirai"]'
 
 BAD_FILES = {
-    "unknown member": (NEW_UNIT.format(id="u1", name="U", members='["haruka", "nobody"]'), ["nobody"]),
+    "unknown member": (NEW_UNIT.format(id="u1", name="U", members='["haruka", "nobody"]'), ["bad.toml: ", "nobody"]),
+    "misspelt member": (NEW_UNIT.format(id="u1", name="U", members='["haruka", "kotoah"]'),
+                        ["bad.toml: unit 'u1'", "idol ids", "did you mean kotoha?"]),
     "duplicate unit id": (NEW_UNIT.format(id="u1", name="U", members='["haruka", "kotoha"]')
                           + NEW_UNIT.format(id="u1", name="V", members='["haruka", "emily"]'),
                           ["duplicate", "u1"]),
@@ -168,6 +170,23 @@ def test_check_several_files_reports_each(tmp_path, runner):
     assert result.exit_code == 1
     report = {r["file"]: r for r in json.loads(result.stdout)["files"]}
     assert report[good]["ok"] is True and report[bad]["ok"] is False
+
+
+def test_two_files_giving_one_unit_id_are_refused_together(tmp_path, runner):
+    """QA: two house files, each sound, that gave the same unit id in other lists: the second silently took the
+    first's place and a hand of the first's rule set scored as no win. Used together they are now refused, and
+    `mj catalogue check` of both says so."""
+    first = house_file(tmp_path)
+    second = write(tmp_path, NEW_UNIT.format(id="my-duo", name="Other", members='["haruka", "emily"]'), "other.toml")
+    with pytest.raises(CatalogueError) as err:
+        load_catalogue([first, second])
+    assert err.value.problems == ["other.toml: unit 'my-duo' is given in mine.toml too: two catalogue files may not "
+                                  "give the same one (a built-in one may be replaced)"]
+    result = runner.invoke(cli.app, ["catalogue", "check", "--json", first, second])
+    report = json.loads(result.stdout)
+    assert result.exit_code == 1 and all(r["ok"] for r in report["files"])
+    assert report["together"] == {"problems": err.value.problems, "ok": False}
+    assert json.loads(runner.invoke(cli.app, ["catalogue", "check", "--json", first]).stdout)["together"]["ok"]
 
 
 def test_check_missing_file(tmp_path, runner):
