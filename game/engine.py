@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from game import legal, scoring
 from game.observation import observe, seat_event
 from game.players.base import BotFault, Player
-from game.state import GameState, Options, Table, apply, deal, initial, start_turn
+from game.state import HAND, GameState, Options, Table, apply, deal, initial, start_turn
 from solver.api import Evaluator
 from solver.core.errors import MjError, given, shown
 
@@ -69,6 +69,9 @@ class Game:
                  on_event: Callable[[dict, GameState], None] | None = None):
         if len(players) != setup.seats:
             raise MjError(f"one player per seat: {len(players)} players for {setup.seats} seats")
+        if ev.rules.hand_size != HAND + 1:  # (QA: a house's hand of 5 was dealt 12 tiles and never won)
+            raise MjError(f"games deal {HAND} tiles and win on {HAND + 1}: rule set {ev.rules.name} has hands of "
+                          f"{ev.rules.hand_size}, which h, score and plan answer but games do not play")
         self.ev, self.setup, self.players = ev, setup, list(players)
         self.table = Table(ev.rules)
         self.fallback = fallback

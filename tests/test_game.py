@@ -384,3 +384,18 @@ def test_a_bad_setup_is_one_clear_error(make, said):
 
     with pytest.raises(MjError, match=re.escape(said)):
         make()
+
+
+def test_a_rule_set_of_another_hand_size_is_refused_in_one_line():
+    """QA: a house's hand_size 5 was dealt 12 tiles, never won and ended in an error with no log."""
+    import itertools
+
+    from synthetic import PARAMS, make_catalogue
+
+    from game.players import fallback_player, make_player
+    from solver import Evaluator, MjError
+
+    trios = list(itertools.combinations(range(12), 3))
+    small = Evaluator("syn", catalogue=make_catalogue(trios, 12, hand_size=5, params=PARAMS["2019-12"]))
+    with pytest.raises(MjError, match="^games deal 12 tiles and win on 13: rule set syn has hands of 5"):
+        Game(small, Setup(1, 2), [make_player("greedy"), make_player("greedy")], fallback_player)
