@@ -9,7 +9,7 @@ import typer
 
 from console.common import (AsOfOpt, CatalogueOpt, JsonOpt, PlannerBudgetOpt, RulesOpt, WholeFile, errors, evaluator,
                             positive)
-from solver.core.errors import MjError, shown
+from solver.core.errors import UNKNOWN_RULES, MjError, shown
 from solver.core.rules import DEFAULT_RULES
 
 MAX_LOG = 32 << 20  # characters: a game log is tens of kilobytes
@@ -163,4 +163,10 @@ def read_log(path: str, catalogue: Optional[list[str]]):
         raise MjError(f"the log {shown(path)} holds more than {MAX_LOG:,} characters: not one game")
     events = read(text)
     start, _ = header(events)
-    return events, evaluator(start["rules"], catalogue, start.get("as_of"))  # header checked both
+    try:
+        return events, evaluator(start["rules"], catalogue, start.get("as_of"))  # header checked both
+    except MjError as exc:
+        if exc.code != UNKNOWN_RULES:
+            raise
+        raise MjError(f"{exc}; a game of a house rule set is replayed with its catalogue file: add --catalogue FILE "
+                      "(the log names the rule set, not the file)", UNKNOWN_RULES) from None  # (QA: no hint)

@@ -100,6 +100,22 @@ def test_replay_analyze_counts_the_own_waiting_room_once(tmp_path):
         assert mj("replay", str(log), "--at", str(at), "--seat", "2", "--analyze").exit_code == 0
 
 
+def test_a_house_games_log_without_its_catalogue_says_to_give_it(tmp_path):
+    """QA: `mj replay` of a house rule set's game said only "unknown rule set 'club'"."""
+    house = tmp_path / "house.toml"
+    house.write_text('[rules."club"]\ndescription = "a club"\nunit_lists = ["seed-000"]\nmin_points = 1000\n'
+                     'member_points = 2000\ncalled = "minus_member"\nron_minus_member = true\n'
+                     'no_win = "minus_member"\nfavourite = "bonus"\nfavourite_bonus = 2000\nsora = "fetch"\n'
+                     'ron_on_shika = false\nhand_size = 13\n', encoding="utf-8")
+    log = tmp_path / "g.jsonl"
+    played = mj("play", *FAST, "--seed", "2", "--rules", "club", "--catalogue", str(house), "--log", str(log))
+    assert played.exit_code == 0, played.output
+    for command in ("replay", "review"):
+        refused = mj(command, str(log))
+        assert refused.exit_code == 2 and "add --catalogue FILE" in refused.stderr, refused.output
+    assert mj("replay", str(log), "--catalogue", str(house)).exit_code == 0
+
+
 def test_play_shows_hands_h_waits_and_every_score():
     result = mj("play", *FAST, "--seed", "3")
     out = result.stdout
