@@ -8,9 +8,9 @@ from catalogue.loader import (
     Unit,
     check_file,
     check_together,
+    file_notes,
     load_catalogue,
-    replacements,
 )
 
-__all__ = ["Catalogue", "CatalogueError", "Idol", "RuleSpec", "Unit", "check_file", "check_together", "load_catalogue",
-           "replacements"]
+__all__ = ["Catalogue", "CatalogueError", "Idol", "RuleSpec", "Unit", "check_file", "check_together", "file_notes",
+           "load_catalogue"]

@@ -350,17 +350,32 @@ def load_catalogue(extra: Iterable[str | Path] = ()) -> Catalogue:
     return Catalogue(tuple(idols), tuple(units.values()), rules, tuple(str(p) for p in paths[3:]))
 
 
-def replacements(path: str | Path) -> list[str]:
+def file_notes(path: str | Path) -> list[str]:
     """What a (valid) catalogue file replaces in the built-in data: units by id and rule sets by name, as
-    load_catalogue merges them; said by `mj catalogue check`, so an override is never a surprise. (None for the
-    built-in files themselves.)"""
+    load_catalogue merges them; said by `mj catalogue check`, so an override is never a surprise. Then what is
+    sound but likely a slip (QA: both passed unsaid): a unit in lists no rule set takes, and a rule set that holds
+    no unit at its own date. (None for the built-in files themselves.)"""
     if Path(path).resolve().parent == DATA_DIR.resolve():
         return []
     _, units, rules = _parse_file(Path(path), [])
     base = load_catalogue()
     known = {u.id: u for u in base.units}
-    return ([f"replaces the built-in unit '{u.id}' ({known[u.id].name})" for u in units if u.id in known] +
-            [f"replaces the built-in rule set '{name}'" for name in rules if name in base.rules])
+    notes = ([f"replaces the built-in unit '{u.id}' ({known[u.id].name})" for u in units if u.id in known] +
+             [f"replaces the built-in rule set '{name}'" for name in rules if name in base.rules])
+    specs = {**base.rules, **rules}
+    taken = {name for spec in specs.values() for name in spec.unit_lists}
+    for u in units:
+        if not set(u.lists) & taken and not any(u.id in spec.units for spec in specs.values()):
+            notes.append(f"unit '{u.id}' is in list(s) {', '.join(u.lists)}, which no rule set takes, so it never "
+                         f"counts{_nearest(u.lists[0], sorted(taken)) if u.lists else ''}")
+    merged = [*{**known, **{u.id: u for u in units}}.values()]
+    for spec in rules.values():
+        held = [u for u in merged if (set(u.lists) & set(spec.unit_lists) or u.id in spec.units)
+                and (spec.as_of is None or u.since is None or u.since <= spec.as_of)]
+        if not held:
+            notes.append(f"rule set '{spec.name}' holds no unit" + (f" as of {spec.as_of}" if spec.as_of else "") +
+                         ": no hand can win under it")
+    return notes
 
 
 def check_together(paths: Iterable[str | Path]) -> list[str]:

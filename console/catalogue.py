@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from catalogue import check_file, check_together, replacements
+from catalogue import check_file, check_together, file_notes
 from console.common import AsOfOpt, CatalogueOpt, JsonOpt, RulesOpt, emit_json, errors, evaluator, show
 from solver.api import open_catalogue
 from solver.core.errors import MjError
@@ -82,10 +82,10 @@ def catalogue_check(files: Annotated[list[str], typer.Argument(metavar="FILE..."
             what = "not a regular file" if os.path.exists(missing[0]) else "no such catalogue file"
             raise MjError(f"{what}: {missing[0]}")
     report = {path: check_file(path) for path in files}
-    notes = {path: [] if problems else replacements(path) for path, problems in report.items()}
+    notes = {path: [] if problems else file_notes(path) for path, problems in report.items()}
     together = check_together(files) if len(files) > 1 and not any(report.values()) else []
     if json_:
-        emit_json({"files": [{"file": f, "problems": p, "ok": not p, "replaces": notes[f]} for f, p in report.items()],
+        emit_json({"files": [{"file": f, "problems": p, "ok": not p, "notes": notes[f]} for f, p in report.items()],
                    "together": {"problems": together, "ok": not together}})
     else:
         for path, problems in [*report.items(), *([("used together", together)] if together else [])]:

@@ -35,7 +35,7 @@ def test_builtin_files_check_clean(runner):
     result = runner.invoke(cli.app, ["catalogue", "check", "--json", *files])
     assert result.exit_code == 0
     report = json.loads(result.stdout)
-    assert [(r["ok"], r["problems"], r["replaces"]) for r in report["files"]] == [(True, [], [])] * 3
+    assert [(r["ok"], r["problems"], r["notes"]) for r in report["files"]] == [(True, [], [])] * 3
 
 
 RULE_SET = """
@@ -189,6 +189,21 @@ def test_two_files_giving_one_unit_id_are_refused_together(tmp_path, runner):
     assert json.loads(runner.invoke(cli.app, ["catalogue", "check", "--json", first]).stdout)["together"]["ok"]
 
 
+def test_check_notes_a_unit_no_rule_set_takes_and_a_rule_set_of_no_unit(tmp_path):
+    """QA: both were "ok" with nothing said: a unit whose list is misspelt never counts, and a rule set dated before
+    all its units has no winning hand."""
+    from catalogue import file_notes
+
+    later = NEW_UNIT.format(id="my-trio", name="T", members='["haruka", "kotoha", "emily"]') + "since = 2020-01-01\n"
+    stray = NEW_UNIT.format(id="my-duo", name="D", members='["haruka", "kotoha"]').replace('"my-house"', '"my-hosue"')
+    dated = RULE_SET.format(name="my-house", lists='["my-house"]', sora='"fetch"') + "as_of = 2019-06-01\n"
+    path = write(tmp_path, later + stray + dated, "a.toml")
+    assert check_file(path) == [] and file_notes(path) == [
+        "unit 'my-duo' is in list(s) my-hosue, which no rule set takes, so it never counts; did you mean my-house?",
+        "rule set 'my-house' holds no unit as of 2019-06-01: no hand can win under it"]
+    assert file_notes(house_file(tmp_path)) == []
+
+
 def test_check_missing_file(tmp_path, runner):
     """A file that is not there is bad input (exit 2, one line), not a catalogue with problems (exit 1)."""
     result = runner.invoke(cli.app, ["catalogue", "check", str(tmp_path / "nope.toml")])
@@ -248,4 +263,4 @@ def test_check_says_what_a_file_replaces(tmp_path, runner):
     result = runner.invoke(cli.app, ["catalogue", "check", str(path)])
     assert result.exit_code == 0 and "note: replaces the built-in unit 'birth' (BIRTH)" in result.stdout
     data = json.loads(runner.invoke(cli.app, ["catalogue", "check", "--json", str(path)]).stdout)
-    assert data["files"][0]["replaces"] == ["replaces the built-in unit 'birth' (BIRTH)"]
+    assert data["files"][0]["notes"] == ["replaces the built-in unit 'birth' (BIRTH)"]
