@@ -258,8 +258,9 @@ def _parse_file(path: Path, problems: list[str]) -> tuple[list[Idol], list[Unit]
 
 def check(idols: Iterable[Idol], units: Iterable[Unit], rules: dict[str, RuleSpec],
           origin: dict[str, str] | None = None) -> list[str]:
-    """Every consistency problem of a merged catalogue (empty when it is sound). `origin`: the file each unit id and
-    rule set name came from, named in its problems (QA: with two house files, which one was wrong went unsaid)."""
+    """Every consistency problem of a merged catalogue (empty when it is sound). `origin`: the file each ("unit", id)
+    and ("rule set", name) came from, named in its problems (QA: with two house files, which one was wrong went
+    unsaid)."""
     idols, units, origin = list(idols), list(units), origin or {}
     problems: list[str] = []
     ids = [i.id for i in idols]
@@ -270,7 +271,7 @@ def check(idols: Iterable[Idol], units: Iterable[Unit], rules: dict[str, RuleSpe
     seen_sets: dict[frozenset[str], Unit] = {}
     lists = {name for u in units for name in u.lists}
     for unit in units:
-        here = f"{origin[unit.id]}: " if unit.id in origin else ""
+        here = f"{origin[('unit', unit.id)]}: " if ("unit", unit.id) in origin else ""
         here += f"unit '{unit.id}' ({unit.name})"
         if unit.id in seen_ids:
             problems.append(f"{here}: duplicate unit id")
@@ -295,7 +296,8 @@ def check(idols: Iterable[Idol], units: Iterable[Unit], rules: dict[str, RuleSpe
             problems.append(f"{here}: same members as '{twin.id}'; one member set is one unit (use aliases)")
         seen_sets.setdefault(members, unit)
     for spec in rules.values():
-        here = (f"{origin[spec.name]}: " if spec.name in origin else "") + f"rule set '{spec.name}'"
+        here = (f"{origin[('rule set', spec.name)]}: " if ("rule set", spec.name) in origin else "") + \
+            f"rule set '{spec.name}'"
         missing = [name for name in spec.unit_lists if name not in lists]
         if missing:
             problems.append(f"{here}: no unit is in list(s) {', '.join(missing)}{_nearest(missing[0], list(lists))}")
@@ -327,7 +329,7 @@ def load_catalogue(extra: Iterable[str | Path] = ()) -> Catalogue:
     idols: list[Idol] = []
     units: dict[str, Unit] = {}
     rules: dict[str, RuleSpec] = {}
-    origin: dict[str, str] = {}  # unit id or rule set name -> the extra file that gave it
+    origin: dict[tuple[str, str], str] = {}  # ("unit", id) or ("rule set", name) -> the extra file that gave it
     builtin = [DATA_DIR / "idols.toml", DATA_DIR / "units.toml", DATA_DIR / "rules.toml"]
     paths = builtin + [Path(p) for p in extra]
     for path in paths:
@@ -338,9 +340,10 @@ def load_catalogue(extra: Iterable[str | Path] = ()) -> Catalogue:
         problems += _duplicate_ids(file_units, path.name)
         if path not in builtin:  # (QA: a second house file's unit of the same id silently took the first's place)
             for what, names in (("unit", [u.id for u in file_units]), ("rule set", list(file_rules))):
-                problems += [f"{path.name}: {what} '{name}' is given in {origin[name]} too: two catalogue files may "
-                             "not give the same one (a built-in one may be replaced)" for name in names if name in origin]
-            origin.update({**{u.id: path.name for u in file_units}, **dict.fromkeys(file_rules, path.name)})
+                problems += [f"{path.name}: {what} '{name}' is given in {origin[what, name]} too: two catalogue files "
+                             "may not give the same one (a built-in one may be replaced)"
+                             for name in names if (what, name) in origin]
+            origin.update(_origin(file_units, file_rules, path.name))
         units.update((u.id, u) for u in file_units)
         rules.update(file_rules)
     if not problems:
@@ -403,5 +406,8 @@ def check_file(path: str | Path) -> list[str]:
     base = load_catalogue()
     merged = {u.id: u for u in base.units}
     merged.update((u.id, u) for u in units)
-    origin = {**{u.id: path.name for u in units}, **dict.fromkeys(rules, path.name)}
-    return check(idols or base.idols, merged.values(), {**base.rules, **rules}, origin)
+    return check(idols or base.idols, merged.values(), {**base.rules, **rules}, _origin(units, rules, path.name))
+
+
+def _origin(units: list[Unit], rules: dict[str, RuleSpec], name: str) -> dict[tuple[str, str], str]:
+    return {**{("unit", u.id): name for u in units}, **{("rule set", r): name for r in rules}}
