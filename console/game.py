@@ -152,7 +152,7 @@ def noted_end(events: list[dict]) -> bool:
 
 def read_log(path: str, catalogue: Optional[list[str]]):
     """(the events of a game log, the evaluator of its rule set): bad files and bad lines are MjErrors."""
-    from game.log import header, read
+    from game.log import changed_note, header, read
 
     try:
         with open(path, encoding="utf-8") as stream:
@@ -164,9 +164,13 @@ def read_log(path: str, catalogue: Optional[list[str]]):
     events = read(text)
     start, _ = header(events)
     try:
-        return events, evaluator(start["rules"], catalogue, start.get("as_of"))  # header checked both
+        ev = evaluator(start["rules"], catalogue, start.get("as_of"))  # header checked both
     except MjError as exc:
         if exc.code != UNKNOWN_RULES:
             raise
         raise MjError(f"{exc}; a game of a house rule set is replayed with its catalogue file: add --catalogue FILE "
                       "(the log names the rule set, not the file)", UNKNOWN_RULES) from None  # (QA: no hint)
+    changed = changed_note(start, ev.rules)
+    if changed:  # (it may still replay: what follows is then under today's units and scores)
+        typer.echo(f"note: {changed}", err=True)
+    return events, ev

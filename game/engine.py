@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from game import legal, scoring
+from game.log import rules_digest
 from game.observation import observe, seat_event
 from game.players.base import BotFault, Player
 from game.state import HAND, GameState, Options, Table, apply, deal, initial, start_turn
@@ -141,7 +142,7 @@ class Game:
             self.emit({"type": "start_game", "names": names, "seed": setup.seed, "rules": ev.rules.name,
                        "as_of": ev.rules.as_of.isoformat() if ev.rules.as_of else None,
                        "favourites": [table.names[k] for k in favourites], "calls": setup.options.calls,
-                       "multiple_ron": setup.options.multiple_ron})
+                       "multiple_ron": setup.options.multiple_ron, "rules_digest": rules_digest(ev.rules)})
             self.state = initial(hands, wall, setup.dealer, favourites, len(table.names), setup.options)
             self.emit({"type": "start_kyoku", "oya": setup.dealer,
                        "tehais": [[table.names[k] for k in hand] for hand in hands],

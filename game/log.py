@@ -234,9 +234,32 @@ def replay(events: list[dict], table: Table, strict: bool = True) -> list[GameSt
             if strict:
                 _check_scores(state, event, table)
         except MjError as exc:  # IllegalEvent, an unknown tile or unit
-            raise MjError(f"line {n}: {exc}") from None
+            changed = changed_note(events[0], table.rules)
+            raise MjError(f"line {n}: {exc}" + (f" ({changed})" if changed else "")) from None
         states.append(state)
     return states
+
+
+def rules_digest(rules) -> str:
+    """A short digest of what decides a game under a rule set: its scoring options, hand size and units (ids and
+    members), written in start_game so that a replay under a changed catalogue can say so (QA: a house's edited
+    catalogue read as a corrupt log, "chi is not a legal action there")."""
+    import hashlib
+
+    spec = rules.spec
+    kept = {k: v for k, v in sorted(vars(spec).items()) if k not in ("name", "description", "source", "units",
+                                                                      "unit_lists", "as_of")}
+    units = sorted((u.id, tuple(sorted(u.members))) for u in rules.units)
+    return hashlib.sha256(repr((kept, units)).encode()).hexdigest()[:16]
+
+
+def changed_note(game: dict, rules) -> str:
+    """What to add where a log does not replay: the rule set differs from the one it was played under."""
+    played = game.get("rules_digest")
+    if not isinstance(played, str) or played == rules_digest(rules):
+        return ""
+    return (f"rule set {rules.name} is not the one this game was played under: its units or scoring changed since; "
+            "give the catalogue it was played with")
 
 
 def finished(events: list[dict]) -> bool:
