@@ -106,6 +106,21 @@ def test_a_refused_action_shows_the_servers_error_and_the_game_goes_on(page, url
     page.wait_for_function("() => document.querySelectorAll('#moves li.mine').length >= 2")
 
 
+def test_the_setup_form_offers_every_rule_set_a_game_deals(page, url):
+    """QA: a house rule set reached /play only through ?rules= in the URL; the form now lists the rule sets."""
+    page.goto(f"{url}play?coms=cmd:ls&pace=0")  # (a refused game: the form shows)
+    page.wait_for_selector("#rules-choice option[value='hitori-jong-2.1']", state="attached")
+    page.select_option("#rules-choice", "hitori-jong-2.1")
+    page.fill("#seed", "5")
+    page.select_option("#com1", "greedy")
+    page.select_option("#com2", "")
+    page.select_option("#com3", "")
+    page.click("#start")
+    page.wait_for_selector("#my-hand button[data-action=dahai]")
+    assert "rules=hitori-jong-2.1" in page.url
+    assert page.evaluate("new URLSearchParams(location.search).get('rules')") == "hitori-jong-2.1"
+
+
 def test_bad_coms_in_the_url_show_the_error_and_the_form(page, url):
     page.goto(f"{url}play?coms=cmd:ls&pace=0")
     error = page.wait_for_selector("#game-error:not([hidden])")

@@ -20,9 +20,9 @@ const HEARTBEAT_MS = 10000;  // the server may drop a game untouched for 30 s wh
 
 // This tab's game for these settings (sessionStorage: per tab), so a reload or Back/Forward resumes it
 // (keyed by what deals it: the COMs, the seed, the rule set)
-function gameKey(seed, coms = query.get("coms") || "greedy,seed000,random") {
+function gameKey(seed, coms = query.get("coms") || "greedy,seed000,random", rules = query.get("rules")) {
   const key = new URLSearchParams({ coms, seed });
-  if (query.get("rules")) key.set("rules", query.get("rules"));
+  if (rules) key.set("rules", rules);
   return `mj-play:${key}`;
 }
 function remember(key, id) {
@@ -40,6 +40,15 @@ function setupForm() {
     for (const com of COMS) select.append(el("option", { value: com, text: com }));
     select.value = chosen[i] ?? (i > 0 ? "" : "greedy");
   });
+  // every rule set a game can deal (hands of 13; a house's too, from `mj serve --catalogue`: QA, only ?rules= reached it)
+  const rules = $("rules-choice");
+  rules.append(el("option", { value: "", text: "2019-12" }));
+  requestJson("/api/rules").then((list) => {
+    for (const spec of list) {
+      if (spec.hand_size === 13 && spec.name !== "2019-12") rules.append(el("option", { value: spec.name, text: spec.name }));
+    }
+    rules.value = query.get("rules") || "";
+  }).catch(() => { /* the default only */ });
   $("seed").value = query.get("seed") ?? "";
   $("seed").addEventListener("input", () => showError($("game-error"), ""));  // (QA: a refused seed's error stayed)
   $("setup-form").addEventListener("submit", (event) => {
@@ -47,8 +56,9 @@ function setupForm() {
     const coms = ["com1", "com2", "com3"].map((id) => $(id).value).filter(Boolean);
     const next = new URLSearchParams({ coms: coms.join(",") });
     if ($("seed").value !== "") next.set("seed", $("seed").value);
+    if (rules.value) next.set("rules", rules.value);
     if (query.has("pace")) next.set("pace", query.get("pace"));
-    if (next.has("seed")) remember(gameKey(next.get("seed"), next.get("coms")), null);  // a new game asked for
+    if (next.has("seed")) remember(gameKey(next.get("seed"), next.get("coms"), next.get("rules")), null);  // a new game
     location.search = next.toString();  // the game lives in the URL: a reload resumes it in this tab
   });
   $("setup").hidden = false;

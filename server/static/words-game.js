@@ -12,7 +12,7 @@ Object.assign(WORDS.en, {
   setupTitle: "A game against COMs",
   setupHint: "You are seat 0 and draw first. The COMs are the game engine's (docs/game.md): greedy (least h, then most "
     + "live tiles), seed000 (seed 000's steps as written), random, planner (mj plan's choice, slower), planner-clock (mj plan's default answer on a clock, slowest).",
-  seedLabel: "Seed", seedRandom: "random", start: "Start", noCom: "(none)", tableTitle: "The table",
+  seedLabel: "Seed", rulesLabel: "Rule set", seedRandom: "random", start: "Start", noCom: "(none)", tableTitle: "The table",
   yourHand: "Your hand", moves: "Moves", gameOverTitle: "Game over", downloadLog: "Download the log",
   reviewGame: "Review this game", newGame: "New game", thinking: "the COMs are thinking…",
   wallLine: (w, d) => `${w} tiles left in the wall · you have ${d} draw(s) left`, you: "You",
@@ -58,7 +58,7 @@ Object.assign(WORDS.ja, {
   setupTitle: "COM との対局",
   setupHint: "あなたは席 0 で最初にツモります。COM はゲームエンジンのもの(docs/game.md): greedy(向聴最小、次に受け入れ最大)、"
     + "seed000(seed 000 の手順どおり)、random、planner(mj plan の選択、遅め)、planner-clock(時間制限つきの mj plan の既定の答え、最も遅い)。",
-  seedLabel: "シード", seedRandom: "ランダム", start: "開始", noCom: "(なし)", tableTitle: "卓",
+  seedLabel: "シード", rulesLabel: "ルール", seedRandom: "ランダム", start: "開始", noCom: "(なし)", tableTitle: "卓",
   yourHand: "あなたの手牌", moves: "経過", gameOverTitle: "終局", downloadLog: "牌譜をダウンロード",
   reviewGame: "この対局を検討", newGame: "新しい対局", thinking: "COM が考え中…",
   wallLine: (w, d) => `山の残り ${w} 枚 · あなたの残りツモ ${d} 回`, you: "あなた",
