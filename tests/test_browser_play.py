@@ -106,18 +106,22 @@ def test_a_refused_action_shows_the_servers_error_and_the_game_goes_on(page, url
     page.wait_for_function("() => document.querySelectorAll('#moves li.mine').length >= 2")
 
 
-def test_the_setup_form_offers_every_rule_set_a_game_deals(page, url):
-    """QA: a house rule set reached /play only through ?rules= in the URL; the form now lists the rule sets."""
-    page.goto(f"{url}play?coms=cmd:ls&pace=0")  # (a refused game: the form shows)
-    page.wait_for_selector("#rules-choice option[value='hitori-jong-2.1']", state="attached")
-    page.select_option("#rules-choice", "hitori-jong-2.1")
+def start_seed_5_against_greedy(page) -> None:
+    """The setup form filled and sent: seed 5, one greedy COM; back once the first discard is offered."""
     page.fill("#seed", "5")
     page.select_option("#com1", "greedy")
     page.select_option("#com2", "")
     page.select_option("#com3", "")
     page.click("#start")
     page.wait_for_selector("#my-hand button[data-action=dahai]")
-    assert "rules=hitori-jong-2.1" in page.url
+
+
+def test_the_setup_form_offers_every_rule_set_a_game_deals(page, url):
+    """QA: a house rule set reached /play only through ?rules= in the URL; the form now lists the rule sets."""
+    page.goto(f"{url}play?coms=cmd:ls&pace=0")  # (a refused game: the form shows)
+    page.wait_for_selector("#rules-choice option[value='hitori-jong-2.1']", state="attached")
+    page.select_option("#rules-choice", "hitori-jong-2.1")
+    start_seed_5_against_greedy(page)
     assert page.evaluate("new URLSearchParams(location.search).get('rules')") == "hitori-jong-2.1"
 
 
@@ -339,12 +343,7 @@ def test_reload_back_and_forward_resume_this_tabs_game_instead_of_dealing_a_new_
     assert len(posts) == 1, posts
 
     page.goto(f"{url}play?pace=0")  # a new game asked for with the same settings: a new one
-    page.fill("#seed", "5")
-    page.select_option("#com1", "greedy")
-    page.select_option("#com2", "")
-    page.select_option("#com3", "")
-    page.click("#start")
-    page.wait_for_selector("#my-hand button[data-action=dahai]")
+    start_seed_5_against_greedy(page)
     second = page.evaluate("game.id")
     assert second != first and len(posts) == 2
     page.reload()

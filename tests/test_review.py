@@ -15,7 +15,7 @@ from oracle_optimal import real_win_value
 
 from game.engine import Game, Setup
 from game.grading import Budget, grade
-from game.log import dumps
+from game.log import write
 from game.players import fallback_player, make_player
 from game.players.simple import GreedyPlayer
 from game.review import decision_tasks, review_game
@@ -138,6 +138,14 @@ def test_parallel_review_is_the_same(ev):
     assert exact(one) == exact(two)
 
 
+def log_file(tmp_path: Path, events: list[dict]) -> Path:
+    """The game written as `mj play --log` writes it."""
+    log = tmp_path / "game.jsonl"
+    with log.open("w", encoding="utf-8") as stream:
+        write(events, stream)
+    return log
+
+
 def mj(*args: str):
     done = subprocess.run([sys.executable, str(ROOT / "cli.py"), *args], capture_output=True, text=True, cwd=ROOT,
                           timeout=300)
@@ -145,9 +153,8 @@ def mj(*args: str):
 
 
 def test_cli_json_and_table(ev, missed, tmp_path):
-    log = tmp_path / "game.jsonl"
     events, some = missed
-    log.write_text("".join(dumps(e) + "\n" for e in events), encoding="utf-8")
+    log = log_file(tmp_path, events)
     at = [arg for i in sorted(some) for arg in ("--at", str(i))]  # the position mj replay --at i shows
     code, out, err = mj("review", str(log), "--seat", "0", "--seconds", "0.3", "--json", *at)
     assert code == 0, err
@@ -166,8 +173,7 @@ def test_cli_shows_progress_on_a_terminal(missed, tmp_path):
     from test_bounded import on_terminal
 
     events, some = missed
-    log = tmp_path / "game.jsonl"
-    log.write_text("".join(dumps(e) + "\n" for e in events), encoding="utf-8")
+    log = log_file(tmp_path, events)
     at = [arg for i in sorted(some)[:2] for arg in ("--at", str(i))]
     done, seen = on_terminal("review", str(log), "--seconds", "0.2", "-j", "1", *at)
     assert done.returncode == 0 and b"grading" in seen and b"2/2" in seen and b"None" not in seen, seen[-500:]
@@ -180,8 +186,7 @@ def test_cli_shows_progress_on_a_terminal(missed, tmp_path):
     (["--workers", "0"], "--workers"),
 ])
 def test_cli_bad_input_is_one_line(ev, missed, tmp_path, args, said):
-    log = tmp_path / "game.jsonl"
-    log.write_text("".join(dumps(e) + "\n" for e in missed[0]), encoding="utf-8")
+    log = log_file(tmp_path, missed[0])
     code, out, err = mj("review", str(log), *args)
     assert code == 2 and err.count("\n") == 1 and said in err and "Traceback" not in err, err
 
@@ -196,8 +201,7 @@ def test_cli_max_states_reaches_the_planner(missed, tmp_path, monkeypatch):
     from console.review import REVIEW_STATES
 
     assert REVIEW_STATES == game.review.MAX_STATES
-    log = tmp_path / "game.jsonl"
-    log.write_text("".join(dumps(e) + "\n" for e in missed[0]), encoding="utf-8")
+    log = log_file(tmp_path, missed[0])
     asked = []
 
     def recorded(*args, **kwargs):
@@ -212,8 +216,7 @@ def test_cli_max_states_reaches_the_planner(missed, tmp_path, monkeypatch):
 
 def test_cli_time_budget_stops_the_review_with_what_it_graded(missed, tmp_path):
     """Every long computation has a budget: --time-budget stops the whole review as Ctrl-C does, exit 124."""
-    log = tmp_path / "game.jsonl"
-    log.write_text("".join(dumps(e) + "\n" for e in missed[0]), encoding="utf-8")
+    log = log_file(tmp_path, missed[0])
     code, out, err = mj("review", str(log), "--seconds", "1", "-j", "1", "--json", "--time-budget", "0.5")
     review = json.loads(out)
     assert code == 124 and review["interrupted"] and "Traceback" not in err, err
