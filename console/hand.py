@@ -14,6 +14,7 @@ from console.common import (MAX_STATES, SECONDS, AsOfOpt, CatalogueOpt, DetourOp
 from solver.core.errors import MjError, error_line
 from solver.core.rules import DEFAULT_RULES
 
+H_SECONDS = 10.0  # mj h's budget (the API's default is none)
 LEAST_PLAN_SECONDS = 0.01  # (--seconds' own least: a plan past the whole budget still answers its quickest)
 
 EXAMPLE_HAND = "真 雪歩 あずさ 可奈 歩 未来 まつり 美也 紗代子 海美 奈緒 美奈子 星梨花"
@@ -75,7 +76,10 @@ def score(hand: HandArg,
 
 
 def h(hand: HandArg, seen: SeenOpt = "", rules: RulesOpt = DEFAULT_RULES, json_: JsonOpt = False,
-      catalogue: CatalogueOpt = None, as_of: AsOfOpt = None) -> None:
+      catalogue: CatalogueOpt = None, as_of: AsOfOpt = None,
+      seconds: Annotated[float, typer.Option("--seconds", min=0.01, help=(
+          "Time budget of the search (milliseconds for the built-in rule sets; a house of thousands of units may "
+          "take seconds): past it, the bounds it reached and exit code 3."))] = H_SECONDS) -> None:
     """The exchange distance h and one optimal exchange with the hand it reaches.
 
     Example: mj h "真 雪歩 あずさ 可奈 歩 未来 まつり 美也 紗代子 海美 奈緒 美奈子 星梨花"
@@ -84,7 +88,7 @@ def h(hand: HandArg, seen: SeenOpt = "", rules: RulesOpt = DEFAULT_RULES, json_:
     with errors():
         ev = evaluator(rules, catalogue, as_of)
         parsed = ev.hand(hand)
-        result = ev.h(parsed, seen)
+        result = ev.h(parsed, seen, seconds)
         if json_:
             from solver.serialize import distance_payload  # here: json's import is start-up time
 

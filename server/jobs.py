@@ -31,6 +31,7 @@ from solver.serialize import (
 MAX_PARAM = 1000  # characters: a hand in any notation is far shorter
 MAX_EXCHANGES = 500
 MAX_GAMES = 100_000  # sampled walls per discard for an estimate past the exact frontier
+H_SECONDS = 10.0  # /api/h's search budget: past it a one-line error with the bounds it reached (mj h's default)
 MAX_SECONDS = 60  # the time budget a plan request may ask for (the whole answer's: solver/planning/clock.py)
 MAX_TURNS = 30  # draws left in one game at most (the planner stops earlier at its state limit)
 _CACHED = 4  # Evaluators kept per process (one per rule set and date asked for)
@@ -139,7 +140,7 @@ def score(params: Mapping[str, str]) -> dict[str, Any]:
 
 def h(params: Mapping[str, str]) -> dict[str, Any]:
     ev = evaluator(params)
-    return distance_payload(ev.h(ev.hand(_hand_text(params)), params.get("seen", "")), ev.rules)
+    return distance_payload(ev.h(ev.hand(_hand_text(params)), params.get("seen", ""), H_SECONDS), ev.rules)
 
 
 def analyze(params: Mapping[str, str]) -> dict[str, Any]:

@@ -154,11 +154,12 @@ class Evaluator:
         situation = Situation(win, self.tile(winning_tile), self.tile(favourite), self.seen(seen))
         return best_score(self.hand(hand), self.rules, situation)
 
-    def h(self, hand: HandLike, seen: str | Iterable[TileLike] = ()) -> DistanceResult:
-        """The exchange distance h and one optimal exchange (exact search; no solver)."""
+    def h(self, hand: HandLike, seen: str | Iterable[TileLike] = (), seconds: float | None = None) -> DistanceResult:
+        """The exchange distance h and one optimal exchange (exact search; no solver). Past `seconds` (None: no
+        limit) MjError NOT_EXACT says what the search reached (a house of a thousand units may take seconds)."""
         from solver.core.search.fast import exchange_distance
 
-        return exchange_distance(self.rules, self.hand(hand), self.seen(seen))
+        return exchange_distance(self.rules, self.hand(hand), self.seen(seen), seconds=seconds)
 
     def analyze(self, hand: HandLike, seen: str | Iterable[TileLike] = (), favourite: TileLike | None = None,
                 discard: TileLike | None = None, waiting_room: str | Iterable[TileLike] | None = None,

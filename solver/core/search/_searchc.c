@@ -32,7 +32,8 @@ static PyObject *Searcher_best(Searcher *s, PyObject *args) {
     const char *rest_b, *cap_b;
     Py_ssize_t rest_n, cap_n;
     int slots, budget, enough;
-    if (!PyArg_ParseTuple(args, "y#y#iii", &rest_b, &rest_n, &cap_b, &cap_n, &slots, &budget, &enough))
+    double deadline = 0.0;
+    if (!PyArg_ParseTuple(args, "y#y#iii|d", &rest_b, &rest_n, &cap_b, &cap_n, &slots, &budget, &enough, &deadline))
         return NULL;
     if (rest_n != s->K || cap_n != s->K) {
         PyErr_SetString(PyExc_ValueError, "rest and cap must hold one byte per kind");
@@ -47,11 +48,16 @@ static PyObject *Searcher_best(Searcher *s, PyObject *args) {
     r.enough = enough;
     r.best = -1;
     r.threshold = -1;
+    r.deadline = deadline;
     searchc_dfs(&r, 0, 0);
     if (PyErr_Occurred()) return NULL;  /* (a signal's) */
-    if (r.best < 0) Py_RETURN_NONE;
-    return Py_BuildValue("(iNNiNi)", r.best, searchc_int_tuple(r.b_placed, r.b_np), searchc_int_tuple(r.b_m, s->K),
-                         r.b_slots, searchc_int_tuple(r.b_free, s->K), r.b_budget);
+    PyObject *leaf = r.best < 0 ? Py_NewRef(Py_None) :
+        Py_BuildValue("(iNNiNi)", r.best, searchc_int_tuple(r.b_placed, r.b_np), searchc_int_tuple(r.b_m, s->K),
+                      r.b_slots, searchc_int_tuple(r.b_free, s->K), r.b_budget);
+    if (!leaf || !r.timed_out) return leaf;
+    /* ("stopped", the best leaf so far or None, the root's bound on the kept tiles) */
+    start(&r, s, rest_b, rest_b, cap_b, slots, budget);  /* (the root again, for its bound) */
+    return Py_BuildValue("(sNi)", "stopped", leaf, searchc_bound(&r));
 }
 
 /* accept(rest, held, cap, slots, budget, threshold, want, found, limit) -> (gave_up, [(kept, placed,
@@ -221,7 +227,8 @@ static int Searcher_init(Searcher *s, PyObject *args, PyObject *kwds) {
 
 static PyMethodDef Searcher_methods[] = {
     {"best", (PyCFunction)Searcher_best, METH_VARARGS,
-     "best(rest, cap, slots, budget, enough) -> (kept, placed, counts, slots, free, budget) or None"},
+     "best(rest, cap, slots, budget, enough[, deadline]) -> (kept, placed, counts, slots, free, budget), None, "
+     "or ('stopped', the best of those so far or None, a bound on kept) past the deadline (time.monotonic seconds)"},
     {"accept", (PyCFunction)Searcher_accept, METH_VARARGS,
      "accept(rest, held, cap, slots, budget, threshold, want, found, limit) -> (gave_up, leaves)"},
     {NULL, NULL, 0, NULL},

@@ -5,6 +5,7 @@ See search.py and docs/formulation.md section 7 for what it enumerates and why i
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 from solver.core.hand import Hand
@@ -23,6 +24,15 @@ class Leaf:
     slots: int  # slots left for filler units (which keep nothing)
     free: tuple[int, ...]  # cap_i - real copies placed
     budget: int  # wildcard: そら stand-ins still allowed
+
+
+class SearchStopped(Exception):
+    """The h search passed its deadline (TileSearch.within): `leaf` is the best found so far (None: none yet),
+    `most` a bound on the held tiles any target keeps (the root's). Not an answer: the caller says what it reached."""
+
+    def __init__(self, leaf: Leaf | None, most: int):
+        super().__init__("the h search passed its time budget")
+        self.leaf, self.most = leaf, most
 
 
 class _Run:
@@ -53,6 +63,8 @@ class _Run:
         self.draws = [0] * search.kinds  # real copies drawn by the placed units
         self.drawn_mask = 0
         self.budget_nodes: int | None = None  # nodes left before giving up (None: no limit)
+        self.deadline: float | None = None  # time.monotonic() past which the run stops (timed_out)
+        self.ticks, self.timed_out = 0, False
         self.gave_up = False
         # wildcard: once real kept + held そら fill every slot, nothing is better
         self.enough = self.slots - (search.soras(hand) if search.wildcard else 0)
@@ -137,6 +149,11 @@ class _Run:
             return
         if self.want and not self.want & self.reach(kind):
             return
+        if self.deadline is not None:
+            self.ticks += 1
+            if not self.ticks & 0x3FF and time.monotonic() > self.deadline:
+                self.stop = self.timed_out = True
+                return
         if self.budget_nodes is not None:
             self.budget_nodes -= 1
             if self.budget_nodes < 0:

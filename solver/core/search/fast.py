@@ -8,11 +8,12 @@ from collections import Counter
 from typing import Iterable
 
 from solver.core.distance import target_exchange
+from solver.core.errors import NOT_EXACT, MjError
 from solver.core.hand import COPIES, Hand, check_hand
 from solver.core.partition import WinScorer
 from solver.core.results import DistanceResult, Exchange
 from solver.core.rules import RuleSet
-from solver.core.search.tile_search import TileSearch
+from solver.core.search.tile_search import SearchStopped, TileSearch
 
 ACCEPT_NODES = 2000  # past this many search nodes the acceptance proof goes to CP-SAT (bench/)
 ACCEPT_H = 2  # from this h on (outside wildcard mode) optimal targets abound: CP-SAT with swaps lists them faster
@@ -67,11 +68,20 @@ def _stand_ins(search: TileSearch, hand: Hand, cap: list[int], target: tuple[int
     return tuple(sorted(stood.elements()))
 
 
-def exchange_distance(rules: RuleSet, hand: Hand, seen: tuple[int, ...] = (), copies: int = COPIES) -> DistanceResult:
-    """h and one optimal exchange, like distance.exchange_distance, without a solver."""
+def exchange_distance(rules: RuleSet, hand: Hand, seen: tuple[int, ...] = (), copies: int = COPIES,
+                      seconds: float | None = None) -> DistanceResult:
+    """h and one optimal exchange, like distance.exchange_distance, without a solver. Past `seconds` (None: no
+    limit) it raises NOT_EXACT with what the search reached: h between the root's bound and the best found."""
     check_hand(hand, rules, seen=seen)
     search = search_for(rules)
-    exchange = witness(search, rules, hand, seen, copies)
+    try:
+        with search.within(seconds):
+            exchange = witness(search, rules, hand, seen, copies)
+    except SearchStopped as stop:
+        least = search._h_of(hand, stop.most)
+        most = "none found yet" if stop.leaf is None else f"at most {search._h_of(hand, stop.leaf.kept)} (an exchange found)"
+        raise MjError(f"h was not proved within {seconds:g} s ({len(rules.units):,} units in {rules.name}): it is at "
+                      f"least {least}, {most}", NOT_EXACT) from None
     if exchange is None:
         return DistanceResult(None, None)
     h = search.h(hand, seen, copies)

@@ -40,6 +40,8 @@ typedef struct {
     long long nodes; /* nodes left before giving up (< 0 from the start: no limit) */
     int limited;
     unsigned ticks; /* calls, for a look at pending signals every 2^16 (Ctrl-C: the search stops, its error set) */
+    double deadline; /* CLOCK_MONOTONIC seconds (time.monotonic's clock on Linux); 0: none */
+    int timed_out;   /* the search stopped at the deadline: its best is a bound, not the optimum */
     uint64_t want, found, drawn_mask;
     PyObject *out; /* list of (kept, placed, counts, slots, free, budget, new kinds mask) */
     /* the best leaf so far */
@@ -47,6 +49,7 @@ typedef struct {
 } Run;
 
 void searchc_dfs(Run *r, int kind, int start);
+int searchc_bound(Run *r);
 PyObject *searchc_int_tuple(const int *xs, int n);
 
 #endif

@@ -2,6 +2,8 @@
  * run, step for step as search.py and search_dfs.py (docs/formulation.md sections 7 and 9). */
 #include "searchc.h"
 
+#include <time.h>
+
 /* --- fillers: can `slots` be filled exactly by units within free copies (and budget stand-ins)? --- */
 
 static int fill(Searcher *s, int slots, int *free_, int budget, int start) {
@@ -97,6 +99,9 @@ static int bound(Run *r) {
     }
     return more;
 }
+
+/* the bound at the root: no target keeps more held tiles (h's lower side where the search stopped early) */
+int searchc_bound(Run *r) { return bound(r); }
 
 /* fewest slots that keeping `need` more held tiles takes (their weights, rounded down) */
 static int room_for(Run *r, int need) {
@@ -201,6 +206,14 @@ void searchc_dfs(Run *r, int kind, int start) {
     if (!(++r->ticks & 0xFFFF) && PyErr_CheckSignals() < 0) {  /* (QA: a house of 1,000 units ignored Ctrl-C) */
         r->stop = 1;
         return;
+    }
+    if (r->deadline > 0 && !(r->ticks & 0xFFF)) {  /* (a house's h may take seconds: the caller's budget) */
+        struct timespec now;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        if ((double)now.tv_sec + 1e-9 * (double)now.tv_nsec > r->deadline) {
+            r->stop = r->timed_out = 1;
+            return;
+        }
     }
     if (kind == K || r->slots == 0) {
         if (r->threshold >= 0) accept_leaf(r);

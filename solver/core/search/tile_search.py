@@ -20,14 +20,16 @@ budget cap_σ, and h = max(0, N - c_σ - real kept).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import time
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 
 from solver.core.hand import COPIES, Hand
 from solver.core.rules import RuleSet
-from solver.core.search.dfs import CACHE_LIMIT, Leaf, _mask, _Run
+from solver.core.search.dfs import CACHE_LIMIT, Leaf, SearchStopped, _mask, _Run
 from solver.core.search.native import NATIVE, searcher, wanted
 
-__all__ = ["NATIVE", "TileSearch", "real_draws"]
+__all__ = ["NATIVE", "SearchStopped", "TileSearch", "real_draws"]
 
 LEAF_CACHE = 256  # best leaves kept (each holds a few tuples of 54)
 
@@ -60,6 +62,7 @@ class TileSearch:
         self._fill_cache: dict = {}
         self._weight_cache: dict = {}
         self._leaf_cache: dict = {}
+        self.deadline: float | None = None  # best_leaf's (within)
         self.native = wanted(native)
         self._c = self._native_searcher()
 
@@ -97,6 +100,17 @@ class TileSearch:
     def __setstate__(self, state):
         self.__dict__.update(state)
         self._c = self._native_searcher()
+
+    @contextmanager
+    def within(self, seconds: float | None) -> Iterator[None]:
+        """The best-leaf searches inside stop `seconds` from now, raising SearchStopped (None: no limit).
+        (QA: a house of 1,000 trios and a duo took `mj h` 8 s a hand, with no budget to stop it.)"""
+        before = self.deadline
+        self.deadline = None if seconds is None else time.monotonic() + seconds
+        try:
+            yield
+        finally:
+            self.deadline = before
 
     # --- the hand's parameters --------------------------------------------------------------------
     def caps(self, hand: Hand, seen: tuple[int, ...] = (), copies: int = COPIES) -> list[int]:
@@ -151,8 +165,11 @@ class TileSearch:
             self._native_best(hand, cap) if self._c is not None else False
         if leaf is False:
             run = _Run(self, hand, cap, None)
+            run.deadline = self.deadline
             run.dfs(0, 0)
             leaf = run.best_leaf
+            if run.timed_out:
+                raise SearchStopped(leaf, _Run(self, hand, cap, None).bound())
         if len(self._leaf_cache) > LEAF_CACHE:
             self._leaf_cache.clear()
         self._leaf_cache[key] = leaf
@@ -179,7 +196,9 @@ class TileSearch:
             return False
         rest, budget, slots = args
         enough = slots - (self.soras(hand) if self.wildcard else 0)
-        found = self._c.best(rest, bytes(cap), slots, budget, enough)
+        found = self._c.best(rest, bytes(cap), slots, budget, enough, self.deadline or 0.0)
+        if found is not None and found[0] == "stopped":
+            raise SearchStopped(None if found[1] is None else Leaf(*found[1]), found[2])
         return None if found is None else Leaf(*found)
 
     def leaves(self, hand: Hand, seen: tuple[int, ...], threshold: int, copies: int = COPIES,

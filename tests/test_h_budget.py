@@ -1,0 +1,78 @@
+"""h within a time budget (QA: a house of 1,000 trios and a duo took `mj h` seconds a hand, with nothing to stop
+it): past the budget both searches stop and say what they reached, bounds that hold the exact h."""
+
+from __future__ import annotations
+
+import itertools
+import random
+import re
+
+import pytest
+from synthetic import PARAMS, make_catalogue
+from typer.testing import CliRunner
+
+import cli
+from catalogue import load_catalogue
+from solver import Evaluator
+from solver.core.errors import NOT_EXACT, MjError
+from solver.core.search.tile_search import SearchStopped, TileSearch
+
+SEED = 1
+KINDS = 52
+
+
+@pytest.fixture(scope="module")
+def house():
+    """1,000 random trios of 52 kinds (the idols but そら and 詩花, whose rules a house file keeps) and one duo: 13 slots = 4 trios + the duo, found only by a long search."""
+    rnd = random.Random(SEED)
+    trios = rnd.sample(list(itertools.combinations(range(KINDS), 3)), 1000)
+    ev = Evaluator("syn", catalogue=make_catalogue(trios + [(0, 1)], KINDS, params=PARAMS["2019-12"]))
+    tiles = rnd.sample([k for k in range(KINDS) for _ in range(3)], 13)
+    return ev, ev.hand(" ".join(f"k{k}" for k in tiles)), trios
+
+
+def test_both_searches_stop_at_the_deadline_with_bounds_around_the_exact_h(house):
+    ev, hand, _ = house
+    exact = TileSearch(ev.rules, native=True).best_leaf(hand)  # (no deadline: the whole search)
+    for native in (True, False):
+        search = TileSearch(ev.rules, native=native)
+        with pytest.raises(SearchStopped) as stopped, search.within(0.001):
+            search.best_leaf(hand)
+        leaf, most = stopped.value.leaf, stopped.value.most
+        assert leaf is None or leaf.kept <= exact.kept
+        assert exact.kept <= most
+        assert search.deadline is None  # (the budget ends with its block)
+    assert TileSearch(ev.rules, native=True).best_leaf(hand) == exact
+
+
+def test_the_api_says_what_it_reached_and_answers_exactly_with_time(house):
+    ev, hand, _ = house
+    with pytest.raises(MjError) as refused:
+        ev.h(hand, seconds=0.001)
+    assert refused.value.code == NOT_EXACT
+    found = re.search(r"within 0\.001 s \(1,001 units in syn\): it is at least (\d+), (?:at most (\d+)|none found)",
+                      str(refused.value))
+    assert found, str(refused.value)
+    h = ev.h(hand, seconds=600).h
+    assert int(found[1]) <= h <= int(found[2] or h)
+
+
+def test_mj_h_stops_at_its_seconds_in_one_line_and_exit_3(house, tmp_path):
+    ev, hand, trios = house
+    tiles = Evaluator().tiles
+    ids = [i for k, i in enumerate(tiles.ids) if k not in (tiles.sora, tiles.shika)]
+    builtin = {frozenset(u.members) for u in load_catalogue().units}  # (a house may not repeat a member set)
+    duo = next(m for m in itertools.combinations(ids, 2) if frozenset(m) not in builtin)
+    house = [m for m in ([ids[k] for k in unit] for unit in trios) if frozenset(m) not in builtin] + [list(duo)]
+    units = "".join(f'[[unit]]\nid = "t{j}"\nname = "t{j}"\nmembers = {m}\nlists = ["big"]\n\n'
+                    for j, m in enumerate(house)).replace("'", '"')
+    rule_set = ('[rules.big]\ndescription = "a big house"\nunit_lists = ["big"]\nmin_points = 1000\n'
+                'member_points = 2000\ncalled = "minus_member"\nron_minus_member = true\nno_win = "minus_member"\n'
+                'favourite = "bonus"\nfavourite_bonus = 2000\nsora = "fetch"\nron_on_shika = false\nhand_size = 13\n')
+    path = tmp_path / "big.toml"
+    path.write_text(units + rule_set, encoding="utf-8")
+    names = " ".join(ids[k] for k, n in enumerate(hand.concealed) for _ in range(n))
+    result = CliRunner().invoke(cli.app, ["h", names, "--catalogue", str(path), "-r", "big", "--seconds", "0.01"])
+    assert result.exit_code == 3, result.output
+    assert result.stderr.count("\n") == 1
+    assert result.stderr.startswith(f"error: h was not proved within 0.01 s ({len(house):,} units in big): it is at least ")
