@@ -153,4 +153,10 @@ def summary_view(summary: dict[str, Any]) -> list[Any]:
             + (f"; {errors} bot errors (the fallback COM decided)" if errors else "")
             + ". Intervals: 95 % estimates, Wilson for a win rate, Student t over the deals for a mean and for"
             " the pairs' differences; - where there are too few deals (t needs 2), no spread among them, or no score.")
+    crashed = [f"{p['fallback_decisions']} of the {count(p['decisions'], 'decision')} of {safe_text(p['name'], 80)} "
+               f"(it crashed in {p['crashed_games']} of {count(p['games'], 'game')})"
+               for p in summary["players"] if p.get("crashed_games")]
+    if crashed:  # (QA: an engine that crashed in every game was ranked on the fallback's wins, unremarked)
+        foot += (f"\nWarning: the fallback COM ({summary['fallback']}) made {'; '.join(crashed)}. It plays a crashed "
+                 "seat to the end: those results are not the engine's.")
     return [table, pairs, Text(foot)]

@@ -77,6 +77,10 @@ class Game:
         self.table = Table(ev.rules)
         self.fallback = fallback
         self.fallbacks: dict[int, Player] = {}
+        # per seat: decisions asked, and those the fallback COM made (QA: a tournament credited an engine that
+        # crashed in every game with the fallback's wins, and nothing said so)
+        self.decisions, self.by_fallback = [0] * setup.seats, [0] * setup.seats
+        self.crashed = [False] * setup.seats
         self.on_event = on_event
         self.events: list[dict] = []
         self.state: GameState | None = None
@@ -102,6 +106,7 @@ class Game:
         if self.on_event is not None and self.state is not None:
             self.on_event(self.events[-1], self.state)
         if fault.crashed:  # the fallback plays the seat to the end
+            self.crashed[seat] = True
             self.players[seat].close()
             self.players[seat] = self._fallback(seat)
 
@@ -114,6 +119,8 @@ class Game:
 
     def ask(self, seat: int, actions: list[dict]) -> dict:
         obs = observe(self.state, seat, self.table)
+        self.decisions[seat] += 1
+        self.by_fallback[seat] += self.crashed[seat]  # (its player is the fallback now)
         try:
             answer = self.players[seat].act(obs, actions)
             chosen = legal.pick(answer, actions)
@@ -123,6 +130,7 @@ class Game:
             return {**chosen, "label": label} if label else chosen  # e.g. a planner's greedy fallback
         except BotFault as fault:
             self.fault(seat, fault)
+        self.by_fallback[seat] += 1
         chosen = legal.pick(self._fallback(seat).act(obs, actions), actions)
         assert chosen is not None, "the fallback COM answered an illegal action"  # a bug in a COM
         return chosen

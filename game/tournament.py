@@ -20,10 +20,11 @@ import hashlib
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from game.players import COMS, NO_COMMAND
+from game.players import COMS, FALLBACK, NO_COMMAND
 from game.stats import spread_interval, wilson
 from solver.core.errors import MjError, shown
 
+FAULT_COUNTS = ("decisions", "fallback", "crashed")  # per seat: decisions asked, made by the fallback COM, crashed (0/1)
 METHODS = {
     "win_rate_ci": "Wilson score interval, 95 %, each game an independent trial",
     "mean_score_ci": "Student t interval, 95 %, over the deals (a player's mean over its games of a deal), clipped at 0",
@@ -116,7 +117,8 @@ def play_game(index: int, settings: Settings) -> dict[str, Any]:
     seed = deal_seed(settings.seed, deal)
     players = [make_player(settings.players[p], settings.bot_timeout, settings.planner_budget) for p in seats]
     setup = Setup(seed, n, 0, (), Options(settings.calls, settings.multiple_ron))
-    record = Game(evaluator(settings.rules), setup, players, fallback_player).play()
+    game = Game(evaluator(settings.rules), setup, players, fallback_player)
+    record = game.play()
     errors = [0] * n
     for event in record.events:
         if event["type"] == "error":
@@ -125,7 +127,8 @@ def play_game(index: int, settings: Settings) -> dict[str, Any]:
     return {"game": index, "deal": deal, "rotation": rotation, "seed": seed, "seats": seats,
             "end": ("tsumo" if wins[0].tsumo else "ron") if wins else "draw",
             "winners": [win.seat for win in wins], "from": wins[0].target if wins else None,
-            "scores": record.events[-1]["scores"], "errors": errors, "events": len(record.events)}
+            "scores": record.events[-1]["scores"], "errors": errors, "events": len(record.events),
+            "decisions": game.decisions, "fallback": game.by_fallback, "crashed": [int(c) for c in game.crashed]}
 
 
 def play_games(indices: list[int], settings: Settings) -> list[dict[str, Any]]:
@@ -148,7 +151,8 @@ def check_line(line: Any, index: int, settings: Settings) -> None:
           and line.get("seed") == deal_seed(settings.seed, index // n)
           and line.get("seats") == seating(n, index % n) and line.get("end") in ("tsumo", "ron", "draw")
           and _ints(line.get("scores"), n, none=True) and _ints(line.get("errors"), n)
-          and _ints(line.get("winners"), None) and _ended(line, n))
+          and _ints(line.get("winners"), None) and _ended(line, n)
+          and all(_ints(line.get(key, [0] * n), n) for key in FAULT_COUNTS))  # (absent in older files)
     if not ok:
         raise MjError(f"line {index + 1} is not game {index} of this tournament")
 
@@ -188,6 +192,7 @@ class Tally:
         self.unscored = [0] * n  # games where the rule set gave this player's hand no score
         self.ends = {"tsumo": 0, "ron": 0, "draw": 0}
         self.errors = [0] * n
+        self.faults = {key: [0] * n for key in FAULT_COUNTS}
         self.deal_scores: list[list[float]] = []  # per complete deal: each player's mean score there
         self.deal_wins: list[list[float]] = []  # per complete deal: each player's share of wins there
         self.deal: list[dict[str, Any]] = []  # the lines of the deal under way
@@ -205,6 +210,8 @@ class Tally:
                 self.wins[player] += win
                 self.deal_ins[player] += game["end"] == "ron" and game["from"] == seat
                 self.errors[player] += game["errors"][seat]
+                for key, counts in self.faults.items():
+                    counts[player] += game.get(key, [0] * self.n)[seat]
                 self.unscored[player] += got is None
                 score[player] += got or 0
                 won[player] += win
@@ -224,7 +231,9 @@ class Tally:
                             "wins": self.wins[p], "win_rate": _round(rate, 4),
                             "win_rate_ci": _round(wilson(self.wins[p], self.games[p]), 4),
                             "mean_score": _round(mean, 2), "mean_score_ci": _round(interval, 2),
-                            "deal_ins": self.deal_ins[p], "bot_errors": self.errors[p]})
+                            "deal_ins": self.deal_ins[p], "bot_errors": self.errors[p],
+                            "decisions": self.faults["decisions"][p], "fallback_decisions": self.faults["fallback"][p],
+                            "crashed_games": self.faults["crashed"][p]})
         pairs = []
         for a in range(self.n):
             for b in range(a + 1, self.n):
@@ -240,7 +249,8 @@ class Tally:
                 "unfinished": len(self.deal),
                 "rotations": self.n, "ends": dict(self.ends), "seed": settings.seed, "rules": settings.rules,
                 "calls": settings.calls, "multiple_ron": settings.multiple_ron,
-                "planner_budget": settings.planner_budget, "bot_timeout": settings.bot_timeout, "intervals": METHODS}
+                "planner_budget": settings.planner_budget, "bot_timeout": settings.bot_timeout, "fallback": FALLBACK,
+                "intervals": METHODS}
 
 
 def _round(value: Any, digits: int) -> Any:

@@ -326,6 +326,29 @@ def test_duplicates_an_external_engine_and_rounding_to_whole_deals():
     assert summary["games"] == 3 and all(p["games"] == 3 for p in summary["players"])
     assert (summary["planner_budget"], summary["bot_timeout"]) == (0.5, 5.0)  # (every setting: as FILE.meta has)
     assert summary["players"][1]["bot_errors"] == 0 and summary["players"][0]["mean_score_ci"] is None  # one deal
+    engine = summary["players"][1]
+    assert engine["decisions"] > 0 and (engine["fallback_decisions"], engine["crashed_games"]) == (0, 0)
+
+
+def test_an_engine_that_crashes_is_not_ranked_unremarked(tmp_path):
+    """QA: an engine that exited at its start was credited the fallback COM's wins (50 %), and nothing said so. Each
+    line now counts the decisions the fallback made per seat, the summary sums them, and the table warns."""
+    crash = f"cmd:{sys.executable} -c 'import sys; sys.exit(3)'"
+    out = tmp_path / "t.jsonl"
+    args = ("tournament", "-p", "greedy", "-p", crash, "--games", "4", "--jobs", "1", "--output", str(out))
+    code, stdout, err = run_mj(*args, "--json")
+    assert code == 0, err
+    greedy, engine = json.loads(stdout)["players"]
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    assert engine["crashed_games"] == 4 and engine["fallback_decisions"] == engine["decisions"] > 0
+    assert engine["decisions"] == sum(line["decisions"][line["seats"].index(1)] for line in lines)
+    assert (greedy["crashed_games"], greedy["fallback_decisions"]) == (0, 0) and greedy["decisions"] > 0
+    code, stdout, err = run_mj(*args, "--resume")
+    assert code == 0, err
+    warning = stdout[stdout.index("Warning:"):]
+    assert " ".join(warning.split()).startswith(
+        f"Warning: the fallback COM (greedy) made {engine['decisions']} of the {engine['decisions']} decisions of "
+        f"{crash} (it crashed in 4 of 4 games).")
 
 
 def test_a_dask_cluster_plays_the_same_games(tmp_path):

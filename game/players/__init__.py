@@ -49,11 +49,14 @@ def make_player(spec: str, bot_timeout: float = DEFAULT_BOT_TIMEOUT, planner_bud
     raise MjError(f"unknown player {shown(spec)}: one of {', '.join(COMS)}, cmd:COMMAND or human")
 
 
+FALLBACK = "greedy"  # the name of fallback_player's COM
+
+
 def fallback_player() -> Player:
-    """The COM that decides when an external engine cannot (docs/game.md)."""
+    """The COM that decides when an external engine cannot (docs/game.md): FALLBACK."""
     from game.players.simple import GreedyPlayer
 
     return GreedyPlayer()
 
 
-__all__ = ["BotFault", "COMS", "DEFAULT_PLAYERS", "NO_COMMAND", "Player", "fallback_player", "make_player"]
+__all__ = ["BotFault", "COMS", "DEFAULT_PLAYERS", "FALLBACK", "NO_COMMAND", "Player", "fallback_player", "make_player"]
