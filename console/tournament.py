@@ -34,6 +34,8 @@ def tournament(
     bot_timeout: Annotated[float, typer.Option("--bot-timeout", help="Seconds an external engine may take to "
                                                                      "answer.")] = 5.0,
     json_: JsonOpt = False, time_budget: TimeBudgetOpt = None,
+    logs: Annotated[Optional[str], typer.Option("--logs", metavar="DIR", help=(
+        "Keep each game's log in this directory (game-000012.jsonl: mj review and mj replay read it)."))] = None,
 ) -> None:
     """A duplicate tournament: each deal is played once per seat rotation, so luck cancels; win rates, mean
     scores and pairwise differences (paired by deal) with 95 % intervals. Resumable with --output.
@@ -54,7 +56,7 @@ def tournament(
             deals = f"{settings.deals} deal{'s' if settings.deals > 1 else ''}"
             print(f"note: {settings.games} games: {deals} x {len(specs)} seat rotations (--games rounds up to "
                   "whole deals)", file=sys.stderr, flush=True)
-        return TournamentRun(settings, output, jobs, cluster, resume, force)
+        return TournamentRun(settings, output, jobs, cluster, resume, force, logs)
 
     run_batch(open_run, lambda run: show_tournament(run, json_), time_budget)
 

@@ -59,6 +59,9 @@ def parse_line(line: str, number: int = 0) -> dict:
         event = json.loads(line, parse_constant=no_constant)
     except (ValueError, RecursionError) as exc:
         raise MjError(f"{where}not JSON ({shown(str(exc))[:80]})") from None
+    if isinstance(event, dict) and "type" not in event and {"game", "seed", "seats"} <= event.keys():
+        raise MjError(f"{where}a line of mj tournament's output (game {shown(event['game'])}), not of a game log: "
+                      "the tournament's --logs DIR keeps each game's log")  # (QA: read as a corrupt log)
     if not isinstance(event, dict) or not isinstance(event.get("type"), str):
         raise MjError(f"{where}an event is a JSON object with a \"type\"")
     return event

@@ -17,6 +17,7 @@ over the per-deal differences). A t interval needs 2 deals and some spread among
 from __future__ import annotations
 
 import hashlib
+import os
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -105,8 +106,14 @@ def evaluator(rules: str):
     return shared_evaluator(rules)
 
 
-def play_game(index: int, settings: Settings) -> dict[str, Any]:
-    """Game ``index`` of the tournament: one JSON-able line (no times in it: the same seed, the same bytes)."""
+def log_path(logs: str, index: int) -> str:
+    """Where --logs DIR keeps game ``index``'s log."""
+    return os.path.join(logs, f"game-{index:06d}.jsonl")
+
+
+def play_game(index: int, settings: Settings, logs: str | None = None) -> dict[str, Any]:
+    """Game ``index`` of the tournament: one JSON-able line (no times in it: the same seed, the same bytes); with
+    `logs`, its whole log is written there too (log_path; whole or not at all: a temporary file, then renamed)."""
     from game.engine import Game, Setup
     from game.players import fallback_player, make_player
     from game.state import Options
@@ -119,6 +126,16 @@ def play_game(index: int, settings: Settings) -> dict[str, Any]:
     setup = Setup(seed, n, 0, (), Options(settings.calls, settings.multiple_ron))
     game = Game(evaluator(settings.rules), setup, players, fallback_player)
     record = game.play()
+    if logs is not None:
+        from game.log import write
+
+        path = log_path(logs, index)
+        try:
+            with open(path + ".part", "w", encoding="utf-8") as handle:
+                write(record.events, handle)
+            os.replace(path + ".part", path)
+        except OSError as exc:
+            raise MjError(f"cannot write the log {shown(path)}: {exc.strerror}") from None
     errors = [0] * n
     for event in record.events:
         if event["type"] == "error":
@@ -131,13 +148,13 @@ def play_game(index: int, settings: Settings) -> dict[str, Any]:
             "decisions": game.decisions, "fallback": game.by_fallback, "crashed": [int(c) for c in game.crashed]}
 
 
-def play_games(indices: list[int], settings: Settings) -> list[dict[str, Any]]:
+def play_games(indices: list[int], settings: Settings, logs: str | None = None) -> list[dict[str, Any]]:
     """The job of a batch executor (solver/batch): a chunk of games. A usage problem met in a worker (a bot
     that cannot start) comes back as ``{"game": i, "error": text}``, for the parent to report."""
     results = []
     for index in indices:
         try:
-            results.append(play_game(index, settings))
+            results.append(play_game(index, settings, logs))
         except MjError as exc:
             results.append({"game": index, "error": str(exc)})
             break

@@ -12,6 +12,7 @@ uninterrupted one would: no game lost, none counted twice. The summary is comput
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterator
 from typing import IO, Any
 
@@ -54,12 +55,14 @@ class TournamentRun:
     """Opens the output (MjError for a usage problem), plays the games on the executor, writes them."""
 
     def __init__(self, settings: Settings, output: str | None = None, jobs: int = 1, cluster: str | None = None,
-                 resume: bool = False, force: bool = False):
+                 resume: bool = False, force: bool = False, logs: str | None = None):
         check_players(list(settings.players))
         if (resume or force) and output is None:
             raise MjError("--resume and --force apply to --output FILE; give one")
+        if logs is not None and not os.path.isdir(logs):  # (a worker's own disk on a cluster: checked here only)
+            raise MjError(f"--logs {shown(logs)} is not a directory: make it first")
         self.settings, self.output = settings, output
-        self.job = Job(play_games, (settings,))
+        self.job = Job(play_games, (settings, logs))
         self.stats = Stats()
         self.tally = Tally(settings)  # without a file: the games as they come
         self.start = self.written = 0

@@ -330,6 +330,27 @@ def test_duplicates_an_external_engine_and_rounding_to_whole_deals():
     assert engine["decisions"] > 0 and (engine["fallback_decisions"], engine["crashed_games"]) == (0, 0)
 
 
+def test_logs_keeps_each_games_log_for_review_and_a_tournament_line_is_no_log(tmp_path):
+    """QA: a tournament's faults could not be inspected (only counts), and `mj review` on its output said "an event
+    is a JSON object with a type". --logs DIR keeps each game's log; the output read as a log says what it is."""
+    out, logs = tmp_path / "t.jsonl", tmp_path / "logs"
+    args = ("tournament", "-p", "greedy", "-p", "seed000", "--games", "2", "--jobs", "1", "--output", str(out))
+    assert "--logs" in assert_one_error_line(*run_mj(*args, "--logs", str(logs)))  # (not made yet)
+    logs.mkdir()
+    code, _, err = run_mj(*args, "--logs", str(logs))
+    assert code == 0, err
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    assert sorted(p.name for p in logs.iterdir()) == ["game-000000.jsonl", "game-000001.jsonl"]
+    for line in lines:
+        events = [json.loads(e) for e in (logs / f"game-{line['game']:06d}.jsonl").read_text().splitlines()]
+        assert events[0]["seed"] == line["seed"] and events[-1]["scores"] == line["scores"]
+        assert len(events) == line["events"]
+    code, stdout, err = run_mj("review", str(logs / "game-000001.jsonl"), "--seat", "0", "--seconds", "0.05", "--json")
+    assert code == 0, err
+    said = assert_one_error_line(*run_mj("review", str(out), "--seat", "0"))
+    assert "a line of mj tournament's output (game 0), not of a game log: the tournament's --logs DIR" in said
+
+
 def test_an_engine_that_crashes_is_not_ranked_unremarked(tmp_path):
     """QA: an engine that exited at its start was credited the fallback COM's wins (50 %), and nothing said so. Each
     line now counts the decisions the fallback made per seat, the summary sums them, and the table warns."""
