@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from catalogue import Catalogue
-from solver.core.explain import points_why
+from solver.core.explain import points_steps, points_why
 from solver.core.present import PresentUnit, UnitsPresent
 from solver.core.results import DistanceResult, Exchange, ScoreResult
 from solver.core.rules import RuleSet
@@ -30,15 +30,16 @@ def present_dict(present: UnitsPresent, rules: RuleSet) -> dict[str, Any]:
 
 
 def score_dict(result: ScoreResult, rules: RuleSet, favourite: int | None = None) -> dict[str, Any]:
-    """Each unit's `why` is its points worked out (the favourite matters where it doubles)."""
-    def why(su) -> str:
+    """Each unit's `why` is its points worked out (the favourite matters where it doubles), and `why_steps` the same
+    as data, for a page in another language."""
+    def why(su) -> dict[str, Any]:
         d = rules.units[su.unit]
-        return points_why(rules, d.size, won=result.won, called=su.called, holds_ron=su.holds_ron,
-                          has_favourite=favourite in d.members)
+        how = dict(won=result.won, called=su.called, holds_ron=su.holds_ron, has_favourite=favourite in d.members)
+        return {"why": points_why(rules, d.size, **how), "why_steps": points_steps(rules, d.size, **how)}
 
     return {"won": result.won, "complete": result.complete, "total": result.total,
             "units": [{**unit_dict(su.unit, rules), "points": su.points, "called": su.called,
-                       "holds_ron": su.holds_ron, "sora_for": tile_ids(su.sora_for, rules), "why": why(su)}
+                       "holds_ron": su.holds_ron, "sora_for": tile_ids(su.sora_for, rules), **why(su)}
                       for su in result.units],
             "bonus": result.bonus, "leftover": tile_ids(result.leftover, rules), "reason": result.reason,
             "proof": result.proof}

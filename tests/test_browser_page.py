@@ -248,7 +248,7 @@ def test_15_japanese_ui_rule_descriptions_and_a_first_visit_example(phone, url):
     assert phone.inner_text("#h-line").startswith("h = 1 ")
     phone.click("#lang-toggle")
     phone.wait_for_function("() => document.documentElement.lang === 'ja'")
-    phone.wait_for_function("() => document.querySelector('#h-line').textContent.startsWith('向聴')")
+    phone.wait_for_function("() => document.querySelector('#h-line').textContent.includes('完成')")
     assert phone.inner_text("#discard-table th") == "打牌"
     phone.wait_for_selector("#score-total")  # (the server's reason in the page's words, QA)
     assert phone.inner_text("#score-total") == "和了ではない: 牌がユニットにちょうど分かれない"
@@ -358,3 +358,61 @@ def test_a_no_win_reason_naming_tiles_is_said_in_japanese(phone, url):
     phone.wait_for_selector("#score-total")
     text = phone.inner_text("#score-total")
     assert text.startswith("和了ではない: ") and text.endswith("を他の牌と合わせて含むユニットがない"), text
+
+
+def server_json(url: str, path: str, **params) -> dict:
+    import json
+    from urllib.request import urlopen
+
+    with urlopen(f"{url}api/{path}?{urlencode(params)}", timeout=WAIT_MS / 1000) as reply:
+        return json.load(reply)
+
+
+def test_a_link_keeps_its_ron_tile_and_the_line_says_the_way_of_winning_chosen(phone, url):
+    """QA: a shared link with win=ron lost its ron= at once (the address bar rewrote it before the hand's tiles filled
+    the ron choice), so the link opened later scored a tsumo; and the one-line answer said tsumo's score."""
+    hand = "【静香 百合子 昴】 真 雪歩 あずさ 可奈 歩 可奈 志保 詩花 エレナ 美也"
+    open_hand(phone, url, hand=hand, favourite="可奈", win="ron", ron="美也")
+    phone.wait_for_selector("#score-total")
+    query = parse_qs(urlsplit(phone.url).query)
+    assert query["win"] == ["ron"] and query["ron"] == ["miya"], phone.url
+    ron = server_json(url, "score", hand=hand, favourite="kana", win="ron", ron="miya")["total"]
+    tsumo = server_json(url, "score", hand=hand, favourite="kana", win="tsumo")["total"]
+    assert ron != tsumo  # (else this test could not tell them apart)
+    assert phone.inner_text("#summary").replace("\xa0", " ") == f"complete · ron {ron}"
+    phone.goto(phone.url)  # the link as shared
+    phone.wait_for_function(ANSWERED)
+    assert phone.inner_text("#summary").replace("\xa0", " ") == f"complete · ron {ron}"
+
+
+def test_a_units_points_are_worked_out_in_japanese(phone, url):
+    """QA: the score's 内訳 column stayed English on the Japanese page ("3 members − 1 (called) = 2: ...")."""
+    hand = "【静香 百合子 昴】 真 雪歩 あずさ 可奈 歩 可奈 志保 詩花 エレナ 美也"
+    open_hand(phone, url, hand=hand, lang="ja", favourite="可奈", win="ron", ron="美也")
+    phone.wait_for_selector("#score-total")
+    why = phone.locator("#score td.why").all_inner_texts()
+    assert "3人 − 1(鳴き) = 2: max(1000, 2000 × (2 − 1)) = 2000; 鳴き" in why, why
+    assert any(w.startswith("2人 − 1(ロン牌を含む) = 1: ") for w in why), why
+    assert not any("member" in w for w in why), why
+
+
+@pytest.mark.parametrize("hand, said", [
+    ("はるかっか 真", "エラー: 不明な牌「はるかっか」。もしかして: "),
+    ("可奈 可奈 可奈 可奈 真", "エラー: 可奈 が 4 枚: 各牌は 3 枚まで"),
+    ("[静香 百合子] 真 雪歩", "エラー: 鳴いた組 [静香 百合子] はルール 2019-12 のユニットではない"),
+])
+def test_a_hand_error_is_said_in_japanese(phone, url, hand, said):
+    """QA: the server's errors on a typed hand stayed English on the Japanese page."""
+    phone.goto(f"{url}?{urlencode({'hand': hand, 'lang': 'ja'})}")
+    phone.wait_for_selector("#hand-error:not([hidden])")
+    assert phone.inner_text("#hand-error").startswith(said)
+
+
+def test_a_links_favourite_and_ron_take_the_names_the_hand_box_takes(phone, url):
+    """QA: favourite=かな or 矢吹可奈 in a link was 'unknown' where the hand box and the CLI take both."""
+    for favourite, ron in (("かな", "みや"), ("矢吹可奈", "miya")):
+        hand = "【静香 百合子 昴】 真 雪歩 あずさ 可奈 歩 可奈 志保 詩花 エレナ 美也"
+        open_hand(phone, url, hand=hand, favourite=favourite, win="ron", ron=ron)
+        assert phone.is_hidden("#link-notice"), phone.inner_text("#link-notice")
+        assert phone.eval_on_selector("#favourite", "s => s.value") == "kana"
+        phone.wait_for_function("() => new URLSearchParams(location.search).get('ron') === 'miya'")

@@ -402,7 +402,7 @@ def test_play_and_review_words_are_japanese_and_you_draw_in_english(page, url):
     page.goto(f"{url}play?seed=7&coms=greedy&pace=0&lang=ja")  # the same game, now narrated in Japanese
     page.wait_for_selector("#my-hand button[data-action=dahai]")
     moves = page.inner_text("#moves")
-    assert "配牌: あなた からツモ" in moves and "you" not in moves, moves
+    assert "配牌: あなた が最初にツモ" in moves and "you" not in moves, moves
 
     held = []
     page.route("**/api/review?*", lambda route: held.append(route))
@@ -422,7 +422,7 @@ def test_play_and_review_words_are_japanese_and_you_draw_in_english(page, url):
     assert types == [kinds[d["type"]] for d in review["decisions"]]
     rows = page.inner_text("#decisions tbody")
     assert "和了率" in rows and "P(win)" not in rows
-    methods = {"optimal": "最適", "bounds": "上下限", "estimate": "推定", "h": "向聴"}
+    methods = {"optimal": "最適", "bounds": "上下限", "estimate": "推定", "h": "h"}
     hows = page.locator("#decisions tbody tr td.why").all_inner_texts()
     assert [h.removeprefix("和了を逃した: ").split(":")[0] for h in hows] == [methods[d["method"]] for d in review["decisions"]]
 

@@ -162,6 +162,10 @@ def test_a_one_member_unit_called_is_named_once(rules):
     "真,雪歩、あずさ 可奈 ,歩、 未来\u3000まつり,,美也\t紗代子\n海美、、奈緒 美奈子,星梨花",
     "makoto yukiho azusa kana ayumu mirai matsuri miya sayoko umi nao minako serika",
     "まこと、ユキホ、三浦あずさ、KANA、歩、未来、まつり、美也、紗代子、海美、奈緒、美奈子、せりか",
+    # as Japanese players write lists (QA): ・ between names, slashes, a full stop, a full name with a space
+    SEED_HAND.replace(" ", "・"),
+    SEED_HAND.replace(" ", "／").replace("美奈子／", "美奈子/") + "。",
+    SEED_HAND.replace("真 ", "菊地\u3000真 ").replace("美也 ", "宮尾 美也 "),
 ])
 def test_separators(rules, index, text):
     hand = parse_hand(text, rules)
@@ -169,6 +173,21 @@ def test_separators(rules, index, text):
     assert hand.called == ()
     assert sum(hand.concealed) == 13
     check_hand(hand, rules)
+
+
+def test_a_middle_dot_inside_a_name_stays_and_a_bad_part_is_named(rules, index):
+    hand = parse_hand("エミリー・スチュアート エミリー･スチュアート 真・雪歩", rules)
+    assert hand.concealed == counts_of(["emily", "emily", "makoto", "yukiho"], index)
+    with pytest.raises(MjError, match="unknown tile '真・ゆきほx'"):
+        parse_hand("真・ゆきほx あずさ", rules)
+    with pytest.raises(MjError, match="unknown tile '天海'"):  # (joined only where the two make a name)
+        parse_hand("天海 真", rules)
+
+
+@pytest.mark.parametrize("group", ["〔翼 可憐 茜〕", "【翼・可憐・茜】"])
+def test_more_bracket_forms(rules, group):
+    hand = parse_hand(f"{group} 春香 千早 貴音 律子 百合子 真 雪歩 あずさ 可奈 歩", rules)
+    assert hand.called == (unit_index(rules, *LILYCAN),)
 
 
 def test_copies_are_counted(rules, index):

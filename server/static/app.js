@@ -9,6 +9,7 @@ let typingTimer = null;
 let ruleList = [];
 let fieldOk = true;   // the seen / waiting room / discard fields parse
 let lastAnalysis = null;
+let lastScore = null;  // { hand, how, total }: the score box's answer, for the one-line summary
 let winChosen = false;  // the player picked how the hand wins (else: tsumo at 13 tiles, no win at 12)
 const FIELDS = [["seen", "seen"], ["room", "waiting-room"], ["discard", "discard"]];
 const PLAN_STATES = 20000, PLAN_GAMES = 2000, PLAN_SECONDS = 3;
@@ -49,7 +50,8 @@ function urlQuery() {
   put("favourite", $("favourite").value);
   for (const [key, id] of FIELDS) put(key, $(id).value.trim());
   if (winChosen) put("win", win());
-  if (win() === "ron") put("ron", $("ron-tile").value);
+  // (before the hand's tiles fill the select, the link's own ron tile: QA, a shared link lost it)
+  if (win() === "ron") put("ron", $("ron-tile").value || $("ron-tile").dataset.wanted);
   put("turns", $("turns").value, "3");
   put("objective", $("objective").value, "win");
   put("order", $("order").value, "tap");
@@ -287,11 +289,15 @@ async function plan(controller, text) {
   summaryOf(lastAnalysis, p);
 }
 
-// "h 1 · 打 紗代子 / 奈緒 · 11 live · P(win) 61 %": the answer in one line, kept in view on a phone.
+// "h 1 · 打紗代子 / 奈緒 · 11 live · P(win) 61 %": the answer in one line, kept in view on a phone.
 const WAITS_SHOWN = 6;
 function summaryOf(a, p) {
   if (a.h === null) return summary([t("unreachable")]);
-  if (a.hand_complete) return summary([t("summaryComplete", a.score?.total ?? "?")]);
+  if (a.hand_complete) {  // the score of the way of winning chosen (QA: ron chosen, the line said tsumo's)
+    const scored = lastScore && lastScore.hand === $("analysis").dataset.hand;
+    return summary([scored ? t("summaryComplete", lastScore.total ?? "?", lastScore.how)
+      : t("summaryComplete", a.score?.total ?? "?")]);
+  }
   const parts = [t("summaryH", a.h)];
   if (a.sora && a.sora.use_now) parts.push(t("summarySora", tileName(a.sora.options[0].take)));  // before any discard
   const rows = a.discards;
@@ -302,7 +308,7 @@ function summaryOf(a, p) {
       : waits;
     parts.push(waits.length ? t("summaryWaits", shown.join(" / ")) : null, t("summaryLive", rows[0].live));
   } else {
-    parts.push(`打 ${bestRows(rows).map((r) => tileName(r.tile)).join(" / ")}`, t("summaryLive", rows[0].live));
+    parts.push(`${t("discardWord")}${bestRows(rows).map((r) => tileName(r.tile)).join(" / ")}`, t("summaryLive", rows[0].live));
   }
   if (p && p.recommended && p.recommended.win_probability !== null) {
     const r = p.recommended;
@@ -329,8 +335,10 @@ async function scoreHand(signal, full) {
   const params = { hand: $("hand-text").value, rules: $("rules").value, favourite: $("favourite").value, win: how,
                    ron: how === "ron" ? $("ron-tile").value : "" };
   try {
-    drawScore(await api("score", params, signal), $("favourite").value);
+    const scored = await api("score", params, signal);
+    drawScore(scored, $("favourite").value);
     showError($("score-error"), "");
+    lastScore = { hand: params.hand, how, total: scored.total };
   } catch (error) {
     if (error.name === "AbortError" || error.status !== 400) throw error;
     $("score").replaceChildren();

@@ -2,7 +2,7 @@
 "use strict";
 
 const $ = (id) => document.getElementById(id);
-const idolsByName = new Map();  // short name (as in game logs) or id -> idol record from /api/idols
+const idolsByName = new Map();  // short name (as in game logs), id or another name -> idol record from /api/idols
 
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -24,6 +24,11 @@ async function loadIdols() {
   const response = await fetch("/api/idols");
   const list = await response.json();
   for (const idol of list) { idolsByName.set(idol.name, idol); idolsByName.set(idol.id, idol); }
+  for (const idol of list) {  // then every other name of theirs (a link's favourite=かな: QA), never over the above
+    for (const name of [idol.kana, idol.full_name, idol.full_kana, ...(idol.romaji || []), ...(idol.other_names || [])]) {
+      if (name && !idolsByName.has(name)) idolsByName.set(name, idol);
+    }
+  }
   return list;
 }
 // A planner's value as every page shows it: a sampled one "≈ x (lo–hi)" with its 95 % interval (`ends` writes the
@@ -62,10 +67,11 @@ async function requestJson(url, options = {}) {
     response = await fetch(url, options);
   } catch (error) {  // no answer at all: say what it means rather than the browser's "Failed to fetch"
     if (error.name === "AbortError") throw error;
-    throw new Error("error: the server cannot be reached (offline?): answers need mj serve running");
+    throw new Error(t("unreachableServer"));
   }
   const body = await response.json().catch(() => ({ error: `error: the server answered HTTP ${response.status}` }));
-  if (!response.ok) throw Object.assign(new Error(body.error || `error: HTTP ${response.status}`), { status: response.status });
+  if (!response.ok) throw Object.assign(new Error(t("serverError", body.error || `error: HTTP ${response.status}`)),
+                                        { status: response.status });
   return body;
 }
 
@@ -107,6 +113,12 @@ function seatTiles(view, seat) {
   ];
 }
 
+// A unit's points worked out: the server's English line, or its steps in the page's language (QA: English on the
+// Japanese page)
+function whyText(u) {
+  return WORDS[language].whySteps && u.why_steps ? t("whySteps", u.why_steps) : u.why;
+}
+
 // A score payload (mj score --json) as lines: unit, points, why (and its flags); the bonus, left-overs, the total.
 // `totalId`: the id of the total's element (the hand page has one score; /play one per seat, so none).
 function scoreTable(score, { totalId = null, favourite = null } = {}) {
@@ -115,7 +127,7 @@ function scoreTable(score, { totalId = null, favourite = null } = {}) {
     const flags = [u.called && t("flagCalled"), u.holds_ron && t("flagRon"),
                    u.sora_for.length && t("flagSora", u.sora_for.map(tileName).join(" "))].filter(Boolean);
     return el("tr", {}, el("td", {}, el("span", { lang: "ja", text: u.name }), el("br"), chips(u.members)),
-      el("td", { class: "num", text: u.points }), el("td", { class: "why", text: [u.why, ...flags].join("; ") }));
+      el("td", { class: "num", text: u.points }), el("td", { class: "why", text: [whyText(u), ...flags].join("; ") }));
   });
   if (score.bonus) rows.push(el("tr", {}, el("td", { text: t("bonus") }), el("td", { class: "num", text: score.bonus }),
     el("td", { class: "why", text: favourite ? t("bonusWhy", tileName(favourite)) : "" })));

@@ -22,9 +22,35 @@ function notWinJa(reason) {
   return held ? `${held[1].split(", ").join("・")} を他の牌と合わせて含むユニットがない` : NOT_WIN_JA[reason] ?? reason;
 }
 
+// The server's commonest errors on a hand typed (solver/core: tiles.py, hand.py, notation.py) in the Japanese
+// page's words; any other stays as the server wrote it (QA: said in English)
+const ERRORS_JA = [
+  [/^error: unknown tile '(.*)'(?:; did you mean (.+)\?| \((no letters or kana in it|an empty name)\))?$/,
+    (m) => `エラー: 不明な牌「${m[1]}」${m[2] ? `。もしかして: ${m[2].split(", ").join("、")}` : m[3] ? "(名前になる文字がない)" : ""}`],
+  [/^error: (\d+) copies of (.+): there are only (\d+)$/, (m) => `エラー: ${m[2]} が ${m[1]} 枚: 各牌は ${m[3]} 枚まで`],
+  [/^error: (\d+) (.+) in hand and (\d+) seen: there are only (\d+)$/,
+    (m) => `エラー: ${m[2]} が手牌に ${m[1]} 枚、見えている牌に ${m[3]} 枚: 各牌は ${m[4]} 枚まで`],
+  [/^error: called group \[(.+?)\] is not a unit under rule set (.+)$/,
+    (m) => `エラー: 鳴いた組 [${m[1]}] はルール ${m[2]} のユニットではない`],
+  [/^error: called group \[(.+?)\](?: \(.*\))? has (\d+) members?; only units of 3 or more can be called$/,
+    (m) => `エラー: 鳴いた組 [${m[1]}] は ${m[2]} 人: 鳴けるのは 3 人以上のユニットだけ`],
+  [/^error: unbalanced or nested brackets in '(.*)'$/, (m) => `エラー: 括弧の対応が取れていない(または入れ子):「${m[1]}」`],
+  [/^error: a (?:winning )?hand holds (\d+)(?: or (\d+))? tiles, this one (\d+)$/,
+    (m) => `エラー: 手牌は ${m[2] ? `${m[1]} 枚か ${m[2]}` : m[1]} 枚、この手は ${m[3]} 枚`],
+];
+function errorJa(message) {
+  for (const [pattern, say] of ERRORS_JA) {
+    const m = pattern.exec(message);
+    if (m) return say(m);
+  }
+  return message;
+}
+
 const WORDS = {
   en: {
     skipAnswers: "Skip to the answers", skipSituation: "Skip to the situation",
+    unreachableServer: "error: the server cannot be reached (offline?): answers need mj serve running",
+    serverError: (m) => m,
     tagline: "exact answers for Milli-Jong (ミリジャン) hands: h, discards, waits, calls, scores",
     navHand: "Hand", navPlay: "Play", navReview: "Review", handTitle: "Hand", answersTitle: "Answers",
     welcome1: "Enter your 13 tiles (or 12 between turns) by tapping the palette or typing names. The table then shows, "
@@ -69,8 +95,8 @@ const WORDS = {
     scoreBound: "E[score] ≥ (or lower – upper): the exact value of a real way of playing (the class nearest), and "
       + "where shown a proved upper bound; the optimum for E[score] did not finish within the time budget and may be "
       + "higher, up to that bound.",
-    summaryH: (h) => `h ${h}`, summaryLive: (n) => `${n} live`, summaryWin: (p) => `P(win) ${p}`,
-    summaryWaits: (w) => `waits ${w}`, summaryComplete: (s) => `complete · tsumo ${s}`,
+    discardWord: "打 ", summaryH: (h) => `h ${h}`, summaryLive: (n) => `${n} live`, summaryWin: (p) => `P(win) ${p}`,
+    summaryWaits: (w) => `waits ${w}`, summaryComplete: (s, how = "tsumo") => `complete · ${{ tsumo: "tsumo", ron: "ron", none: "no win" }[how]} ${s}`,
     summaryFix: (f) => `fix ${f}`, summarySora: (x) => `そら → ${x}`, summaryAdd: (n) => `add ${n} more tile(s)`,
     turnsNeeded: "enter the draws left (1–30) to plan",
     callsOn: (x) => `Calls on ${x}`, ronBanner: (x, s) => `Ron on ${x}: ${s} points`,
@@ -101,10 +127,12 @@ const WORDS = {
     takeOut: (k) => `${k} を鳴きから外す`,
     calledUnitTitle: "鳴いたユニット: タップで外す", tilesLeft: (name, n) => `${name}: 残り ${n}`,
     skipAnswers: "答えへ移動", skipSituation: "状況へ移動",
-    tagline: "ミリジャンの手牌に厳密な答え: 向聴・打牌・待ち・鳴き・点数",
+    unreachableServer: "エラー: サーバーにつながりません(オフライン?): 答えには mj serve が動いている必要があります",
+    serverError: errorJa,
+    tagline: "ミリジャンの手牌に厳密な答え: h・打牌・待ち・鳴き・点数",
     navHand: "手牌", navPlay: "対局", navReview: "検討", handTitle: "手牌", answersTitle: "答え",
     welcome1: "下の牌をタップするか名前を入力して、13枚(手番の間は12枚)を入れてください。"
-      + "打牌ごとに向聴数 h、h を下げる受け入れ(残り枚数)、和了率が表に出ます。",
+      + "打牌ごとに h(和了形まで替える牌の枚数。h = 1 が聴牌で、麻雀の向聴数より 1 多い)、h を下げる受け入れ(残り枚数)、和了率が表に出ます。",
     tryExample: "例を見る", gotIt: "閉じる", handLabel: "手牌", handHint: "下の牌をタップ、または名前を入力(鳴いたユニットは [ ] で)",
     clear: "クリア", order: "並び", orderTap: "入力順", orderPalette: "牌の順", paletteTitle: "牌(残り枚数つき)",
     callEnter: "鳴いたユニットを入れる", callDone: "完了: ユニットを追加", callHint: "メンバーをタップして完了",
@@ -112,16 +140,16 @@ const WORDS = {
     seenHint: "捨て牌・他家の鳴き。Enter で反映", room: "控え室(そら用)", roomHint: "空: 聞かない",
     discardLabel: "他家の捨て牌", discardHint: "鳴きとロン。Enter で反映",
     cancel: "中止", drawsLeft: "残りツモ", sortBy: "最善の基準", replan: "再計算", score: "点数",
-    tsumo: "ツモ", ronOn: "ロン", noWin: "流局",
+    tsumo: "ツモ", ronOn: "ロン", noWin: "和了なし",
     begin: "牌をタップするか手牌を入力してください。", more: (n) => `あと ${n} 枚で答えが出ます。`,
     count: (n, of) => `${n} / ${of} 枚`, tooMany: (n, of) => `${n} 枚: 手牌は ${of - 1} 枚か ${of} 枚`,
     solving: "計算中…", planning: "計算中…", cancelled: "中止しました。",
-    hLine: (h, done, counts) => `向聴 h = ${h}${done ? "(和了形)" : ""} · ${counts}`,
-    unreachable: "和了形に届きません", counts: (c, o, t) => `完成 ${c}・1枚不足 ${o}・2枚不足 ${t} ユニット`,
-    discardTitle: "打牌ごと: 打牌後の向聴、受け入れ(残り枚数)、和了率",
-    drawTitle: "次のツモ: 向聴を下げる牌", after: (x) => `打${x} の後`, afterTitle: (x) => `打${x} の後の形`, positionTitle: "入力した形",
-    colDiscard: "打牌", colH: "向聴", colLive: "受入", colAccept: "受け入れ", colWin: "和了率", colScore: "期待点",
-    kinds: (k, n) => `${k} 種 ${n} 枚`, worse: (n) => `向聴が悪い打牌 ${n} 件`,
+    hLine: (h, done, counts) => `h = ${h}${done ? "(和了形)" : ""} · ${counts}`,
+    unreachable: "和了形に届きません", counts: (c, o, t) => `完成 ${c}・1人不足 ${o}・2人不足 ${t} ユニット`,
+    discardTitle: "打牌ごと: 打牌後の h、受け入れ(残り枚数)、和了率",
+    drawTitle: "次のツモ: h を下げる牌", after: (x) => `打${x} の後`, afterTitle: (x) => `打${x} の後の形`, positionTitle: "入力した形",
+    colDiscard: "打牌", colH: "h", colLive: "受入枚数", colAccept: "受入牌", colWin: "和了率", colScore: "期待点",
+    kinds: (k, n) => `${k} 種 ${n} 枚`, worse: (n) => `h が大きくなる打牌 ${n} 件`,
     tied: "同率最善", best: "最善", planBest: "和了率で最善",
     open: (x) => `打${x} の後を開く`, draw: (x) => `${x} をツモった後を開く`,
     waitsAfter: (x) => `打${x} の後の待ち`, waitsTitle: "待ち(ツモ / ロンの点数)",
@@ -133,28 +161,31 @@ const WORDS = {
       + "(P(win) と、その横の E[score])。最適値はその値以下だが、値そのものは推定: おそらくの上限であり、証明ではない。",
     estimate: (g) => `推定値(厳密でない): 打牌ごとに ${g} 山(95 % 区間)`,
     classLabel: (c) => `クラス ${c} の中で厳密`,
-    scoreBound: "期待点の ≥(または 下限 – 上限): 実際の打ち方(クラス nearest)の厳密な値と、示される場合は証明された上限。期待点の最適値は時間内に終わらず、これより高いことがあります(上限まで)。",
-    summaryH: (h) => `向聴 ${h}`, summaryLive: (n) => `受入 ${n} 枚`, summaryWin: (p) => `和了率 ${p}`,
-    summaryWaits: (w) => `待ち ${w}`, summaryComplete: (s) => `和了形 · ツモ ${s}`,
-    summaryFix: (f) => `${f} を直してください`, summarySora: (x) => `そらで ${x}`, summaryAdd: (n) => `あと ${n} 枚`,
+    scoreBound: "期待点「≥ 値」(または「下限 – 上限」): 下限は実際の打ち方(最寄りの完成形を目指すクラス nearest)の厳密な値、上限は示される場合に証明された値。期待点の最適値は時間内に終わらず、これより高いことがあります(上限まで)。",
+    discardWord: "打", summaryH: (h) => `h ${h}`, summaryLive: (n) => `受入 ${n} 枚`, summaryWin: (p) => `和了率 ${p}`,
+    summaryWaits: (w) => `待ち ${w}`, summaryComplete: (s, how = "tsumo") => `和了形 · ${{ tsumo: "ツモ", ron: "ロン", none: "和了なし" }[how]} ${s}`,
+    summaryFix: (f) => `${f}を直してください`, summarySora: (x) => `そらで ${x}`, summaryAdd: (n) => `あと ${n} 枚`,
     turnsNeeded: "残りツモ(1–30)を入れてください",
     callsOn: (x) => `${x} への鳴き`, ronBanner: (x, s) => `${x} でロン: ${s} 点`,
     ronNoWin: (x) => `${x} で和了形になりますが、ロン和了はできません`,
     noUnit: "3人以上のユニットで鳴けません。", colUnit: "ユニット", colThen: "その後の打牌",
-    colHAfter: "鳴き後の向聴", colVerdict: "判定", lowers: "向聴が下がる", mistake: "悪手: 向聴が下がらない",
+    colHAfter: "鳴き後の h", colVerdict: "判定", lowers: "h が下がる", mistake: "悪手: h が下がらない",
     callableTitle: "どの捨て牌で: ロン、またはユニットへの鳴き", colTile: "牌", colRon: "ロン",
-    noCallable: "ロンも向聴が下がる鳴きもありません。",
-    callsNoGain: (n) => `鳴けるが向聴が下がらない牌 ${n} 種`,
-    soraNow: (x, a, b) => `今そらを使う: ${x} を取る(向聴 ${a} → ${b})。`, soraKeep: (h) => `そらは温存: 控え室に向聴を下げる牌なし(今 ${h})。`,
+    noCallable: "ロンも h が下がる鳴きもありません。",
+    callsNoGain: (n) => `鳴けるが h が下がらない牌 ${n} 種`,
+    soraNow: (x, a, b) => `今そらを使う: ${x} を取る(h ${a} → ${b})。`, soraKeep: (h) => `そらは温存: 控え室に h を下げる牌なし(今 h ${h})。`,
     exchangesTitle: (n, cut) => `最適な入れ替え(${n}${cut ? "+、一部のみ" : ""})`, drawWord: "ツモ",
     reaches: "到達", presentTitle: "手牌にあるユニット", complete: "完成", oneShort: "1人不足", twoShort: "2人不足",
     colMembers: "メンバー", colNeeds: "不足",
     ruleAbout: (name, text) => RULE_ABOUT_JA[name] ?? text,
     winBy: (w) => `${({ tsumo: "ツモ", ron: "ロン" })[w] ?? w}で和了`, notWinTitle: "和了していない手: 最高のユニット", notWin: (r) => `和了ではない: ${notWinJa(r)}`,
-    twelveNote: "和了には13枚が要ります。点数は上の待ちの表に。", noNoWin: (r) => `ルール ${r} では流局時の点数はありません。`,
+    twelveNote: "和了には13枚が要ります。点数は上の待ちの表に。", noNoWin: (r) => `ルール ${r} では和了しなかった手に点数はありません。`,
     colPoints: "点", colWhy: "内訳", bonus: "担当ボーナス", leftover: "ユニット外", leftoverWhy: "余り: 0 点",
     total: "合計", linkProblem: (p) => `このリンクの一部が読めませんでした: ${p}。`,
     unknownParam: (k) => `不明なパラメータ ${k}`, unknownValue: (k, v) => `${k}=${v} は不明`,
+    whySteps: (w) => `${w.size}人${w.minus.map((m) => ` − 1(${{ no_win: "和了なし", called: "鳴き", ron: "ロン牌を含む" }[m]})`).join("")}`
+      + `${w.minus.length ? ` = ${w.n}` : ""}: max(${w.min_points}, ${w.member_points} × (${w.n} − 1)) = ${w.base}`
+      + `${w.half !== null ? `; 鳴き: 半分 = ${w.half}` : ""}${w.double !== null ? `; 担当を含む: × 2 = ${w.double}` : ""}`,
     flagCalled: "鳴き", flagRon: "ロン牌", flagSora: (x) => `そらを ${x} として`, bonusWhy: (x) => `${x} がユニットにいる`,
     calledTitle: (u) => `鳴き: ${u}`,
   },

@@ -56,7 +56,7 @@ Object.assign(WORDS.ja, {
   myHand: "あなたの手牌", movesSoFar: "これまでの手",
   skipTable: "卓へ移動", skipGame: "対局へ移動", playTitle: "mj · 対局", reviewTitle: "mj · 検討",
   setupTitle: "COM との対局",
-  setupHint: "あなたは席 0 で最初にツモります。COM はゲームエンジンのもの(docs/game.md): greedy(向聴最小、次に受け入れ最大)、"
+  setupHint: "あなたは席 0 で最初にツモります。COM はゲームエンジンのもの(docs/game.md): greedy(h 最小、次に受け入れ最大)、"
     + "seed000(seed 000 の手順どおり)、random、planner(mj plan の選択、遅め)、planner-clock(時間制限つきの mj plan の既定の答え、最も遅い)。",
   seedLabel: "シード", rulesLabel: "ルール", seedRandom: "ランダム", start: "開始", noCom: "(なし)", tableTitle: "卓",
   yourHand: "あなたの手牌", moves: "経過", gameOverTitle: "終局", downloadLog: "牌譜をダウンロード",
@@ -86,17 +86,17 @@ Object.assign(WORDS.ja, {
   clockedWord: "時間切れで打ち切り(別の実行では採点が変わりうる)", howMore: "評価の方法",
   clockedNote: (n) => `、時間切れで打ち切った採点 ${n} 回(別の実行や長い時間では変わりうる)`,
   heads: ["手", "種類", "選択", "最善", "損失", "方法"], liveWord: (n) => `受入 ${n} 枚`,
-  evStart: (names) => `${names.join(" 対 ")}: 対局開始`, evDeal: (w) => `配牌: ${w} からツモ`,
-  evDraw: (w) => `${w} ツモ`, evDrew: (w, x) => `${w} ${x} をツモ`, evDiscard: (w, x) => `${w} 打${x}`,
+  evStart: (names) => `${names.join(" 対 ")}: 対局開始`, evDeal: (w) => `配牌: ${w} が最初にツモ`,
+  evDraw: (w) => `${w}: ツモ`, evDrew: (w, x) => `${w}: ${x} をツモ`, evDiscard: (w, x) => `${w}: 打${x}`,
   evSora: (w, x, t) => `${w} そらで ${t} の控え室から ${x} を取る`,
-  evCall: (w, x, u, c) => `${w} ${x} を ${u} に鳴く(${c} と)`, evTsumo: (w, x, s) => `${w} ${x} でツモ和了: ${s}`,
-  evRon: (w, t, x, s) => `${w} ${t} の ${x} でロン和了: ${s}`, evDrawn: "流局: 山が尽きた",
+  evCall: (w, x, u, c) => `${w} ${x} を ${u} に鳴く(${c} と)`, evTsumo: (w, x, s) => `${w} が ${x} でツモ和了: ${s}`,
+  evRon: (w, t, x, s) => `${w} が ${t} の ${x} でロン和了: ${s}`, evDrawn: "流局: 山が尽きた",
   evEnd: (list) => `点数: ${list}`, evError: (w, r) => `${w}: ${r}(代わりの COM が判断)`, seatN: (n) => `席 ${n}`,
   roomWord: "控え室", emptyWord: "空", noScore: "このルールでは和了しなかった手に点数なし",
   youName: "あなた", reviewing: "検討中…", secondsSoFar: (s) => `${s} 秒`,
   rowShows: "Enter: この判断の前の局面", winWord: "和了率", scoreWord: "期待点",
   decisionType: (k) => ({ discard: "打牌", claim: "鳴き・ロン", sora: "そら" })[k] ?? k,
-  methodWord: (m) => ({ optimal: "最適", bounds: "上下限", estimate: "推定", h: "向聴" })[m] ?? m,
+  methodWord: (m) => ({ optimal: "最適", bounds: "上下限", estimate: "推定", h: "h" })[m] ?? m,
 });
 
 // The header's language button on /play and /review: static words change at once, later ones in the new language.

@@ -1,4 +1,4 @@
-"""Hand notation: tiles separated by spaces, commas or 、; called units in brackets.
+"""Hand notation: tiles separated by spaces, commas, 、, 。 or slashes (or ・ between names); called units in brackets.
 
     [翼 可憐 茜] 春香 千早 貴音 律子 ...
 """
@@ -12,8 +12,9 @@ from solver.core.hand import Hand
 from solver.core.rules import RuleSet
 from solver.core.wording import count
 
-_SEPARATORS = re.compile(r"[\s,、，;]+")
-_OPEN, _CLOSE = "[［【「(（", "]］】」)）"
+_SEPARATORS = re.compile(r"[\s,、，;。／/]+")
+_MIDDLE_DOT = re.compile(r"[・･]")  # between names (美奈子・星梨花), or inside one (エミリー・スチュアート)
+_OPEN, _CLOSE = "[［【「(（〔", "]］】」)）〕"
 _GROUP = re.compile(rf"[{re.escape(_OPEN)}]([^{re.escape(_OPEN + _CLOSE)}]*)[{re.escape(_CLOSE)}]")
 
 
@@ -25,7 +26,30 @@ def parse_tiles(text: str, rules: RuleSet) -> list[int]:
     """A list of tiles (no brackets) as kind indices."""
     if any(ch in text for ch in _OPEN + _CLOSE):
         raise MjError(f"brackets are not allowed here: '{shown(text)}'", BAD_BRACKET)
-    return [rules.tiles.resolve(name) for name in split_names(text)]
+    return resolve_names(split_names(text), rules)
+
+
+def resolve_names(names: list[str], rules: RuleSet) -> list[int]:
+    """Kind indices of the names; a name that is none is read as Japanese players write lists (QA): joined to the
+    next where a full name has a space in it (天海　春香), or split at ・ (美奈子・星梨花); else MjError names it."""
+    tiles, kinds, i = rules.tiles, [], 0
+    while i < len(names):
+        kind = tiles.find(names[i])
+        if kind is not None:
+            kinds.append(kind)
+            i += 1
+            continue
+        joined = tiles.find(names[i] + names[i + 1]) if i + 1 < len(names) else None
+        parts = [tiles.find(part) for part in _MIDDLE_DOT.split(names[i]) if part]
+        if joined is not None:
+            kinds.append(joined)
+            i += 2
+        elif len(parts) > 1 and None not in parts:
+            kinds.extend(parts)
+            i += 1
+        else:
+            tiles.resolve(names[i])  # (raises, with the nearest names)
+    return kinds
 
 
 def parse_hand(text: str, rules: RuleSet) -> Hand:

@@ -80,15 +80,20 @@ class TileSet:
 
     def resolve(self, name: str) -> int:
         """The kind index of a tile name; an unknown name raises MjError suggesting the nearest."""
+        kind = self.find(name)
+        if kind is None:
+            raise MjError(f"unknown tile '{shown(name)}'{self._suggestion(normalise(name), name)}", UNKNOWN_TILE)
+        return kind
+
+    def find(self, name: str) -> int | None:
+        """The kind index of a tile name, or None."""
         kind = self._resolved.get(name)
         if kind is not None:
             return kind
-        key = normalise(name)
-        if key in self._lookup:
-            if len(self._resolved) < RESOLVED_KEPT:
-                self._resolved[name] = self._lookup[key]
-            return self._lookup[key]
-        raise MjError(f"unknown tile '{shown(name)}'{self._suggestion(key, name)}", UNKNOWN_TILE)
+        kind = self._lookup.get(normalise(name))
+        if kind is not None and len(self._resolved) < RESOLVED_KEPT:
+            self._resolved[name] = kind
+        return kind
 
     def _suggestion(self, key: str, name: str = "") -> str:
         if not key:  # (QA: '-' was called an empty name)
