@@ -3,13 +3,14 @@ The format, the schedule and the statistics live in game/tournament.py; this mod
 
 from __future__ import annotations
 
+import os
 import sys
 from typing import Annotated, Any, Optional
 
 import typer
 
 from console.batch import ALL_CORES, ClusterOpt, ForceOpt, OutputOpt, ResumeOpt, TimeBudgetOpt, run_batch
-from console.common import BuiltInRulesOpt, JsonOpt, PlannerBudgetOpt, positive
+from console.common import CatalogueOpt, JsonOpt, PlannerBudgetOpt, RulesOpt, positive
 from solver.batch.job import MAX_WORKERS
 from solver.core.rules import DEFAULT_RULES
 from solver.core.wording import count
@@ -25,7 +26,7 @@ def tournament(
     jobs: Annotated[int, typer.Option("--jobs", "--workers", "-j", min=1, max=MAX_WORKERS,
                                       help="Worker processes (default: every core).")] = ALL_CORES,
     cluster: ClusterOpt = None, output: OutputOpt = None, resume: ResumeOpt = False, force: ForceOpt = False,
-    rules: BuiltInRulesOpt = DEFAULT_RULES,
+    rules: RulesOpt = DEFAULT_RULES, catalogue: CatalogueOpt = None,
     calls: Annotated[str, typer.Option("--calls", help="Calls from any seat's discard, or only from the "
                                                        "previous seat's: any or previous.")] = "any",
     multiple_ron: Annotated[bool, typer.Option("--multiple-ron",
@@ -50,8 +51,9 @@ def tournament(
         specs = check_players(list(player or []))
         positive(bot_timeout=bot_timeout, planner_budget=planner_budget)
         Options(calls, multiple_ron)  # a bad --calls is a usage error here, not in a worker
+        house = tuple(os.path.abspath(path) for path in catalogue or ())  # (workers open them from any directory)
         settings = Settings(tuple(specs), deals_for(games, len(specs)), seed, rules, calls, multiple_ron,
-                            planner_budget, bot_timeout)
+                            planner_budget, bot_timeout, house)
         if settings.games != games:
             deals = f"{settings.deals} deal{'s' if settings.deals > 1 else ''}"
             print(f"note: {settings.games} games: {deals} x {len(specs)} seat rotations (--games rounds up to "

@@ -62,6 +62,14 @@ def score_seat(ev: Evaluator, state: GameState, seat: int) -> int | None:
     return None if result is None else result.total
 
 
+def check_playable(rules) -> None:
+    """MjError where games cannot be played under the rule set (QA: a house's hand of 5 was dealt 12 tiles and
+    never won)."""
+    if rules.hand_size != HAND + 1:
+        raise MjError(f"games deal {HAND} tiles and win on {HAND + 1}: rule set {rules.name} has hands of "
+                      f"{rules.hand_size}, which h, score and plan answer but games do not play")
+
+
 class Game:
     """One game of `setup.seats` players, in seat order; `fallback()` makes the COM that decides where a player
     fails; `on_event(event, state)` sees every event as it is logged. `play()` runs it to the end: a Record."""
@@ -70,9 +78,7 @@ class Game:
                  on_event: Callable[[dict, GameState], None] | None = None):
         if len(players) != setup.seats:
             raise MjError(f"one player per seat: {len(players)} players for {setup.seats} seats")
-        if ev.rules.hand_size != HAND + 1:  # (QA: a house's hand of 5 was dealt 12 tiles and never won)
-            raise MjError(f"games deal {HAND} tiles and win on {HAND + 1}: rule set {ev.rules.name} has hands of "
-                          f"{ev.rules.hand_size}, which h, score and plan answer but games do not play")
+        check_playable(ev.rules)
         self.ev, self.setup, self.players = ev, setup, list(players)
         self.table = Table(ev.rules)
         self.fallback = fallback

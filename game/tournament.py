@@ -22,6 +22,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from game.players import COMS, FALLBACK, NO_COMMAND
+from game.log import rules_digest
 from game.stats import spread_interval, wilson
 from solver.core.errors import MjError, shown
 
@@ -80,6 +81,7 @@ class Settings:
     multiple_ron: bool = False
     planner_budget: float = 0.5
     bot_timeout: float = 5.0
+    catalogue: tuple[str, ...] = ()  # a house's catalogue files (absolute paths: workers open them too)
 
     @property
     def games(self) -> int:
@@ -88,6 +90,10 @@ class Settings:
     def record(self) -> dict[str, Any]:
         """The output's .meta record (solver/batch/output.py): keys read as the flags they come from."""
         fields = asdict(self)
+        house = fields.pop("catalogue")
+        if house:  # (only then: the files written before the option resume as they were) the files and what they
+            # give: a resume under an edited house is refused
+            fields |= {"catalogue": list(house), "rules_digest": rules_digest(evaluator(self).rules)}
         return {"command": "tournament", "player": list(fields.pop("players")), "games": self.games,
                 **{k: v for k, v in fields.items() if k != "deals"}}
 
@@ -99,11 +105,11 @@ def deals_for(games: int, players: int) -> int:
     return -(-games // players)
 
 
-def evaluator(rules: str):
-    """The process's Evaluator for a rule set (a worker scores many games with it)."""
+def evaluator(settings: Settings):
+    """The process's Evaluator for the tournament's rule set (a worker scores many games with it)."""
     from solver.api import shared_evaluator
 
-    return shared_evaluator(rules)
+    return shared_evaluator(settings.rules, settings.catalogue)
 
 
 def log_path(logs: str, index: int) -> str:
@@ -124,7 +130,7 @@ def play_game(index: int, settings: Settings, logs: str | None = None) -> dict[s
     seed = deal_seed(settings.seed, deal)
     players = [make_player(settings.players[p], settings.bot_timeout, settings.planner_budget) for p in seats]
     setup = Setup(seed, n, 0, (), Options(settings.calls, settings.multiple_ron))
-    game = Game(evaluator(settings.rules), setup, players, fallback_player)
+    game = Game(evaluator(settings), setup, players, fallback_player)
     record = game.play()
     if logs is not None:
         from game.log import write
@@ -267,6 +273,7 @@ class Tally:
                 "rotations": self.n, "ends": dict(self.ends), "seed": settings.seed, "rules": settings.rules,
                 "calls": settings.calls, "multiple_ron": settings.multiple_ron,
                 "planner_budget": settings.planner_budget, "bot_timeout": settings.bot_timeout, "fallback": FALLBACK,
+                **({"catalogue": list(settings.catalogue)} if settings.catalogue else {}),
                 "intervals": METHODS}
 
 

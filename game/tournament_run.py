@@ -16,6 +16,7 @@ import os
 from collections.abc import Iterator
 from typing import IO, Any
 
+from game.engine import check_playable
 from game.log import dumps
 from game.tournament import Settings, Tally, check_line, check_players, evaluator, play_games
 from solver.batch.executors import Job, make_executor
@@ -69,7 +70,8 @@ class TournamentRun:
         self.finished = False
         self.executor = None
         self._file: IO[str] | None = None
-        evaluator(settings.rules)  # an unknown rule set is a usage error; forked workers inherit it built
+        # an unknown rule set or a bad catalogue is a usage error; forked workers inherit the evaluator built
+        check_playable(evaluator(settings).rules)
         try:
             if output is not None:  # (an empty one too: refused by holds_output, not taken for none)
                 self._open(output, resume, force)

@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import os
 from collections.abc import Iterable
 from numbers import Integral
 from typing import TYPE_CHECKING
@@ -234,12 +235,21 @@ class Evaluator:
         return units_present(hand, self.rules)
 
 
-_SHARED: dict[str, Evaluator] = {}
+_SHARED: dict[tuple[str, tuple], Evaluator] = {}
 
 
-def shared_evaluator(rules: str) -> Evaluator:
-    """This process's Evaluator for a built-in rule set, built once (a worker grades many claims, or plays many
-    games, with it; CP-SAT models are built once per process)."""
-    if rules not in _SHARED:
-        _SHARED[rules] = Evaluator(rules)
-    return _SHARED[rules]
+def _stamped(path: str) -> tuple:
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return (path,)  # (the Evaluator says what is wrong with it)
+    return path, stat.st_mtime_ns, stat.st_size
+
+
+def shared_evaluator(rules: str, catalogue_files: tuple[str, ...] = ()) -> Evaluator:
+    """This process's Evaluator for a rule set (built in, or of `catalogue_files`), built once (a worker grades many
+    claims, or plays many games, with it; CP-SAT models are built once per process)."""
+    key = (rules, tuple(_stamped(path) for path in catalogue_files))  # (an edited file is read again)
+    if key not in _SHARED:
+        _SHARED[key] = Evaluator(rules, catalogue_files=catalogue_files)
+    return _SHARED[key]

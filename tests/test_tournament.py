@@ -394,3 +394,28 @@ def test_a_dask_cluster_plays_the_same_games(tmp_path):
     finally:
         cluster.close()
     assert files["dask"].read_bytes() == files["local"].read_bytes()
+
+
+def test_a_house_rule_set_from_its_catalogue_and_a_resume_under_an_edited_house_refused(tmp_path):
+    """QA (a club organiser): tournaments took only the built-in rule sets. --catalogue FILE plays a house's; its
+    .meta records the files and the rule set's digest, so a resume under an edited house is refused."""
+    from test_catalogue_files import house_text
+
+    house = tmp_path / "house.toml"
+    house.write_text(house_text(), encoding="utf-8")
+    out, logs = tmp_path / "t.jsonl", tmp_path / "logs"
+    logs.mkdir()
+    args = ("tournament", "-p", "greedy", "-p", "seed000", "--games", "2", "--jobs", "1", "-r", "my-house",
+            "--output", str(out))
+    code, stdout, err = run_mj(*args, "--catalogue", str(house), "--logs", str(logs), "--json")
+    assert code == 0, err
+    summary = json.loads(stdout)
+    assert summary["rules"] == "my-house" and summary["catalogue"] == [str(house)] and summary["games"] == 2
+    meta = json.loads(out.with_name("t.jsonl.meta").read_text())
+    assert meta["catalogue"] == [str(house)] and len(meta["rules_digest"]) == 16
+    start = json.loads((logs / "game-000000.jsonl").read_text().splitlines()[0])
+    assert start["rules"] == "my-house" and start["rules_digest"] == meta["rules_digest"]
+    assert "unknown rule set 'my-house'" in assert_one_error_line(*run_mj(*args, "--resume"))
+    house.write_text(house_text().replace("min_points = 1000", "min_points = 500"), encoding="utf-8")
+    said = assert_one_error_line(*run_mj(*args, "--catalogue", str(house), "--resume"))
+    assert "cannot resume" in said and "--rules-digest" in said
