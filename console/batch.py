@@ -10,7 +10,7 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from console.common import BuiltInRulesOpt, errors
+from console.common import BuiltInRulesOpt, CatalogueOpt, errors
 from solver.batch.job import MAX_WORKERS
 from solver.core.rules import DEFAULT_RULES
 
@@ -79,7 +79,7 @@ def check(
     workers: WorkersOpt = ALL_CORES, output: OutputOpt = None, resume: ResumeOpt = False, force: ForceOpt = False,
     time_budget: TimeBudgetOpt = None,
     rules: Annotated[str, typer.Option("--rules", "-r", help="Rule set for claims that name none.")] = DEFAULT_RULES,
-    cluster: ClusterOpt = None,
+    cluster: ClusterOpt = None, catalogue: CatalogueOpt = None,
 ) -> None:
     """Check other engines' answers (h, score, units, exchanges, waits, discard, complete) exactly.
 
@@ -94,7 +94,7 @@ def check(
     from console.render_check import check_run_output
     from solver.checking.run import CheckRun
 
-    run_batch(lambda: CheckRun(file, output, workers, rules, resume, force, cluster),
+    run_batch(lambda: CheckRun(file, output, workers, rules, resume, force, cluster, tuple(catalogue or ())),
               lambda run: check_run_output(run, json_), time_budget)
 
 

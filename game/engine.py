@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from game import legal, scoring
-from game.log import rules_digest
+from solver.core.rules import rules_digest
 from game.observation import observe, seat_event
 from game.players.base import BotFault, Player
 from game.state import HAND, GameState, Options, Table, apply, deal, initial, start_turn

@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from game.scoring import seat_result
 from game.state import CALLS, GameState, IllegalEvent, Options, Table, apply, initial, start_turn
 from solver.core.errors import MjError, shown
+from solver.core.rules import rules_digest
 from solver.core.wording import count
 
 MAX_LINE = 1 << 20  # bytes: a start_kyoku line is about 2 KB; anything near this is not a game log
@@ -241,19 +242,6 @@ def replay(events: list[dict], table: Table, strict: bool = True) -> list[GameSt
             raise MjError(f"line {n}: {exc}" + (f" ({changed})" if changed else "")) from None
         states.append(state)
     return states
-
-
-def rules_digest(rules) -> str:
-    """A short digest of what decides a game under a rule set: its scoring options, hand size and units (ids and
-    members), written in start_game so that a replay under a changed catalogue can say so (QA: a house's edited
-    catalogue read as a corrupt log, "chi is not a legal action there")."""
-    import hashlib
-
-    spec = rules.spec
-    kept = {k: v for k, v in sorted(vars(spec).items()) if k not in ("name", "description", "source", "units",
-                                                                      "unit_lists", "as_of")}
-    units = sorted((u.id, tuple(sorted(u.members))) for u in rules.units)
-    return hashlib.sha256(repr((kept, units)).encode()).hexdigest()[:16]
 
 
 def changed_note(game: dict, rules) -> str:

@@ -22,7 +22,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from game.players import COMS, FALLBACK, NO_COMMAND
-from game.log import rules_digest
+from solver.core.rules import rules_digest
 from game.stats import spread_interval, wilson
 from solver.core.errors import MjError, shown
 

@@ -264,3 +264,27 @@ def test_check_says_what_a_file_replaces(tmp_path, runner):
     assert result.exit_code == 0 and "note: replaces the built-in unit 'birth' (BIRTH)" in result.stdout
     data = json.loads(runner.invoke(cli.app, ["catalogue", "check", "--json", str(path)]).stdout)
     assert data["files"][0]["notes"] == ["replaces the built-in unit 'birth' (BIRTH)"]
+
+
+def test_mj_check_under_a_house_rule_set(tmp_path):
+    """QA (a club organiser): mj check took only the built-in rule sets. With --catalogue its workers open the house's
+    files; the claims are graded under its rule set, and a resume under an edited house is refused."""
+    from test_hardening import assert_one_error_line, run_mj
+
+    path = house_file(tmp_path)
+    hand = "春香 琴葉 星梨花 可奈 美奈子 海美 まつり 歩 奈緒 紗代子 あずさ 真 雪歩"
+    house_h = Evaluator(rules="my-house", catalogue_files=[path]).h(hand).h
+    built_in_h = Evaluator().h(hand).h
+    assert house_h != built_in_h  # (the house's duo matters here, or this test could not tell)
+    claims = tmp_path / "claims.jsonl"
+    claims.write_text(json.dumps({"id": "a", "hand": hand, "h": house_h}) + "\n"
+                      + json.dumps({"id": "b", "hand": hand, "h": built_in_h, "rules": "2019-12"}) + "\n")
+    out = tmp_path / "results.jsonl"
+    args = ("check", str(claims), "-r", "my-house", "--workers", "1", "--output", str(out))
+    code, stdout, err = run_mj(*args, "--catalogue", path)
+    assert code == 0, (stdout, err)  # both right: each under its own rule set
+    meta = json.loads(out.with_name("results.jsonl.meta").read_text())
+    assert meta["catalogue"] == [path] and len(meta["rules_digest"]) == 16
+    assert "unknown rule set 'my-house'" in assert_one_error_line(*run_mj(*args, "--force"))
+    Path(path).write_text(house_text().replace("member_points = 2000", "member_points = 3000"), encoding="utf-8")
+    assert "--rules-digest" in assert_one_error_line(*run_mj(*args, "--catalogue", path, "--resume"))

@@ -188,7 +188,7 @@ def test_two_missing_explanation():
     catalogue = Catalogue(idols=idols, units=units, rules={spec.name: spec})
     from solver import api
 
-    api._SHARED[spec.name] = Evaluator(spec.name, catalogue=catalogue)  # (the process's one per rule set)
+    api._SHARED[(spec.name, ())] = Evaluator(spec.name, catalogue=catalogue)  # (the process's one per rule set)
     try:
         claim = {"rules": spec.name, "hand": "k0 k1 k5 k6 k9 k9 k9"}
         assert check_claim({**claim, "h": 3})["verdict"] == "correct"
@@ -196,7 +196,7 @@ def test_two_missing_explanation():
         assert codes(result) == {"h:h_two_missing"}
         assert codes(check_claim({**claim, "h": 4})) == {"h:h_value"}
     finally:
-        del api._SHARED[spec.name]
+        del api._SHARED[(spec.name, ())]
 
 
 # --- invalid input ---------------------------------------------------------------------------------

@@ -42,7 +42,7 @@ def failed(line_no: int, verdict: str, code: str, text: str) -> dict[str, Any]:
 
 
 def check_claim(claim: dict[str, Any] | str | bytes | int, line_no: int = 0,
-                default_rules: str = DEFAULT_RULES) -> dict[str, Any]:
+                default_rules: str = DEFAULT_RULES, catalogue: tuple[str, ...] = ()) -> dict[str, Any]:
     """Check one claim (a dict, or its line as numbered_lines gives it). Never raises for bad input: the
     verdict says invalid; a failure of the checker itself is the verdict error, and the batch goes on."""
     try:
@@ -55,7 +55,7 @@ def check_claim(claim: dict[str, Any] | str | bytes | int, line_no: int = 0,
                               "rules": rules if isinstance(rules, str) and len(rules) <= 60 else shown(rules),
                               "verdict": None}
     try:
-        return _check(claim, result, default_rules)
+        return _check(claim, result, default_rules, catalogue)
     except MjError as exc:  # an unproven solve
         return {**result, "verdict": "invalid", "error": make_reason("bad_context", shown(str(exc), 400), exc)}
     except Exception as exc:  # a bug must not stop a batch: the claim is reported, the run goes on
@@ -63,11 +63,12 @@ def check_claim(claim: dict[str, Any] | str | bytes | int, line_no: int = 0,
                 "error": make_reason("internal_error", shown(f"{type(exc).__name__}: {exc}", 400))}
 
 
-def _check(claim: dict[str, Any], result: dict[str, Any], default_rules: str) -> dict[str, Any]:
+def _check(claim: dict[str, Any], result: dict[str, Any], default_rules: str,
+           catalogue: tuple[str, ...]) -> dict[str, Any]:
     unknown = [k for k in claim if k not in KNOWN_FIELDS]
     asked = [k for k in CLAIM_FIELDS if k in claim]
     try:
-        ctx = Context(claim, default_rules)
+        ctx = Context(claim, default_rules, catalogue)
     except MjError as exc:
         return {**result, "verdict": "invalid", "error": make_reason("bad_context", str(exc), exc)}
     fields: dict[str, Any] = {}

@@ -90,12 +90,13 @@ class InvalidValue(Exception):
 # --- the rule set ---------------------------------------------------------------------------------
 
 
-def validate_rules(rules: str) -> RuleSet:
-    """The rule set, or MjError (unknown rule set) before a run starts, without building any model."""
+def validate_rules(rules: str, catalogue: tuple[str, ...] = ()) -> RuleSet:
+    """The rule set (built in, or of the `catalogue` files), or MjError (unknown rule set) or CatalogueError before
+    a run starts, without building any model."""
     from solver.api import open_catalogue
     from solver.core.rules import build_rules
 
-    return build_rules(open_catalogue(), rules)
+    return build_rules(open_catalogue(catalogue), rules)
 
 
 # --- reading a claim -------------------------------------------------------------------------------
@@ -136,11 +137,11 @@ def _hand(ev: Evaluator, value: Any) -> Hand:
 class Context:
     """A claim's hand and situation, resolved."""
 
-    def __init__(self, obj: dict[str, Any], default_rules: str):
+    def __init__(self, obj: dict[str, Any], default_rules: str, catalogue: tuple[str, ...] = ()):
         rules = obj.get("rules", default_rules)
         if not isinstance(rules, str):
             raise MjError("rules must be the name of a rule set")
-        self.ev = ev = evaluator(rules)
+        self.ev = ev = evaluator(rules, catalogue)
         if "hand" not in obj:
             raise MjError("the claim has no hand")
         self.hand = _hand(ev, obj["hand"])

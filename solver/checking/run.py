@@ -9,6 +9,7 @@ resume with another input or rule set is refused).
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Iterator
 from typing import IO, Any
@@ -24,13 +25,16 @@ from solver.checking.resume import Answered, open_results
 from solver.checking.summary import Checked, Summary, checked
 from solver.checking.worker import checked_job
 from solver.core.errors import MjError, shown
+from solver.core.rules import rules_digest
 
 class CheckRun:
     """Opens the input and the results file (MjError for a usage problem), checks, records, summarises."""
 
     def __init__(self, file: str, output: str | None, workers: int, rules: str, resume: bool = False,
-                 force: bool = False, cluster: str | None = None):
-        validate_rules(rules)
+                 force: bool = False, cluster: str | None = None, catalogue: tuple[str, ...] = ()):
+        self.catalogue = tuple(os.path.abspath(path) for path in catalogue)  # (workers open them from anywhere)
+        ruleset = validate_rules(rules, self.catalogue)  # (an unknown rule set or a bad file: before any work)
+        self.digest = rules_digest(ruleset) if catalogue else None
         if (resume or force) and output is None:
             raise MjError("--resume and --force apply to --output FILE; give one")
         self.file, self.output, self.workers, self.rules = file, output, workers, rules
@@ -50,7 +54,7 @@ class CheckRun:
                 self.open_output(output, resume, force)
             self.total = None if file == "-" else max(0, count_lines(file) - self.answered.count)
             # made last, before any thread: local workers are forked from this process (executors.py)
-            self.executor = make_executor(workers, checked_job(rules), cluster)
+            self.executor = make_executor(workers, checked_job(rules, self.catalogue), cluster)
         except BaseException:
             self.close()
             raise
@@ -61,6 +65,8 @@ class CheckRun:
         earlier = read_meta(output) if resuming else {}
         identity, self.source = identify(self.source, recorded_prefix(earlier))
         record = {"command": "check", "input": identity, "rules": self.rules}
+        if self.catalogue:  # (only then: files written before the option resume as they were)
+            record |= {"catalogue": list(self.catalogue), "rules_digest": self.digest}
         if resuming:
             check_meta(output, record, earlier)
         else:

@@ -15,30 +15,30 @@ from solver.batch.executors import Job
 Task = tuple[int, Any]  # (line number, the line as intake.numbered_lines gives it)
 
 
-def check_chunk(chunk: list[Task], default_rules: str) -> list[dict[str, Any]]:
+def check_chunk(chunk: list[Task], default_rules: str, catalogue: tuple[str, ...] = ()) -> list[dict[str, Any]]:
     """One result per task, in order. A claim the checker fails on is its error verdict, never an exception."""
     from solver.checking.check import check_claim, failed
 
     results = []
     for line_no, line in chunk:
         try:
-            results.append(check_claim(line, line_no, default_rules))
+            results.append(check_claim(line, line_no, default_rules, catalogue))
         except Exception as exc:  # check_claim catches its own; this is the last guard for the batch
             results.append(failed(line_no, "error", "internal_error", type(exc).__name__))
     return results
 
 
-def check_job(default_rules: str) -> Job:
-    return Job(check_chunk, (default_rules,))
+def check_job(default_rules: str, catalogue: tuple[str, ...] = ()) -> Job:
+    return Job(check_chunk, (default_rules, catalogue))
 
 
-def checked_chunk(chunk: list[Task], default_rules: str) -> list[Any]:
+def checked_chunk(chunk: list[Task], default_rules: str, catalogue: tuple[str, ...] = ()) -> list[Any]:
     """As check_chunk, each result as a summary.Checked pair (its JSON line and its summary facts): the job of
     ``mj check``, whose parent then only writes lines and counts."""
     from solver.checking.summary import checked
 
-    return [checked(result) for result in check_chunk(chunk, default_rules)]
+    return [checked(result) for result in check_chunk(chunk, default_rules, catalogue)]
 
 
-def checked_job(default_rules: str) -> Job:
-    return Job(checked_chunk, (default_rules,))
+def checked_job(default_rules: str, catalogue: tuple[str, ...] = ()) -> Job:
+    return Job(checked_chunk, (default_rules, catalogue))

@@ -123,3 +123,16 @@ def build_rules(catalogue: Catalogue, name: str = DEFAULT_RULES, as_of: dt.date 
     units = tuple(UnitDef(n, u.id, u.name, tuple(sorted(tiles.index[m] for m in u.members)), u.aliases, u.since)
                   for n, u in enumerate(chosen))
     return RuleSet(spec, tiles, units, cutoff)
+
+
+def rules_digest(rules: RuleSet) -> str:
+    """A short digest of what decides answers under a rule set: its scoring options, hand size and units (ids and
+    members). A game log's start_game and a batch's .meta carry it, so a replay or a resume under a changed
+    catalogue can say so (QA: a house's edited catalogue read as a corrupt log, "chi is not a legal action there")."""
+    import hashlib
+
+    spec = rules.spec
+    kept = {k: v for k, v in sorted(vars(spec).items()) if k not in ("name", "description", "source", "units",
+                                                                      "unit_lists", "as_of")}
+    units = sorted((u.id, tuple(sorted(u.members))) for u in rules.units)
+    return hashlib.sha256(repr((kept, units)).encode()).hexdigest()[:16]
