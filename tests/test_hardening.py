@@ -270,10 +270,10 @@ def test_a_claim_that_raises_is_an_error_verdict_and_the_batch_goes_on(monkeypat
 
     real = check._check
 
-    def flaky(claim, result, default_rules):
+    def flaky(claim, result, default_rules, catalogue):
         if claim.get("id") == "boom":
             raise ZeroDivisionError("bug")
-        return real(claim, result, default_rules)
+        return real(claim, result, default_rules, catalogue)
 
     monkeypatch.setattr(check, "_check", flaky)
     lines = [GOOD, GOOD.replace('"good"', '"boom"'), GOOD]
