@@ -10,7 +10,7 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from console.common import BuiltInRulesOpt, CatalogueOpt, errors
+from console.common import CatalogueOpt, RulesOpt, errors
 from solver.batch.job import MAX_WORKERS
 from solver.core.rules import DEFAULT_RULES
 
@@ -102,7 +102,7 @@ def generate(
     kind: Annotated[str, typer.Argument(metavar="KIND", help="waits, exchanges, discard or traps (docs/generation.md).")],
     count: Annotated[int, typer.Option("--count", "-n", min=0, max=1_000_000, help="How many positions.")] = 10,
     seed: Annotated[int, typer.Option("--seed", help="Same seed, same file (on any executor).")] = 0,
-    rules: BuiltInRulesOpt = DEFAULT_RULES,
+    rules: RulesOpt = DEFAULT_RULES, catalogue: CatalogueOpt = None,
     difficulty: Annotated[Optional[str], typer.Option(
         "--difficulty", help="easy, medium, hard, any, or bounds on features such as 'waits>=3,depth>=1'.")] = None,
     output: OutputOpt = None, workers: WorkersOpt = ALL_CORES, cluster: ClusterOpt = None,
@@ -118,4 +118,5 @@ def generate(
     from solver.generation.run import GenerateRun
 
     run_batch(lambda: GenerateRun(kind, count, seed, rules, difficulty, output, workers, cluster, resume,
-                                  force, stdout=sys.stdout, attempts=attempts), show_generate, time_budget)
+                                  force, stdout=sys.stdout, attempts=attempts, catalogue=tuple(catalogue or ())),
+              show_generate, time_budget)

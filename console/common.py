@@ -15,8 +15,6 @@ from solver.core.rules import parse_date
 
 HandArg = Annotated[str, typer.Argument(metavar="HAND", help="The hand, e.g. '[翼 可憐 茜] 春香 千早 ...' (called units in brackets).")]
 RulesOpt = Annotated[str, typer.Option("--rules", "-r", help="Rule set: 2019-12, 2019-10, hitori-jong-2.1 or your own.")]
-BuiltInRulesOpt = Annotated[str, typer.Option("--rules", "-r", help="Rule set: 2019-12, 2019-10 or hitori-jong-2.1 "
-                                                                  "(the built-in ones).")]
 PlanRulesOpt = Annotated[str, typer.Option("--rules", "-r", help="Rule set: 2019-12, hitori-jong-2.1 or your own "
                                                                "(2019-10's wildcard そら is not planned).")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]

@@ -288,3 +288,21 @@ def test_mj_check_under_a_house_rule_set(tmp_path):
     assert "unknown rule set 'my-house'" in assert_one_error_line(*run_mj(*args, "--force"))
     Path(path).write_text(house_text().replace("member_points = 2000", "member_points = 3000"), encoding="utf-8")
     assert "--rules-digest" in assert_one_error_line(*run_mj(*args, "--catalogue", path, "--resume"))
+
+
+def test_mj_generate_under_a_house_rule_set_and_its_positions_checked_there(tmp_path):
+    """Positions with proven answers for a house's engines: generated under its rule set (--catalogue), named so,
+    and every one right when mj check grades it with the same files."""
+    from test_hardening import run_mj
+
+    path = house_file(tmp_path)
+    out = tmp_path / "waits.jsonl"
+    code, _, err = run_mj("generate", "waits", "-n", "3", "-r", "my-house", "--catalogue", path, "--workers", "1",
+                          "--output", str(out))
+    assert code == 0, err
+    positions = [json.loads(line) for line in out.read_text().splitlines()]
+    assert len(positions) == 3 and {p["rules"] for p in positions} == {"my-house"}
+    assert json.loads(out.with_name("waits.jsonl.meta").read_text())["catalogue"] == [path]
+    code, stdout, err = run_mj("check", str(out), "--catalogue", path, "--workers", "1", "--json")
+    assert code == 0, (stdout, err)
+    assert json.loads(stdout)["summary"]["verdicts"]["correct"] == 3

@@ -82,11 +82,11 @@ def generate(kind: str, count: int, seed: int = 0, rules: str = "2019-12", diffi
 
 
 def generate_chunk(indices: list[int], kind: str, seed: int, rules: str, difficulty: str | None,
-                   attempts: int = ATTEMPTS_PER_POSITION) -> list[dict[str, Any] | None]:
+                   attempts: int = ATTEMPTS_PER_POSITION, catalogue: tuple[str, ...] = ()) -> list[dict[str, Any] | None]:
     """The job of a batch executor: the positions at ``indices`` (None where attempts ran out), built
-    with the process's cached Evaluator for the rule set."""
+    with the process's cached Evaluator for the rule set (of the `catalogue` files, for a house's)."""
     from solver.checking.context import evaluator
 
-    ev = evaluator(rules)
+    ev = evaluator(rules, catalogue)
     level = parse_difficulty(kind, difficulty)
     return [build_position(kind, index, seed, level, ev, attempts) for index in indices]

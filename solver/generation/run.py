@@ -12,6 +12,7 @@ one would.
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Iterator
 from typing import IO, Any
@@ -22,6 +23,7 @@ from solver.batch.output import check_meta, close_quietly, holds_output, read_me
 from solver.batch.signals import held, stopped_text
 from solver.checking.context import validate_rules
 from solver.core.errors import MjError, shown
+from solver.core.rules import rules_digest
 from solver.generation.difficulty import check_possible, parse_difficulty
 from solver.generation.generate import ATTEMPTS_PER_POSITION, check_kind, generate_chunk, position_id, too_few
 
@@ -50,14 +52,16 @@ class GenerateRun:
 
     def __init__(self, kind: str, count: int, seed: int, rules: str, difficulty: str | None, output: str | None,
                  workers: int, cluster: str | None = None, resume: bool = False, force: bool = False,
-                 stdout: IO[str] | None = None, attempts: int = ATTEMPTS_PER_POSITION):
+                 stdout: IO[str] | None = None, attempts: int = ATTEMPTS_PER_POSITION, catalogue: tuple[str, ...] = ()):
         check_kind(kind, count)
         self.level = parse_difficulty(kind, difficulty)
-        check_possible(kind, self.level, validate_rules(rules))
+        house = tuple(os.path.abspath(path) for path in catalogue)  # (workers open them from anywhere)
+        ruleset = validate_rules(rules, house)
+        check_possible(kind, self.level, ruleset)
         if (resume or force) and output is None:
             raise MjError("--resume and --force apply to --output FILE; give one")
         self.kind, self.count, self.seed, self.output, self.workers = kind, count, seed, output, workers
-        self.job = Job(generate_chunk, (kind, seed, rules, self.level.label, attempts))
+        self.job = Job(generate_chunk, (kind, seed, rules, self.level.label, attempts, house))
         self.attempts = attempts
         self.stats = Stats()
         self.start = self.written = 0
@@ -66,7 +70,9 @@ class GenerateRun:
         self._file: IO[str] | None = None
         if output is not None:  # (an empty one too: refused by holds_output, not taken for none)
             self._open(output, resume, force, {"command": "generate", "kind": kind, "count": count, "seed": seed,
-                                               "rules": rules, "difficulty": self.level.label})
+                                               "rules": rules, "difficulty": self.level.label, **(
+                                                   {"catalogue": list(house), "rules_digest": rules_digest(ruleset)}
+                                                   if house else {})})  # (a resume under an edited house: refused)
         try:
             if cluster:
                 self.executor = make_executor(workers, self.job, cluster)
