@@ -373,3 +373,19 @@ def test_unknown_rule_set():
     assert code_of(lambda: build_rules(CAT, "2019-13")) == "ERR_UNKNOWN_RULES"
     assert code_of(lambda: build_rules(CAT, "")) == "ERR_UNKNOWN_RULES"
     assert code_of(lambda: Evaluator(rules="hitori-jong-2.0")) == "ERR_UNKNOWN_RULES"
+
+
+def test_a_rule_set_and_a_date_as_typed_with_a_japanese_ime():
+    """QA: --rules ２０１９－１０ and --as-of ２０１９年１０月１日 were refused where tiles in full width were read."""
+    import datetime as dt
+
+    from solver.core.rules import parse_date
+
+    for text in ("2019-10-01", "２０１９－１０－０１", "2019年10月1日", "２０１９年１０月０１日"):
+        assert parse_date(text) == dt.date(2019, 10, 1)
+    for text in ("2019年13月1日", "20191001", "2019-W01-1", "令和1年10月1日"):
+        with pytest.raises(MjError, match="expected YYYY-MM-DD"):
+            parse_date(text)
+    assert Evaluator("２０１９－１０").rules.name == "2019-10"
+    with pytest.raises(MjError, match="unknown rule set"):
+        Evaluator("２０１９－１１")

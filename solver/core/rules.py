@@ -12,6 +12,7 @@ from functools import cached_property
 
 from catalogue import Catalogue, RuleSpec
 import re
+import unicodedata
 
 from solver.core.errors import BAD_DATE, UNKNOWN_RULES, MjError, close_matches, shown
 from solver.core.tiles import TileSet
@@ -98,18 +99,28 @@ class RuleSet:
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}", re.ASCII)
 
 
+_DATE_JA = re.compile(r"(\d{4})年(\d{1,2})月(\d{1,2})日", re.ASCII)
+
+
 def parse_date(text: str) -> dt.date:
-    # fromisoformat alone also takes 20191212 and 2019-W01-1: the help promises YYYY-MM-DD
+    # fromisoformat alone also takes 20191212 and 2019-W01-1: the help promises YYYY-MM-DD (or, as Japanese
+    # players write it, 2019年12月1日; full-width digits too: QA)
     try:
-        if not _DATE.fullmatch(text):
+        wide = unicodedata.normalize("NFKC", text) if isinstance(text, str) else text
+        ja = _DATE_JA.fullmatch(wide) if isinstance(wide, str) else None
+        if ja:
+            return dt.date(*(int(part) for part in ja.groups()))
+        if not _DATE.fullmatch(wide):
             raise ValueError
-        return dt.date.fromisoformat(text)
-    except ValueError:
+        return dt.date.fromisoformat(wide)
+    except (ValueError, TypeError):
         raise MjError(f"bad date '{shown(text)}': expected YYYY-MM-DD", BAD_DATE) from None
 
 
 def build_rules(catalogue: Catalogue, name: str = DEFAULT_RULES, as_of: dt.date | None = None) -> RuleSet:
     """The rule set `name` from the catalogue; `as_of` (or the rule set's own date) drops later units."""
+    if isinstance(name, str) and name not in catalogue.rules:  # (２０１９－１２ as typed with a Japanese IME: QA)
+        name = next((known for known in catalogue.rules if unicodedata.normalize("NFKC", name) == known), name)
     if name not in catalogue.rules:
         close = close_matches(name, list(catalogue.rules), n=1, cutoff=0.3)
         hint = f"; did you mean {close[0]}?" if close else ""
