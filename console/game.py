@@ -16,7 +16,8 @@ MAX_LOG = 32 << 20  # characters: a game log is tens of kilobytes
 
 PlayerOpt = Annotated[Optional[list[str]], typer.Option(
     "--player", "-p", metavar="PLAYER", help="A seat's player, once per seat in order: random, greedy, seed000, planner, planner-clock, "
-                           "cmd:COMMAND (an external engine) or human. Default: four different COMs.")]
+                           "cmd:COMMAND (an external engine) or human; NAME=PLAYER names it in the log (mybot=cmd:./bot). "
+                           "Default: four different COMs.")]
 
 
 def _favourites(items: list[str], seats: int, ev) -> tuple[tuple[int, str], ...]:
@@ -57,7 +58,7 @@ def play(player: PlayerOpt = None,
     """
     with errors():
         from game.engine import Game, Setup
-        from game.players import DEFAULT_PLAYERS, fallback_player, make_player
+        from game.players import DEFAULT_PLAYERS, fallback_player, make_player, split_alias
         from game.state import Options
 
         specs = list(player or DEFAULT_PLAYERS)
@@ -69,7 +70,7 @@ def play(player: PlayerOpt = None,
         ev = evaluator(rules, catalogue, as_of)
         setup = Setup(seed, len(specs), dealer, _favourites(favourite or [], len(specs), ev), Options(calls, multiple_ron))
         human = None
-        if "human" in specs:
+        if any(split_alias(spec)[1] == "human" for spec in specs):
             from console.game_view import HumanPlayer
 
             human = HumanPlayer
@@ -82,7 +83,7 @@ def play(player: PlayerOpt = None,
         else:
             from console.game_view import Narrator
 
-            on_event = Narrator(ev, specs)
+            on_event = Narrator(ev, [player.name for player in players])
         if log == "":  # (refused, not taken for no log; a directory or a bad path: WholeFile says so)
             raise MjError("--log is empty: give a file name")
         # (before the deal: a bad path costs no human's game)

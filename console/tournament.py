@@ -18,8 +18,9 @@ from solver.core.wording import count
 
 def tournament(
     player: Annotated[Optional[list[str]], typer.Option(
-        "--player", "-p", metavar="PLAYER", help="A player, once each (2 to 4): random, greedy, seed000, planner, planner-clock or cmd:COMMAND. "
-                               "The same one twice is numbered (greedy#1, greedy#2).")] = None,
+        "--player", "-p", metavar="PLAYER", help="A player, once each (2 to 4): random, greedy, seed000, planner, planner-clock or cmd:COMMAND; "
+                               "NAME=PLAYER names it in the table and the logs (mybot=cmd:./bot). The same one twice is numbered "
+                               "(greedy#1, greedy#2).")] = None,
     games: Annotated[int, typer.Option("--games", "-n", metavar="N", help="Games in all, rounded up to whole deals: each deal "
                                                              "is played once per seat rotation (P games).")] = 100,
     seed: Annotated[int, typer.Option("--seed", help="Seeds the deals (same seed, same games, same file).")] = 0,

@@ -21,7 +21,7 @@ import os
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from game.players import COMS, FALLBACK, NO_COMMAND
+from game.players import COMS, FALLBACK, NO_COMMAND, split_alias
 from solver.core.rules import rules_digest
 from game.stats import spread_interval, wilson
 from solver.core.errors import MjError, shown
@@ -38,20 +38,24 @@ def check_players(specs: list[str]) -> list[str]:
     """The specs as given (MjError for a human, an unknown name, or not 2 to 4 players)."""
     if not 2 <= len(specs) <= 4:
         raise MjError(f"a tournament has 2 to 4 players (--player once each), not {len(specs)}")
-    for spec in specs:
+    for given in specs:
+        spec = split_alias(given)[1]
         if spec == "human":
             raise MjError(f"a tournament has no human player: use COMs ({', '.join(COMS)}) or cmd:COMMAND engines")
         if spec not in COMS and not (spec.startswith("cmd:") and spec[4:].strip()):
             if spec.startswith("cmd:"):  # (QA: "unknown player cmd::")
                 raise MjError(NO_COMMAND)
-            raise MjError(f"unknown player {shown(spec)}: one of {', '.join(COMS)} or cmd:COMMAND")
+            raise MjError(f"unknown player {shown(spec)}: one of {', '.join(COMS)} or cmd:COMMAND (NAME=PLAYER names "
+                          "one)")
     return list(specs)
 
 
 def player_names(specs: list[str]) -> list[str]:
-    """The spec string; the same spec given twice or more is numbered in --player order (greedy#1, greedy#2)."""
+    """The spec string, or its NAME where given as NAME=SPEC; the same one twice or more is numbered in --player order
+    (greedy#1, greedy#2)."""
     seen: dict[str, int] = {}
     names = []
+    specs = [split_alias(spec)[0] or spec for spec in specs]
     for spec in specs:
         seen[spec] = seen.get(spec, 0) + 1
         names.append(f"{spec}#{seen[spec]}" if specs.count(spec) > 1 else spec)

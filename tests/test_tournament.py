@@ -419,3 +419,26 @@ def test_a_house_rule_set_from_its_catalogue_and_a_resume_under_an_edited_house_
     house.write_text(house_text().replace("min_points = 1000", "min_points = 500"), encoding="utf-8")
     said = assert_one_error_line(*run_mj(*args, "--catalogue", str(house), "--resume"))
     assert "cannot resume" in said and "--rules-digest" in said
+
+
+def test_a_player_named_in_the_table_and_the_logs(tmp_path):
+    """QA: a cmd: spec made every row of the table three lines. NAME=SPEC names the player (only before a COM or a
+    cmd:, so a command's own '=' stays its own)."""
+    from game.players import split_alias
+
+    assert split_alias("mybot=cmd:python3 bot.py --depth=3") == ("mybot", "cmd:python3 bot.py --depth=3")
+    assert split_alias("cmd:python3 bot.py --depth=3") == (None, "cmd:python3 bot.py --depth=3")
+    assert split_alias("x=nothing") == (None, "x=nothing") and split_alias("g=greedy") == ("g", "greedy")
+    bot = f"example=cmd:{sys.executable} {ROOT / 'docs' / 'example_bot.py'}"
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    code, stdout, err = run_mj("tournament", "-p", bot, "-p", "g=greedy", "-p", "greedy", "--games", "3",
+                               "--jobs", "1", "--json", "--logs", str(logs))
+    assert code == 0, err
+    summary = json.loads(stdout)
+    assert [p["name"] for p in summary["players"]] == ["example", "g", "greedy"]
+    assert summary["players"][0]["spec"] == bot and summary["players"][0]["decisions"] > 0
+    start = json.loads((logs / "game-000001.jsonl").read_text().splitlines()[0])
+    assert start["names"] == ["g", "greedy", "example"]  # (rotation 1: seat s plays player (s + 1) % 3)
+    said = assert_one_error_line(*run_mj("tournament", "-p", "x=nothing", "-p", "greedy"))
+    assert "unknown player x=nothing: one of" in said and "NAME=" in said
