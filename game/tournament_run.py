@@ -89,7 +89,14 @@ class TournamentRun:
         record = self.settings.record()
         try:
             if holds_output(output, None, resume, force):
-                check_meta(output, record, read_meta(output))
+                meta = read_meta(output)
+                # more games than that run asked for: its games are the first ones of this one (a game depends on
+                # its index and the settings alone), so it goes on to the new count (QA: a 24-game run could not grow)
+                earlier = meta.get("games")
+                grows = type(earlier) is int and 0 < earlier < self.settings.games
+                check_meta(output, {**record, "games": earlier} if grows else record, meta)
+                if grows:
+                    write_meta(output, record)
                 games, keep = read_games(output, self.settings)
                 self.start = len(games)
                 self._file = open(output, "r+", encoding="utf-8")

@@ -282,15 +282,27 @@ def running(pid: int) -> bool:
         return False
 
 
+def test_a_run_grows_to_more_games_as_if_asked_for_them_at_first(reference, tmp_path):
+    """QA: a finished 24-game run could not be extended to 48, though its games are the first 24 of those (a game
+    depends on its index and the settings alone). --resume with more --games goes on; the file is the longer run's."""
+    out = tmp_path / "grown.jsonl"
+    half = ["20" if RUN[i - 1] == "--games" else a for i, a in enumerate(RUN)]
+    assert run_mj(*half, "--jobs", "1", "--output", str(out))[0] == 0
+    code, stdout, err = run_mj(*RUN, "--jobs", "1", "--json", "--output", str(out), "--resume")
+    assert code == 0, err
+    assert out.read_bytes() == reference[0] and json.loads(stdout) == reference[1]
+    assert json.loads(out.with_name("grown.jsonl.meta").read_text())["games"] == 40
+
+
 def test_resume_refuses_changed_options_and_foreign_files(tmp_path):
     out = tmp_path / "out.jsonl"
-    base = ["tournament", "-p", "random", "-p", "greedy", "--games", "2", "--jobs", "1", "--output", str(out)]
+    base = ["tournament", "-p", "random", "-p", "greedy", "--games", "4", "--jobs", "1", "--output", str(out)]
     assert run_mj(*base)[0] == 0
     before = out.read_bytes()
     other_player = ["seed000" if a == "greedy" else a for a in base]
-    more_games = ["4" if base[i - 1] == "--games" else a for i, a in enumerate(base)]  # (an option given once)
+    fewer_games = ["2" if base[i - 1] == "--games" else a for i, a in enumerate(base)]  # (an option given once)
     for args, change, said in ((base, ["--seed", "1"], "--seed"), (other_player, [], "--player"),
-                               (more_games, [], "--games"), (base, ["--rules", "hitori-jong-2.1"], "--rules"),
+                               (fewer_games, [], "--games"), (base, ["--rules", "hitori-jong-2.1"], "--rules"),
                                (base, ["--calls", "previous"], "--calls")):
         err = assert_one_error_line(*run_mj(*args, *change, "--resume"))
         assert said in err and "--force" in err, err
