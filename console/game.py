@@ -169,8 +169,11 @@ def read_log(path: str, catalogue: Optional[list[str]]):
     except MjError as exc:
         if exc.code != UNKNOWN_RULES:
             raise
+        files = start.get("catalogue")
+        played = (f"it was played with {', '.join(shown(f) for f in files)}" if isinstance(files, list) and files
+                  and all(isinstance(f, str) for f in files) else "the log names the rule set, not the file")
         raise MjError(f"{exc}; a game of a house rule set is replayed with its catalogue file: add --catalogue FILE "
-                      "(the log names the rule set, not the file)", UNKNOWN_RULES) from None  # (QA: no hint)
+                      f"({played})", UNKNOWN_RULES) from None  # (QA: no hint)
     changed = changed_note(start, ev.rules)
     if changed:  # (it may still replay: what follows is then under today's units and scores)
         typer.echo(f"note: {changed}", err=True)

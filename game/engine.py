@@ -7,6 +7,8 @@ the fallback COM decides (after a crash it plays that seat to the end).
 
 from __future__ import annotations
 
+import os
+
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -156,7 +158,9 @@ class Game:
             self.emit({"type": "start_game", "names": names, "seed": setup.seed, "rules": ev.rules.name,
                        "as_of": ev.rules.as_of.isoformat() if ev.rules.as_of else None,
                        "favourites": [table.names[k] for k in favourites], "calls": setup.options.calls,
-                       "multiple_ron": setup.options.multiple_ron, "rules_digest": rules_digest(ev.rules)})
+                       "multiple_ron": setup.options.multiple_ron, "rules_digest": rules_digest(ev.rules),
+                       # the house files' names (not their paths), for whoever replays the log (QA: it named none)
+                       **({"catalogue": [os.path.basename(f) for f in ev.catalogue.files]} if ev.catalogue.files else {})})
             self.state = initial(hands, wall, setup.dealer, favourites, len(table.names), setup.options)
             self.emit({"type": "start_kyoku", "oya": setup.dealer,
                        "tehais": [[table.names[k] for k in hand] for hand in hands],

@@ -112,7 +112,9 @@ def test_a_house_games_log_without_its_catalogue_says_to_give_it(tmp_path):
     assert played.exit_code == 0, played.output
     for command in ("replay", "review"):
         refused = mj(command, str(log))
-        assert refused.exit_code == 2 and "add --catalogue FILE" in refused.stderr, refused.output
+        assert refused.exit_code == 2 and "add --catalogue FILE (it was played with house.toml)" in refused.stderr, \
+            refused.output
+    assert json.loads(log.read_text().splitlines()[0])["catalogue"] == ["house.toml"]  # (its name, not its path)
     same = mj("replay", str(log), "--catalogue", str(house))
     assert same.exit_code == 0 and "note:" not in same.stderr
     # the catalogue changed since (QA: read as a corrupt log): start_game's digest says so
