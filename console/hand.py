@@ -9,12 +9,13 @@ from typing import Annotated, Optional
 import typer
 
 from console.common import (MAX_STATES, SECONDS, AsOfOpt, CatalogueOpt, DetourOpt, EstimateOpt, HandArg, JsonOpt,
-                            MaxStatesOpt, NearestOpt, RulesOpt, SecondsOpt, SeedOpt, SeenOpt, emit_json, errors,
+                            MaxStatesOpt, NearestOpt, RulesOpt, SeedOpt, SeenOpt, emit_json, errors,
                             evaluator, exit_code, plan_request, show)
 from solver.core.errors import MjError, error_line
 from solver.core.rules import DEFAULT_RULES
 
 H_SECONDS = 10.0  # mj h's budget (the API's default is none)
+ANALYSIS_SECONDS = 30.0  # mj analyze's without --turns (server/jobs.py's too)
 LEAST_PLAN_SECONDS = 0.01  # (--seconds' own least: a plan past the whole budget still answers its quickest)
 
 EXAMPLE_HAND = "真 雪歩 あずさ 可奈 歩 未来 まつり 美也 紗代子 海美 奈緒 美奈子 星梨花"
@@ -105,7 +106,12 @@ def analyze(hand: HandArg, seen: SeenOpt = "",
             max_exchanges: Annotated[int, typer.Option("--max-exchanges", min=1, help="List at most this many exchanges.")] = 20,
             turns: Annotated[Optional[int], typer.Option("--turns", "-n", help="Add P(win) and E[score] over this many draws (mj plan).")] = None,
             detour: DetourOpt = None, nearest: NearestOpt = False, estimate: EstimateOpt = None,
-            max_states: MaxStatesOpt = MAX_STATES, seconds: SecondsOpt = SECONDS, seed: SeedOpt = 0, rules: RulesOpt = DEFAULT_RULES, json_: JsonOpt = False, catalogue: CatalogueOpt = None,
+            max_states: MaxStatesOpt = MAX_STATES,
+            seconds: Annotated[Optional[float], typer.Option("--seconds", min=0.01, help=(
+                f"Time budget of the whole answer: the analysis, then with --turns the plan in what it left (default "
+                f"{SECONDS:g} s with --turns, else {ANALYSIS_SECONDS:g} s; the built-in rule sets take milliseconds, a "
+                "house of thousands of units may need more; past it one error line and exit 3)."))] = None,
+            seed: SeedOpt = 0, rules: RulesOpt = DEFAULT_RULES, json_: JsonOpt = False, catalogue: CatalogueOpt = None,
             as_of: AsOfOpt = None) -> None:
     """Full turn analysis: h, every optimal exchange, per-discard acceptance, waits, calls, そら.
 
@@ -114,7 +120,7 @@ def analyze(hand: HandArg, seen: SeenOpt = "",
 
     with errors():
         planning = {"--detour": detour is not None, "--nearest": nearest, "--estimate": estimate is not None,
-                    "--max-states": max_states != MAX_STATES, "--seconds": seconds != SECONDS, "--seed": seed != 0}
+                    "--max-states": max_states != MAX_STATES, "--seed": seed != 0}
         if turns is None and any(planning.values()):  # (they shape the plan's columns, which --turns asks for)
             given = [name for name, on in planning.items() if on]
             one = len(given) == 1
@@ -123,7 +129,8 @@ def analyze(hand: HandArg, seen: SeenOpt = "",
         ev = evaluator(rules, catalogue, as_of)
         parsed = ev.hand(hand)
         start = time.monotonic()
-        result = ev.analyze(parsed, seen, favorite, discard, waiting_room, max_exchanges)
+        seconds = seconds if seconds is not None else SECONDS if turns is not None else ANALYSIS_SECONDS
+        result = ev.analyze(parsed, seen, favorite, discard, waiting_room, max_exchanges, seconds)
         planned = refused = None
         if turns is not None:
             from console.progress import progress_bar

@@ -32,6 +32,7 @@ MAX_PARAM = 1000  # characters: a hand in any notation is far shorter
 MAX_EXCHANGES = 500
 MAX_GAMES = 100_000  # sampled walls per discard for an estimate past the exact frontier
 H_SECONDS = 10.0  # /api/h's search budget: past it a one-line error with the bounds it reached (mj h's default)
+ANALYSIS_SECONDS = 30.0  # /api/analyze's (mj analyze's without --turns)
 MAX_SECONDS = 60  # the time budget a plan request may ask for (the whole answer's: solver/planning/clock.py)
 MAX_TURNS = 30  # draws left in one game at most (the planner stops earlier at its state limit)
 _CACHED = 4  # Evaluators kept per process (one per rule set and date asked for)
@@ -150,7 +151,7 @@ def analyze(params: Mapping[str, str]) -> dict[str, Any]:
     favourite = _tile(ev, params.get("favourite"))
     room = params.get("waiting_room")
     result = ev.analyze(parsed, params.get("seen", ""), favourite, _tile(ev, params.get("discard")),
-                        room if room is not None and room.strip() else None, limit)
+                        room if room is not None and room.strip() else None, limit, ANALYSIS_SECONDS)
     return analysis_payload(result, parsed, ev.rules, favourite)
 
 

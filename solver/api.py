@@ -16,7 +16,7 @@ from numbers import Integral
 from typing import TYPE_CHECKING
 
 from catalogue import Catalogue, CatalogueError, load_catalogue
-from solver.core.errors import BAD_CATALOGUE, FOURTH_COPY, NOT_A_UNIT, UNKNOWN_TILE, MjError, given, shown
+from solver.core.errors import BAD_CATALOGUE, FOURTH_COPY, NOT_A_UNIT, NOT_EXACT, UNKNOWN_TILE, MjError, given, shown
 from solver.core.hand import COPIES, Hand, Situation, check_hand
 from solver.core.notation import parse_hand, parse_tiles
 from solver.core.present import UnitsPresent, units_present
@@ -164,9 +164,12 @@ class Evaluator:
 
     def analyze(self, hand: HandLike, seen: str | Iterable[TileLike] = (), favourite: TileLike | None = None,
                 discard: TileLike | None = None, waiting_room: str | Iterable[TileLike] | None = None,
-                max_exchanges: int = 20) -> Analysis:
-        """The full turn analysis (solver.analysis.analyze) with names accepted for every tile."""
+                max_exchanges: int = 20, seconds: float | None = None) -> Analysis:
+        """The full turn analysis (solver.analysis.analyze) with names accepted for every tile. Past `seconds` (None:
+        no limit) MjError NOT_EXACT (a house of a thousand units may take a minute; the built-in rule sets, ms)."""
         from solver.analysis.turn import analyze
+        from solver.core.search.fast import search_for
+        from solver.core.search.tile_search import SearchStopped
 
         if isinstance(max_exchanges, bool) or not isinstance(max_exchanges, int) or max_exchanges < 1:
             raise MjError(f"max_exchanges must be a whole number 1 or more, not {given(max_exchanges)}")
@@ -178,10 +181,15 @@ class Evaluator:
         from solver.analysis.calls import call_table
 
         parsed, seen = self.hand(hand), self.seen(seen)
-        result = analyze(self.distance_model, parsed, seen=seen, favourite=self.tile(favourite),
-                         call_tile=self.tile(discard), waiting_room=room, exchange_limit=max_exchanges)
-        if result.size == self.rules.hand_size - 1:  # between turns: what every possible discard offers
-            result = replace(result, callable=call_table(self.distance_model, parsed, seen, result.waits))
+        try:
+            with search_for(self.rules).within(seconds):
+                result = analyze(self.distance_model, parsed, seen=seen, favourite=self.tile(favourite),
+                                 call_tile=self.tile(discard), waiting_room=room, exchange_limit=max_exchanges)
+                if result.size == self.rules.hand_size - 1:  # between turns: what every possible discard offers
+                    result = replace(result, callable=call_table(self.distance_model, parsed, seen, result.waits))
+        except SearchStopped:
+            raise MjError(f"the turn analysis was not finished within {seconds:g} s ({len(self.rules.units):,} units "
+                          f"in {self.rules.name}): give it more time (mj h answers h alone, sooner)", NOT_EXACT) from None
         return result
 
     def plan(self, hand: HandLike, turns: int, objective: str = "win", seen: str | Iterable[TileLike] = (),

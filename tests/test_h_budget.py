@@ -57,22 +57,42 @@ def test_the_api_says_what_it_reached_and_answers_exactly_with_time(house):
     assert int(found[1]) <= h <= int(found[2] or h)
 
 
-def test_mj_h_stops_at_its_seconds_in_one_line_and_exit_3(house, tmp_path):
+@pytest.fixture(scope="module")
+def house_file(house, tmp_path_factory):
+    """The same house as a catalogue file (its trios but those repeating a built-in unit's members, and a duo no
+    built-in unit is), with the hand in the idols' ids."""
     ev, hand, trios = house
     tiles = Evaluator().tiles
     ids = [i for k, i in enumerate(tiles.ids) if k not in (tiles.sora, tiles.shika)]
     builtin = {frozenset(u.members) for u in load_catalogue().units}  # (a house may not repeat a member set)
     duo = next(m for m in itertools.combinations(ids, 2) if frozenset(m) not in builtin)
-    house = [m for m in ([ids[k] for k in unit] for unit in trios) if frozenset(m) not in builtin] + [list(duo)]
-    units = "".join(f'[[unit]]\nid = "t{j}"\nname = "t{j}"\nmembers = {m}\nlists = ["big"]\n\n'
-                    for j, m in enumerate(house)).replace("'", '"')
-    rule_set = ('[rules.big]\ndescription = "a big house"\nunit_lists = ["big"]\nmin_points = 1000\n'
-                'member_points = 2000\ncalled = "minus_member"\nron_minus_member = true\nno_win = "minus_member"\n'
-                'favourite = "bonus"\nfavourite_bonus = 2000\nsora = "fetch"\nron_on_shika = false\nhand_size = 13\n')
-    path = tmp_path / "big.toml"
-    path.write_text(units + rule_set, encoding="utf-8")
-    names = " ".join(ids[k] for k, n in enumerate(hand.concealed) for _ in range(n))
-    result = CliRunner().invoke(cli.app, ["h", names, "--catalogue", str(path), "-r", "big", "--seconds", "0.01"])
+    units = [m for m in ([ids[k] for k in unit] for unit in trios) if frozenset(m) not in builtin] + [list(duo)]
+    text = "".join(f'[[unit]]\nid = "t{j}"\nname = "t{j}"\nmembers = {m}\nlists = ["big"]\n\n'
+                   for j, m in enumerate(units)).replace("'", '"')
+    text += ('[rules.big]\ndescription = "a big house"\nunit_lists = ["big"]\nmin_points = 1000\n'
+             'member_points = 2000\ncalled = "minus_member"\nron_minus_member = true\nno_win = "minus_member"\n'
+             'favourite = "bonus"\nfavourite_bonus = 2000\nsora = "fetch"\nron_on_shika = false\nhand_size = 13\n')
+    path = tmp_path_factory.mktemp("house") / "big.toml"
+    path.write_text(text, encoding="utf-8")
+    return str(path), " ".join(ids[k] for k, n in enumerate(hand.concealed) for _ in range(n)), len(units)
+
+
+def test_mj_h_stops_at_its_seconds_in_one_line_and_exit_3(house_file):
+    path, names, units = house_file
+    result = CliRunner().invoke(cli.app, ["h", names, "--catalogue", path, "-r", "big", "--seconds", "0.01"])
     assert result.exit_code == 3, result.output
     assert result.stderr.count("\n") == 1
-    assert result.stderr.startswith(f"error: h was not proved within 0.01 s ({len(house):,} units in big): it is at least ")
+    assert result.stderr.startswith(f"error: h was not proved within 0.01 s ({units:,} units in big): it is at least ")
+
+
+def test_the_turn_analysis_stops_at_its_seconds_too(house, house_file):
+    """QA: mj analyze took 18-52 s a hand on such a house, with no budget (the built-in rule sets: milliseconds)."""
+    ev, hand, _ = house
+    with pytest.raises(MjError, match=r"^the turn analysis was not finished within 0\.05 s \(1,001 units in syn\)"):
+        ev.analyze(hand, seconds=0.05)
+    path, names, units = house_file
+    result = CliRunner().invoke(cli.app, ["analyze", names, "--catalogue", path, "-r", "big", "--seconds", "0.05"])
+    assert result.exit_code == 3 and result.stderr.count("\n") == 1, result.output
+    assert result.stderr.startswith(f"error: the turn analysis was not finished within 0.05 s ({units:,} units in big)")
+    seed = "真 雪歩 あずさ 可奈 歩 未来 まつり 美也 紗代子 海美 奈緒 美奈子 星梨花"  # (the built-in: well within)
+    assert CliRunner().invoke(cli.app, ["analyze", seed, "--seconds", "1"]).exit_code == 0

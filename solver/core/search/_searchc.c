@@ -60,18 +60,19 @@ static PyObject *Searcher_best(Searcher *s, PyObject *args) {
     return Py_BuildValue("(sNi)", "stopped", leaf, searchc_bound(&r));
 }
 
-/* accept(rest, held, cap, slots, budget, threshold, want, found, limit) -> (gave_up, [(kept, placed,
+/* accept(rest, held, cap, slots, budget, threshold, want, found, limit[, deadline]) -> (gave_up, [(kept, placed,
  * counts, slots, free, budget, new kinds mask), ...]): every leaf keeping >= threshold in the pure
  * path's order, those drawing a kind not in `found` listed, stopping once `want` is all found;
- * limit < 0: no node limit. */
+ * limit < 0: no node limit; past the deadline (time.monotonic seconds, 0: none) ("stopped", None). */
 static PyObject *Searcher_accept(Searcher *s, PyObject *args) {
     const char *rest_b, *held_b, *cap_b;
     Py_ssize_t rest_n, held_n, cap_n;
     int slots, budget, threshold;
     unsigned long long want, found;
     long long limit;
-    if (!PyArg_ParseTuple(args, "y#y#y#iiiKKL", &rest_b, &rest_n, &held_b, &held_n, &cap_b, &cap_n, &slots,
-                          &budget, &threshold, &want, &found, &limit))
+    double deadline = 0.0;
+    if (!PyArg_ParseTuple(args, "y#y#y#iiiKKL|d", &rest_b, &rest_n, &held_b, &held_n, &cap_b, &cap_n, &slots,
+                          &budget, &threshold, &want, &found, &limit, &deadline))
         return NULL;
     if (rest_n != s->K || held_n != s->K || cap_n != s->K) {
         PyErr_SetString(PyExc_ValueError, "rest, held and cap must hold one byte per kind");
@@ -89,12 +90,17 @@ static PyObject *Searcher_accept(Searcher *s, PyObject *args) {
     r.found = found;
     r.limited = limit >= 0;
     r.nodes = limit;
+    r.deadline = deadline;
     r.out = PyList_New(0);
     if (!r.out) return NULL;
     searchc_dfs(&r, 0, 0);
     if (PyErr_Occurred()) {
         Py_DECREF(r.out);
         return NULL;
+    }
+    if (r.timed_out) {
+        Py_DECREF(r.out);
+        return Py_BuildValue("(sO)", "stopped", Py_None);
     }
     return Py_BuildValue("(iN)", r.gave_up, r.out);
 }

@@ -27,8 +27,9 @@ class Leaf:
 
 
 class SearchStopped(Exception):
-    """The h search passed its deadline (TileSearch.within): `leaf` is the best found so far (None: none yet),
-    `most` a bound on the held tiles any target keeps (the root's). Not an answer: the caller says what it reached."""
+    """A search passed its deadline (TileSearch.within). From the h search: `leaf` the best found so far (None: none
+    yet), `most` a bound on the held tiles any target keeps (the root's); from another, None and -1. Not an answer:
+    the caller says what it reached."""
 
     def __init__(self, leaf: Leaf | None, most: int):
         super().__init__("the h search passed its time budget")
@@ -63,8 +64,8 @@ class _Run:
         self.draws = [0] * search.kinds  # real copies drawn by the placed units
         self.drawn_mask = 0
         self.budget_nodes: int | None = None  # nodes left before giving up (None: no limit)
-        self.deadline: float | None = None  # time.monotonic() past which the run stops (timed_out)
-        self.ticks, self.timed_out = 0, False
+        self.deadline: float | None = search.deadline  # time.monotonic() past which the run raises SearchStopped
+        self.ticks = 0
         self.gave_up = False
         # wildcard: once real kept + held そら fill every slot, nothing is better
         self.enough = self.slots - (search.soras(hand) if search.wildcard else 0)
@@ -152,8 +153,7 @@ class _Run:
         if self.deadline is not None:
             self.ticks += 1
             if not self.ticks & 0x3FF and time.monotonic() > self.deadline:
-                self.stop = self.timed_out = True
-                return
+                raise SearchStopped(self.best_leaf, -1)  # (the run is left as it is: it is not used again)
         if self.budget_nodes is not None:
             self.budget_nodes -= 1
             if self.budget_nodes < 0:

@@ -112,6 +112,11 @@ class TileSearch:
         finally:
             self.deadline = before
 
+    def passed(self) -> None:
+        """SearchStopped where the deadline has passed (between searches: the solver's steps are short)."""
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            raise SearchStopped(None, -1)
+
     # --- the hand's parameters --------------------------------------------------------------------
     def caps(self, hand: Hand, seen: tuple[int, ...] = (), copies: int = COPIES) -> list[int]:
         if not hand.called and not seen:
@@ -165,11 +170,11 @@ class TileSearch:
             self._native_best(hand, cap) if self._c is not None else False
         if leaf is False:
             run = _Run(self, hand, cap, None)
-            run.deadline = self.deadline
-            run.dfs(0, 0)
+            try:
+                run.dfs(0, 0)
+            except SearchStopped as stop:
+                raise SearchStopped(stop.leaf, _Run(self, hand, cap, None).bound()) from None
             leaf = run.best_leaf
-            if run.timed_out:
-                raise SearchStopped(leaf, _Run(self, hand, cap, None).bound())
         if len(self._leaf_cache) > LEAF_CACHE:
             self._leaf_cache.clear()
         self._leaf_cache[key] = leaf
@@ -231,6 +236,7 @@ class TileSearch:
         search stops once every drawable kind is in. With `limit`, a search that would visit more nodes
         than that gives up and returns None (the caller then asks the CP-SAT model).
         """
+        self.passed()
         first = self.best_leaf(hand, seen, copies)
         if first is None:
             return None, [], []
@@ -265,7 +271,10 @@ class TileSearch:
             else:  # the same enumeration in C: it lists the leaves that draw a kind not found yet
                 rest, budget, slots = args
                 run.gave_up, leaves = self._c.accept(rest, bytes(held), bytes(cap), slots, budget, first.kept,
-                                                     run.want, _mask(found), -1 if limit is None else limit)
+                                                     run.want, _mask(found), -1 if limit is None else limit,
+                                                     self.deadline or 0.0)
+                if run.gave_up == "stopped":
+                    raise SearchStopped(None, -1)
                 for *fields, fresh in leaves:
                     new = {k for k in range(self.kinds) if fresh >> k & 1}
                     found.update(new)
