@@ -13,12 +13,15 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Iterator
 from typing import IO, Any
 
 from game.engine import check_playable
 from game.log import dumps
 from game.tournament import Settings, Tally, check_line, check_players, evaluator, play_games
+
+LOG_NAME = re.compile(r"game-\d{6,}\.jsonl(\.part)?")  # (game.tournament.log_path's)
 from solver.batch.executors import Job, make_executor
 from solver.batch.ordered import Stats, run_batches
 from solver.batch.output import check_meta, close_quietly, holds_output, read_meta, write_meta, write_text
@@ -52,6 +55,24 @@ def read_games(path: str, settings: Settings) -> tuple[list[dict[str, Any]], int
     return games, keep
 
 
+def open_logs(logs: str, resume: bool, force: bool) -> None:
+    """--logs DIR, made if missing. Another run's logs in it are refused (QA: a second tournament overwrote some of
+    the first's and left the rest, mixed); --resume continues this run's, --force removes them first."""
+    if os.path.exists(logs) and not os.path.isdir(logs):
+        raise MjError(f"--logs {shown(logs)} is not a directory")
+    try:
+        os.makedirs(logs, exist_ok=True)
+        held = sorted(name for name in os.listdir(logs) if LOG_NAME.fullmatch(name))
+    except OSError as exc:
+        raise MjError(f"--logs {shown(logs)}: {exc.strerror}") from None
+    if held and force:
+        for name in held:
+            os.remove(os.path.join(logs, name))
+    elif held and not resume:
+        raise MjError(f"--logs {shown(logs)} already holds {len(held)} game log(s) of a run: --resume continues that "
+                      "run, --force (with --output) removes them first, or give another directory")
+
+
 class TournamentRun:
     """Opens the output (MjError for a usage problem), plays the games on the executor, writes them."""
 
@@ -60,8 +81,8 @@ class TournamentRun:
         check_players(list(settings.players))
         if (resume or force) and output is None:
             raise MjError("--resume and --force apply to --output FILE; give one")
-        if logs is not None and not os.path.isdir(logs):  # (a worker's own disk on a cluster: checked here only)
-            raise MjError(f"--logs {shown(logs)} is not a directory: make it first")
+        if logs is not None:  # (a worker's own disk on a cluster: made and checked here only)
+            open_logs(logs, resume, force)
         self.settings, self.output = settings, output
         self.job = Job(play_games, (settings, logs))
         self.stats = Stats()

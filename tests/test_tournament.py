@@ -347,10 +347,12 @@ def test_logs_keeps_each_games_log_for_review_and_a_tournament_line_is_no_log(tm
     is a JSON object with a type". --logs DIR keeps each game's log; the output read as a log says what it is."""
     out, logs = tmp_path / "t.jsonl", tmp_path / "logs"
     args = ("tournament", "-p", "greedy", "-p", "seed000", "--games", "2", "--jobs", "1", "--output", str(out))
-    assert "--logs" in assert_one_error_line(*run_mj(*args, "--logs", str(logs)))  # (not made yet)
-    logs.mkdir()
-    code, _, err = run_mj(*args, "--logs", str(logs))
+    code, _, err = run_mj(*args, "--logs", str(logs))  # (made where missing)
     assert code == 0, err
+    said = assert_one_error_line(*run_mj(*args, "--force", "--logs", str(logs / "game-000000.jsonl")))
+    assert said.startswith("error: --logs ") and said.endswith(" is not a directory\n")
+    other = ["random" if a == "seed000" else a for a in args if a not in ("--output", str(out))]
+    assert "already holds 2 game log(s)" in assert_one_error_line(*run_mj(*other, "--logs", str(logs)))
     lines = [json.loads(line) for line in out.read_text().splitlines()]
     assert sorted(p.name for p in logs.iterdir()) == ["game-000000.jsonl", "game-000001.jsonl"]
     for line in lines:
@@ -430,7 +432,7 @@ def test_a_house_rule_set_from_its_catalogue_and_a_resume_under_an_edited_house_
     assert "unknown rule set 'my-house'" in assert_one_error_line(*run_mj(*args, "--resume"))
     house.write_text(house_text().replace("min_points = 1000", "min_points = 500"), encoding="utf-8")
     said = assert_one_error_line(*run_mj(*args, "--catalogue", str(house), "--resume"))
-    assert "cannot resume" in said and "--rules-digest" in said
+    assert "cannot resume" in said and "the rule set my-house of its catalogue files is not the same as then" in said
 
 
 def test_a_player_named_in_the_table_and_the_logs(tmp_path):

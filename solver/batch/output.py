@@ -154,6 +154,9 @@ def check_meta(output: str, record: dict[str, Any], meta: dict[str, Any]) -> Non
             what = "the input differs from that run's (its first bytes changed)"
         elif key == "command":
             what = f"it was written by mj {shown(str(then))}"
+        elif key == "rules_digest":  # (QA: it read as an option, --rules-digest)
+            what = (f"the rule set {shown(str(record.get('rules')))} of its catalogue files is not the same as then (its "
+                    "units or scoring changed)")
         else:
             name = key if key == "kind" else f"--{key.replace('_', '-')}"
             what = f"that run had {name} {shown(json.dumps(then))}, this one {shown(json.dumps(now))}"
