@@ -157,7 +157,8 @@ class Evaluator:
 
     def h(self, hand: HandLike, seen: str | Iterable[TileLike] = (), seconds: float | None = None) -> DistanceResult:
         """The exchange distance h and one optimal exchange (exact search; no solver). Past `seconds` (None: no
-        limit) MjError NOT_EXACT says what the search reached (a house of a thousand units may take seconds)."""
+        limit) MjError NOT_EXACT says what the search reached (a house of a thousand units may take seconds), also as
+        its `at_least` and `at_most` (None where no target was found yet)."""
         from solver.core.search.fast import exchange_distance
 
         return exchange_distance(self.rules, self.hand(hand), self.seen(seen), seconds=seconds)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from solver.core.errors import MjError, safe_text
+from solver.core.errors import MjError, given, safe_text
 
 _WHOLE = re.compile(r"[0-9]+", re.ASCII)
 _DECIMAL = re.compile(r"[0-9]+(\.[0-9]+)?|\.[0-9]+", re.ASCII)
@@ -57,3 +57,15 @@ def decimal(text: str, name: str, low: float | None = None, high: float | None =
     value = float(text)
     _check(value, text, name, "a number", low, high)
     return value
+
+
+def budget_seconds(value: object) -> float | None:
+    """A time budget given to the API: None (no clock) or a finite number of seconds above 0; else MjError (QA: nan
+    meant no limit, True one second, "5" a TypeError)."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value == float("inf"):
+        raise MjError(f"the time budget must be a finite number of seconds or None, not {given(value)}")
+    if not value > 0:  # (nan too)
+        raise MjError(f"the time budget must be above 0 seconds, not {value}")
+    return float(value)

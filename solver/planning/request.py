@@ -8,6 +8,7 @@ from numbers import Integral
 
 from solver.core.errors import MjError, given
 from solver.core.hand import Hand
+from solver.core.numbers import budget_seconds
 from solver.planning.recursion import STATE_LIMIT
 
 OBJECTIVES = ("win", "score")
@@ -49,13 +50,9 @@ class Limits:
         whole(self, "seed")
         if self.estimate is not None:
             whole(self, "estimate")
-        if self.seconds is not None and (isinstance(self.seconds, bool) or not isinstance(self.seconds, (int, float))
-                                         or self.seconds == float("inf")):
-            raise MjError(f"the time budget must be a finite number of seconds or None, not {given(self.seconds)}")
+        budget_seconds(self.seconds)
         if self.max_states < 1:
             raise MjError(f"max_states (--max-states) must be 1 or more, not {self.max_states}")
-        if self.seconds is not None and not self.seconds > 0:
-            raise MjError(f"the time budget must be above 0 seconds, not {self.seconds}")
         if self.estimate is not None and not 2 <= self.estimate <= MAX_GAMES:
             raise MjError(f"estimate (--estimate) must be between 2 and {MAX_GAMES} games, not {self.estimate}")
 

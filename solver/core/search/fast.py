@@ -79,9 +79,12 @@ def exchange_distance(rules: RuleSet, hand: Hand, seen: tuple[int, ...] = (), co
             exchange = witness(search, rules, hand, seen, copies)
     except SearchStopped as stop:
         least = search._h_of(hand, stop.most)
-        most = "none found yet" if stop.leaf is None else f"at most {search._h_of(hand, stop.leaf.kept)} (an exchange found)"
-        raise MjError(f"h was not proved within {seconds:g} s ({len(rules.units):,} units in {rules.name}): it is at "
-                      f"least {least}, {most}", NOT_EXACT) from None
+        most = None if stop.leaf is None else search._h_of(hand, stop.leaf.kept)
+        error = MjError(f"h was not proved within {seconds:g} s ({len(rules.units):,} units in {rules.name}): it is at "
+                        f"least {least}, {'none found yet' if most is None else f'at most {most} (an exchange found)'}",
+                        NOT_EXACT)
+        error.at_least, error.at_most = least, most  # (for the API's callers: the same bounds as the message)
+        raise error from None
     if exchange is None:
         return DistanceResult(None, None)
     h = search.h(hand, seen, copies)

@@ -25,6 +25,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 
 from solver.core.hand import COPIES, Hand
+from solver.core.numbers import budget_seconds
 from solver.core.rules import RuleSet
 from solver.core.search.dfs import CACHE_LIMIT, Leaf, SearchStopped, _mask, _Run
 from solver.core.search.native import NATIVE, searcher, wanted
@@ -105,6 +106,7 @@ class TileSearch:
     def within(self, seconds: float | None) -> Iterator[None]:
         """The best-leaf searches inside stop `seconds` from now, raising SearchStopped (None: no limit).
         (QA: a house of 1,000 trios and a duo took `mj h` 8 s a hand, with no budget to stop it.)"""
+        seconds = budget_seconds(seconds)
         before = self.deadline
         self.deadline = None if seconds is None else time.monotonic() + seconds
         try:
