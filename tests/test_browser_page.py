@@ -416,3 +416,12 @@ def test_a_links_favourite_and_ron_take_the_names_the_hand_box_takes(phone, url)
         assert phone.is_hidden("#link-notice"), phone.inner_text("#link-notice")
         assert phone.eval_on_selector("#favourite", "s => s.value") == "kana"
         phone.wait_for_function("() => new URLSearchParams(location.search).get('ron') === 'miya'")
+
+
+def test_a_links_ron_tile_the_hand_does_not_hold_is_said(phone, url):
+    """QA: ron=星梨花 with a hand holding none was scored as a ron on the hand's first tile, unsaid."""
+    hand = "真 雪歩 あずさ 可奈 歩 未来 まつり 美也 紗代子 海美 奈緒 美奈子 のり子"
+    open_hand(phone, url, hand=hand, win="ron", ron="星梨花")
+    phone.wait_for_selector("#link-notice:not([hidden])")
+    assert "ron=星梨花 is not a tile of the hand (scored on " in phone.inner_text("#link-notice")
+    phone.wait_for_function("() => new URLSearchParams(location.search).get('ron') !== 'serika'")

@@ -347,10 +347,18 @@ async function scoreHand(signal, full) {
 }
 function fillRonTiles(ids) {
   const select = $("ron-tile");
-  const chosen = select.value || select.dataset.wanted;
+  const wanted = select.dataset.wanted;
+  const chosen = select.value || wanted;
   const kinds = [...new Set(ids)];
   select.replaceChildren(...kinds.map((id) => el("option", { value: id, text: tileName(id), lang: "ja" })));
   if (kinds.includes(chosen)) select.value = chosen;
+  else if (wanted && win() === "ron" && kinds.length) {  // (QA: a link's ron tile the hand does not hold was
+    // replaced by its first tile without a word)
+    showError($("link-notice"), t("linkProblem", t("ronNotHeld", tileName(wanted), tileName(select.value))));
+    select.dataset.wanted = "";
+    saveUrl();  // (the address says what is shown)
+  }
+  select.dataset.wanted = "";  // (a link's, read once: from now on the choice is the select's)
 }
 
 // --- start -----------------------------------------------------------------------------------------------------

@@ -117,6 +117,7 @@ const WORDS = {
     colPoints: "points", colWhy: "why", bonus: "favourite bonus", leftover: "in no unit", leftoverWhy: "left over: scores nothing",
     total: "total", linkProblem: (p) => `This link was not fully understood: ${p}.`,
     unknownParam: (k) => `unknown parameter ${k}`, unknownValue: (k, v) => `${k}=${v} is not known`,
+    ronNotHeld: (x, y) => `ron=${x} is not a tile of the hand (scored on ${y} instead)`,
     flagCalled: "called", flagRon: "ron tile", flagSora: (x) => `そら as ${x}`, bonusWhy: (x) => `${x} is in a unit`,
     calledTitle: (u) => `called: ${u}`,
   },
@@ -183,6 +184,7 @@ const WORDS = {
     colPoints: "点", colWhy: "内訳", bonus: "担当ボーナス", leftover: "ユニット外", leftoverWhy: "余り: 0 点",
     total: "合計", linkProblem: (p) => `このリンクの一部が読めませんでした: ${p}。`,
     unknownParam: (k) => `不明なパラメータ ${k}`, unknownValue: (k, v) => `${k}=${v} は不明`,
+    ronNotHeld: (x, y) => `ron=${x} は手牌にない(${y} で計算)`,
     whySteps: (w) => `${w.size}人${w.minus.map((m) => ` − 1(${{ no_win: "和了なし", called: "鳴き", ron: "ロン牌を含む" }[m]})`).join("")}`
       + `${w.minus.length ? ` = ${w.n}` : ""}: max(${w.min_points}, ${w.member_points} × (${w.n} − 1)) = ${w.base}`
       + `${w.half !== null ? `; 鳴き: 半分 = ${w.half}` : ""}${w.double !== null ? `; 担当を含む: × 2 = ${w.double}` : ""}`,
