@@ -10,7 +10,7 @@ from catalogue import load_catalogue
 from solver import Evaluator
 from solver.core.errors import MjError
 from solver.core.hand import check_hand
-from solver.core.notation import parse_hand, parse_hand_in_order
+from solver.core.notation import parse_hand, parse_hand_in_order, parse_tiles
 from solver.core.rules import build_rules
 
 CAT = load_catalogue()
@@ -182,6 +182,29 @@ def test_a_middle_dot_inside_a_name_stays_and_a_bad_part_is_named(rules, index):
         parse_hand("真・ゆきほx あずさ", rules)
     with pytest.raises(MjError, match="unknown tile '天海'"):  # (joined only where the two make a name)
         parse_hand("天海 真", rules)
+    # a full name in pieces (QA): with a space, with ・ and the next name after it
+    assert parse_hand("エミリー スチュアート えみりー　すちゅあーと エミリー・スチュアート・星梨花 天海 春香・星梨花", rules) \
+        .concealed == counts_of(["emily", "emily", "emily", "serika", "haruka", "serika"], index)
+    for text in ("・・ 真", "真 ・・", "真 - 雪歩"):  # punctuation is no piece of a name, nor joined to one
+        with pytest.raises(MjError, match="no letters or kana in it"):
+            parse_hand(text, rules)
+
+
+def test_two_names_are_never_read_as_one_or_as_others(rules):
+    """Joining pieces is safe only if no two names written one after the other make a third: every pair of the
+    idols' short names, and a sample of pairs of all their names (kana, full names, romaji), reads as the two."""
+    import random
+
+    names = {}
+    for k, idol in enumerate(rules.tiles.idols):
+        for name in (idol.name, idol.kana, idol.full_name, *idol.romaji):
+            names.setdefault(name, k)
+    short = [(idol.name, k) for k, idol in enumerate(rules.tiles.idols)]
+    every = list(names.items())
+    pairs = [(a, b) for a in short for b in short] + [tuple(random.Random(7).sample(every, 2)) for _ in range(3000)]
+    for (a, ka), (b, kb) in pairs:
+        for glue in (" ", "・", "\u3000"):
+            assert parse_tiles(f"{a}{glue}{b}", rules) == [ka, kb], (a, b, glue)
 
 
 @pytest.mark.parametrize("group", ["〔翼 可憐 茜〕", "【翼・可憐・茜】"])

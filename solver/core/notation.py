@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import re
 
-from solver.core.errors import BAD_BRACKET, NOT_A_UNIT, MjError, shown
+from solver.core.errors import BAD_BRACKET, NOT_A_UNIT, UNKNOWN_TILE, MjError, shown
 from solver.core.hand import Hand
 from solver.core.rules import RuleSet
+from solver.core.tiles import normalise
 from solver.core.wording import count
 
 _SEPARATORS = re.compile(r"[\s,、，;。／/]+")
@@ -29,26 +30,33 @@ def parse_tiles(text: str, rules: RuleSet) -> list[int]:
     return resolve_names(split_names(text), rules)
 
 
+JOINED = 3  # most pieces one name is written in (エミリー・スチュアート; 天海 春香)
+
+
 def resolve_names(names: list[str], rules: RuleSet) -> list[int]:
-    """Kind indices of the names; a name that is none is read as Japanese players write lists (QA): joined to the
-    next where a full name has a space in it (天海　春香), or split at ・ (美奈子・星梨花); else MjError names it."""
-    tiles, kinds, i = rules.tiles, [], 0
-    while i < len(names):
-        kind = tiles.find(names[i])
-        if kind is not None:
-            kinds.append(kind)
-            i += 1
-            continue
-        joined = tiles.find(names[i] + names[i + 1]) if i + 1 < len(names) else None
-        parts = [tiles.find(part) for part in _MIDDLE_DOT.split(names[i]) if part]
-        if joined is not None:
-            kinds.append(joined)
-            i += 2
-        elif len(parts) > 1 and None not in parts:
-            kinds.extend(parts)
-            i += 1
+    """Kind indices of the names, read as Japanese players write lists (QA): split at ・ where the parts are names
+    (美奈子・星梨花), and joined to the next pieces where together they are one (天海　春香, エミリー スチュアート,
+    エミリー・スチュアート・星梨花), the longest first. No two names make a third when joined, so nothing is read
+    twice ways; a piece that is no name raises the MjError of the name it is in."""
+    tiles, pieces = rules.tiles, []  # (piece, the name it comes from)
+    for name in names:
+        pieces += [(part, name) for part in _MIDDLE_DOT.split(name) if part] or [(name, name)]
+    kinds, i = [], 0
+    while i < len(pieces):
+        if not normalise(pieces[i][0]):  # (punctuation alone is no piece of a name: "・・ 真" is not 真)
+            tiles.resolve(pieces[i][0])
+        for j in range(min(len(pieces), i + JOINED), i, -1):
+            run = [piece for piece, _ in pieces[i:j]]
+            if not all(normalise(piece) for piece in run):  # (nor is it joined to a name: "真 -" is not 真)
+                continue
+            kind = next((k for k in (tiles.find(glue.join(run)) for glue in ("", "・")) if k is not None), None)
+            if kind is not None:
+                kinds.append(kind)
+                i = j
+                break
         else:
-            tiles.resolve(names[i])  # (raises, with the nearest names)
+            tiles.resolve(pieces[i][1])  # (raises, with the nearest names)
+            raise MjError(f"unknown tile '{shown(pieces[i][0])}'{tiles._suggestion(pieces[i][0])}", UNKNOWN_TILE)
     return kinds
 
 
