@@ -59,7 +59,10 @@ def errors() -> Iterator[None]:
         yield
     except (MjError, CatalogueError) as exc:
         prefix = "bad catalogue: " if isinstance(exc, CatalogueError) else ""
-        typer.echo(error_line(prefix + str(exc)), err=True)  # one line, escaped and bounded, whatever the input held
+        text = str(exc)
+        if getattr(exc, "code", None) == "ERR_UNKNOWN_RULES" and "--catalogue" not in text and "did you mean" not in text:
+            text += "; a house's rule set is read from its file: add --catalogue FILE"  # (QA: mj check said no more)
+        typer.echo(error_line(prefix + text), err=True)  # one line, escaped and bounded, whatever the input held
         raise typer.Exit(exit_code(exc)) from None
     except BrokenPipeError:  # here, before typer's own handler would exit 1 without a word
         broken_pipe()

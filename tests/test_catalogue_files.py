@@ -285,7 +285,8 @@ def test_mj_check_under_a_house_rule_set(tmp_path):
     assert code == 0, (stdout, err)  # both right: each under its own rule set
     meta = json.loads(out.with_name("results.jsonl.meta").read_text())
     assert meta["catalogue"] == [path] and len(meta["rules_digest"]) == 16
-    assert "unknown rule set 'my-house'" in assert_one_error_line(*run_mj(*args, "--force"))
+    said = assert_one_error_line(*run_mj(*args, "--force"))
+    assert "unknown rule set 'my-house'" in said and said.endswith("add --catalogue FILE\n")  # (QA: no hint)
     Path(path).write_text(house_text().replace("member_points = 2000", "member_points = 3000"), encoding="utf-8")
     assert "is not the same as then" in assert_one_error_line(*run_mj(*args, "--catalogue", path, "--resume"))
 
