@@ -241,13 +241,14 @@ def test_binary_catalogue_is_one_error_line(tmp_path):
     assert run_mj("catalogue", "check", str(junk))[0] == 1
 
 
-@pytest.mark.parametrize("date", ["", "20191212", "2019-W01-1", "2019-12-1", "２０１９-１２-１２"])
+@pytest.mark.parametrize("date", ["", "20191212", "2019-W01-1", "2019-12-1", "２０１９-１２-１", "٢٠١٩-١٢-١٢"])
 def test_as_of_is_strictly_yyyy_mm_dd(date):
     assert "YYYY-MM-DD" in assert_one_error_line(*run_mj("units", SEED_HAND, "--as-of", date))
 
 
-def test_as_of_accepts_a_real_date():
-    assert run_mj("units", SEED_HAND, "--as-of", "2019-12-12", "--json")[0] == 0
+@pytest.mark.parametrize("date", ["2019-12-12", "２０１９-１２-１２", "2019年12月12日"])  # (full width: a Japanese IME's)
+def test_as_of_accepts_a_real_date(date):
+    assert run_mj("units", SEED_HAND, "--as-of", date, "--json")[0] == 0
 
 
 def test_analyze_says_in_words_when_no_complete_hand_is_reachable():
