@@ -3,7 +3,6 @@ The format, the schedule and the statistics live in game/tournament.py; this mod
 
 from __future__ import annotations
 
-import os
 import sys
 from typing import Annotated, Any, Optional
 
@@ -52,9 +51,10 @@ def tournament(
         specs = check_players(list(player or []))
         positive(bot_timeout=bot_timeout, planner_budget=planner_budget)
         Options(calls, multiple_ron)  # a bad --calls is a usage error here, not in a worker
-        house = tuple(os.path.abspath(path) for path in catalogue or ())  # (workers open them from any directory)
+        from solver.api import house_files
+
         settings = Settings(tuple(specs), deals_for(games, len(specs)), seed, rules, calls, multiple_ron,
-                            planner_budget, bot_timeout, house)
+                            planner_budget, bot_timeout, house_files(catalogue))
         if settings.games != games:
             deals = f"{settings.deals} deal{'s' if settings.deals > 1 else ''}"
             print(f"note: {settings.games} games: {deals} x {len(specs)} seat rotations (--games rounds up to "

@@ -8,17 +8,16 @@ the fallback COM decides (after a crash it plays that seat to the end).
 from __future__ import annotations
 
 import os
-
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from game import legal, scoring
-from solver.core.rules import rules_digest
 from game.observation import observe, seat_event
 from game.players.base import BotFault, Player
 from game.state import HAND, GameState, Options, Table, apply, deal, initial, start_turn
 from solver.api import Evaluator
 from solver.core.errors import MjError, given, shown
+from solver.core.rules import rules_digest
 
 
 @dataclass(frozen=True)
@@ -160,7 +159,8 @@ class Game:
                        "favourites": [table.names[k] for k in favourites], "calls": setup.options.calls,
                        "multiple_ron": setup.options.multiple_ron, "rules_digest": rules_digest(ev.rules),
                        # the house files' names (not their paths), for whoever replays the log (QA: it named none)
-                       **({"catalogue": [os.path.basename(f) for f in ev.catalogue.files]} if ev.catalogue.files else {})})
+                       **({"catalogue": [os.path.basename(f) for f in ev.catalogue.files]}
+                          if ev.catalogue.files else {})})
             self.state = initial(hands, wall, setup.dealer, favourites, len(table.names), setup.options)
             self.emit({"type": "start_kyoku", "oya": setup.dealer,
                        "tehais": [[table.names[k] for k in hand] for hand in hands],

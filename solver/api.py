@@ -255,6 +255,11 @@ def _stamped(path: str) -> tuple:
     return path, stat.st_mtime_ns, stat.st_size
 
 
+def house_files(paths) -> tuple[str, ...]:
+    """A house's catalogue files as absolute paths: a batch's workers open them from their own directories."""
+    return tuple(os.path.abspath(path) for path in paths or ())
+
+
 def shared_evaluator(rules: str, catalogue_files: tuple[str, ...] = ()) -> Evaluator:
     """This process's Evaluator for a rule set (built in, or of `catalogue_files`), built once (a worker grades many
     claims, or plays many games, with it; CP-SAT models are built once per process)."""

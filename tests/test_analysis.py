@@ -319,8 +319,12 @@ def test_analyze_of_twelve_tiles_prints_the_call_table():
     assert ron == {w["tile"] for w in payload["waits"] if w["live"] and w["ron"] is not None}
 
 
-@pytest.mark.parametrize("options", [["--nearest"], ["--estimate", "50", "--max-states", "3"], ["--detour", "1"],
-                                     ["--seconds", "2"]])
+@pytest.mark.parametrize("options", [["--nearest"], ["--estimate", "50", "--max-states", "3"], ["--detour", "1"]])
 def test_plan_options_without_turns_are_refused_not_ignored(options):
     result = CliRunner().invoke(cli.app, ["analyze", ROOM_HAND, *options])
     assert result.exit_code == 2 and "with --turns" in result.stderr and len(result.stderr.splitlines()) == 1
+
+
+def test_seconds_without_turns_is_the_analysis_budget():
+    """--seconds went with --turns only; it is the analysis' own budget now (tests/test_h_budget.py: past it)."""
+    assert CliRunner().invoke(cli.app, ["analyze", ROOM_HAND, "--seconds", "2"]).exit_code == 0

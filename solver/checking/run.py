@@ -9,11 +9,11 @@ resume with another input or rule set is refused).
 
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import Iterator
 from typing import IO, Any
 
+from solver.api import house_files
 from solver.batch.executors import make_executor
 from solver.batch.ordered import run_batches
 from solver.batch.output import (check_meta, close_quietly, holds_output, identify, read_meta, recorded_prefix,
@@ -32,7 +32,7 @@ class CheckRun:
 
     def __init__(self, file: str, output: str | None, workers: int, rules: str, resume: bool = False,
                  force: bool = False, cluster: str | None = None, catalogue: tuple[str, ...] = ()):
-        self.catalogue = tuple(os.path.abspath(path) for path in catalogue)  # (workers open them from anywhere)
+        self.catalogue = house_files(catalogue)
         ruleset = validate_rules(rules, self.catalogue)  # (an unknown rule set or a bad file: before any work)
         self.digest = rules_digest(ruleset) if catalogue else None
         if (resume or force) and output is None:

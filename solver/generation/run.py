@@ -12,11 +12,11 @@ one would.
 from __future__ import annotations
 
 import json
-import os
 import sys
 from collections.abc import Iterator
 from typing import IO, Any
 
+from solver.api import house_files
 from solver.batch.executors import Job, make_executor
 from solver.batch.ordered import Stats, run_ordered
 from solver.batch.output import check_meta, close_quietly, holds_output, read_meta, write_line, write_meta
@@ -55,7 +55,7 @@ class GenerateRun:
                  stdout: IO[str] | None = None, attempts: int = ATTEMPTS_PER_POSITION, catalogue: tuple[str, ...] = ()):
         check_kind(kind, count)
         self.level = parse_difficulty(kind, difficulty)
-        house = tuple(os.path.abspath(path) for path in catalogue)  # (workers open them from anywhere)
+        house = house_files(catalogue)
         ruleset = validate_rules(rules, house)
         check_possible(kind, self.level, ruleset)
         if (resume or force) and output is None:
