@@ -347,3 +347,13 @@ def test_overlong_lines_are_skipped_in_bounded_blocks():
     data = b"a" * (MAX_LINE_BYTES * 3) + b"\n" + GOOD.encode() + b"\n"
     got = list(numbered_lines(io.BytesIO(data)))
     assert got[0] == (1, MAX_LINE_BYTES * 3 + 1) and got[1] == (2, GOOD.encode() + b"\n")
+
+
+@pytest.mark.parametrize("args, said", [
+    (["tournament", "-p", "greedy", "-p", "random", "--bot-timeout", "-1"], "--bot-timeout': must not be negative, not -1"),
+    (["tournament", "-p", "greedy", "-p", "random", "--seed", "-3"], "--seed': must not be negative, not -3"),
+    (["h", SEED_HAND, "--seconds", "-2"], "--seconds': must be a number of at least 0.01, not -2"),
+])
+def test_a_minus_sign_is_said_as_out_of_range(args, said):
+    """QA: "--bot-timeout -1" was told "(digits 0-9 and a point)", and "0" "must be positive"."""
+    assert said in assert_one_error_line(*run_mj(*args))

@@ -33,9 +33,18 @@ def _check(value: float, text: str, name: str, kind: str, low: float | None, hig
         raise MjError(f"{name}must be {kind}{_range(low, high)}, not {text}")
 
 
+def _negative(text: object, pattern: re.Pattern, name: str, kind: str, low: float | None, high: float | None) -> None:
+    """A number with a minus sign: said as out of range, not as bad characters (QA: "--bot-timeout -1" was told
+    "digits 0-9 and a point", "0" "must be positive")."""
+    if isinstance(text, str) and text.startswith("-") and pattern.fullmatch(text[1:]):
+        wanted = f"must be {kind}{_range(low, high)}" if low is not None else "must not be negative"
+        raise MjError(f"{name}{wanted}, not {safe_text(text, 20)}")
+
+
 def whole(text: str, name: str, low: int | None = None, high: int | None = None) -> int:
     """A whole number of ASCII digits within [low, high]; `name` starts the message ("": it starts at "must")."""
     name = f"{name} " if name else ""
+    _negative(text, _WHOLE, name, "a whole number", low, high)
     if not isinstance(text, str) or not _WHOLE.fullmatch(text):
         raise MjError(f"{name}must be a whole number{_range(low, high)} (digits 0-9), not '{safe_text(str(text), 20)}'")
     if len(text.lstrip("0")) > DIGITS:
@@ -49,6 +58,7 @@ def whole(text: str, name: str, low: int | None = None, high: int | None = None)
 def decimal(text: str, name: str, low: float | None = None, high: float | None = None) -> float:
     """A decimal number of ASCII digits (one point at most; no sign, exponent, nan or inf) within [low, high]."""
     name = f"{name} " if name else ""
+    _negative(text, _DECIMAL, name, "a number", low, high)
     if not isinstance(text, str) or not _DECIMAL.fullmatch(text):
         raise MjError(f"{name}must be a number{_range(low, high)} (digits 0-9 and a point), "
                       f"not '{safe_text(str(text), 20)}'")
