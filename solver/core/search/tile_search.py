@@ -77,6 +77,7 @@ class TileSearch:
         sub.units_with = tuple(tuple(u for u in us if u in keep) for us in self.units_with)
         sub.fill_order = tuple(u for u in self.fill_order if u in keep)
         sub._h_cache, sub._fill_cache, sub._weight_cache, sub._leaf_cache = {}, {}, {}, {}
+        sub.deadline = None  # (a block's deadline ends with its block, not with a copy made inside it)
         sub._c = sub._native_searcher()
         return sub
 
