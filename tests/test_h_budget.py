@@ -56,6 +56,7 @@ def test_the_api_says_what_it_reached_and_answers_exactly_with_time(house):
     h = ev.h(hand, seconds=600).h
     assert int(found[1]) <= h <= int(found[2] or h)
     assert (refused.value.at_least, refused.value.at_most) == (int(found[1]), found[2] and int(found[2]))
+    assert h > 0 and refused.value.at_least >= 1  # (not complete as it is: QA, "at least 0")
     for bad in (0, -1, float("nan"), float("inf"), True, "5"):  # (QA: nan meant no limit, "5" a TypeError)
         with pytest.raises(MjError, match="the time budget must be"):
             ev.h(hand, seconds=bad)

@@ -79,6 +79,8 @@ def exchange_distance(rules: RuleSet, hand: Hand, seen: tuple[int, ...] = (), co
             exchange = witness(search, rules, hand, seen, copies)
     except SearchStopped as stop:
         least = search._h_of(hand, stop.most)
+        if least == 0 and not _complete(hand, rules):  # (a split of the hand's own tiles: milliseconds, QA: "at least 0")
+            least = 1
         most = None if stop.leaf is None else search._h_of(hand, stop.leaf.kept)
         error = MjError(f"h was not proved within {seconds:g} s ({len(rules.units):,} units in {rules.name}): it is at "
                         f"least {least}, {'none found yet' if most is None else f'at most {most} (an exchange found)'}",
@@ -91,6 +93,13 @@ def exchange_distance(rules: RuleSet, hand: Hand, seen: tuple[int, ...] = (), co
     assert len(exchange.into) == h, "witness disagrees with the search"
     soras = exchange.out.count(rules.tiles.sora) if rules.sora_mode == "fetch" else 0
     return DistanceResult(h, exchange, soras)
+
+
+def _complete(hand: Hand, rules: RuleSet) -> bool:
+    """Whether the hand splits into units as it is (score.py's partition search over its own tiles: no deadline)."""
+    from solver.core.score import is_complete
+
+    return hand.size(rules) == rules.hand_size and is_complete(hand, rules)
 
 
 def accepted(dm, hand: Hand, seen: tuple[int, ...] = (), seeds: Iterable[tuple[int, ...]] = (),
