@@ -412,3 +412,11 @@ def test_a_rule_set_and_a_date_as_typed_with_a_japanese_ime():
     assert Evaluator("２０１９－１０").rules.name == "2019-10"
     with pytest.raises(MjError, match="unknown rule set"):
         Evaluator("２０１９－１１")
+
+
+@pytest.mark.parametrize("typed, kind", [("ふーか", "fuka"), ("ﾌｰｶ", "fuka"), ("こーさかうみ", "umi"),
+                                         ("おーがみたまき", "tamaki"), ("しじょーたかね", "takane"),
+                                         ("にかいどーちづる", "chizuru"), ("えみりい", "emily")])
+def test_a_long_vowel_as_a_mark_or_as_kana(rules, index, typed, kind):
+    """QA: ふーか was refused where ふうか was read (and so were こーさか, おーがみ)."""
+    assert rules.tiles.resolve(typed) == index[kind]

@@ -28,10 +28,28 @@ def kunrei(romaji: str) -> str:
     return romaji
 
 
+# a long vowel as kana write it: ー after a kana is its vowel, and after an o-row kana (as お) it is う as names write it
+# (ふーか = ふうか, こーさか = こうさか, おーがみ = おおがみ = おうがみ; QA: ふーか was refused)
+_VOWEL = {kana: vowel for vowel, row in (("あ", "あかさたなはまやらわがざだばぱぁゃゎ"), ("い", "いきしちにひみりぎじぢびぴぃ"),
+                                       ("う", "うくすつぬふむゆるぐずづぶぷぅゅ"), ("え", "えけせてねへめれげぜでべぺぇ"),
+                                       ("う", "おこそとのほもよろをごぞどぼぽぉょ")) for kana in row}
+_O_ROW = frozenset("おこそとのほもよろをごぞどぼぽぉょ")
+
+
+def _long_vowels(text: str) -> str:
+    out: list[str] = []
+    for ch in text:
+        if out and (ch == "ー" or (ch == "お" and out[-1] in _O_ROW)) and out[-1] in _VOWEL:
+            ch = _VOWEL[out[-1]]
+        out.append(ch)
+    return "".join(out)
+
+
 def normalise(name: str) -> str:
-    """Width-, case- and kana-insensitive form: NFKC, casefold, katakana as hiragana, no separators."""
+    """Width-, case- and kana-insensitive form: NFKC, casefold, katakana as hiragana, long vowels as kana write them
+    (_long_vowels), no separators."""
     text = unicodedata.normalize("NFKC", name).casefold().translate(_IGNORED)
-    return text.translate(_KATAKANA_TO_HIRAGANA)
+    return _long_vowels(text.translate(_KATAKANA_TO_HIRAGANA))
 
 
 @dataclass(frozen=True)
