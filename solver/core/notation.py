@@ -49,7 +49,7 @@ def resolve_names(names: list[str], rules: RuleSet) -> list[int]:
             run = [piece for piece, _ in pieces[i:j]]
             if not all(normalise(piece) for piece in run):  # (nor is it joined to a name: "真 -" is not 真)
                 continue
-            kind = next((k for k in (tiles.find(glue.join(run)) for glue in ("", "・")) if k is not None), None)
+            kind = tiles.find("".join(run))  # (a name's own ・ is no letter: エミリー・スチュアート = エミリースチュアート)
             if kind is not None:
                 kinds.append(kind)
                 i = j
