@@ -207,6 +207,13 @@ def test_two_names_are_never_read_as_one_or_as_others(rules):
             assert parse_tiles(f"{a}{glue}{b}", rules) == [ka, kb], (a, b, glue)
 
 
+def test_a_bracket_closed_by_another_kind_is_refused(rules):
+    """QA: [翼 可憐 茜〕 was taken; a width's variant still closes its own kind ([ ］)."""
+    with pytest.raises(MjError, match="a bracket \\[ closed by 〕"):
+        parse_hand("[翼 可憐 茜〕 春香", rules)
+    assert parse_hand("[翼 可憐 茜］ 春香", rules).called == parse_hand("［翼 可憐 茜] 春香", rules).called
+
+
 @pytest.mark.parametrize("group", ["〔翼 可憐 茜〕", "【翼・可憐・茜】"])
 def test_more_bracket_forms(rules, group):
     hand = parse_hand(f"{group} 春香 千早 貴音 律子 百合子 真 雪歩 あずさ 可奈 歩", rules)

@@ -16,6 +16,7 @@ from solver.core.wording import count
 _SEPARATORS = re.compile(r"[\s,、，;。／/]+")
 _MIDDLE_DOT = re.compile(r"[・･]")  # between names (美奈子・星梨花), or inside one (エミリー・スチュアート)
 _OPEN, _CLOSE = "[［【「(（〔", "]］】」)）〕"
+_PAIR = (0, 0, 1, 2, 3, 3, 4)  # which open closes which (a width's variant closes its own kind: [ ］)
 _GROUP = re.compile(rf"[{re.escape(_OPEN)}]([^{re.escape(_OPEN + _CLOSE)}]*)[{re.escape(_CLOSE)}]")
 
 
@@ -68,11 +69,15 @@ def parse_hand(text: str, rules: RuleSet) -> Hand:
 def parse_hand_in_order(text: str, rules: RuleSet) -> tuple[Hand, list[int]]:
     """parse_hand, and the tiles outside brackets in the order they were written (a Hand keeps counts only:
     the page shows the hand as typed)."""
-    depth = 0
+    depth, opened = 0, ""
     for ch in text:
         depth += (ch in _OPEN) - (ch in _CLOSE)
         if depth not in (0, 1):
             raise MjError(f"unbalanced or nested brackets in '{shown(text.strip())}'", BAD_BRACKET)
+        if ch in _OPEN:
+            opened = ch
+        elif ch in _CLOSE and _PAIR[_CLOSE.index(ch)] != _PAIR[_OPEN.index(opened)]:  # (QA: [翼 可憐 茜〕 was taken)
+            raise MjError(f"a bracket {opened} closed by {ch} in '{shown(text.strip())}'", BAD_BRACKET)
     called = [called_unit(parse_tiles(group, rules), rules) for group in _GROUP.findall(text)]
     rest = _GROUP.sub(" ", text)
     if any(ch in rest for ch in _OPEN + _CLOSE):
