@@ -220,6 +220,9 @@ class Tally:
         self.ends = {"tsumo": 0, "ron": 0, "draw": 0}
         self.errors = [0] * n
         self.faults = {key: [0] * n for key in FAULT_COUNTS}
+        # per player and seat: games, wins, score total (None once a game there had no score); seat 0 deals and
+        # draws first, so an organiser can see what a seat is worth (QA: no per-seat figures)
+        self.seats = [[[0, 0, 0] for _ in range(n)] for _ in range(n)]
         self.deal_scores: list[list[float]] = []  # per complete deal: each player's mean score there
         self.deal_wins: list[list[float]] = []  # per complete deal: each player's share of wins there
         self.deal: list[dict[str, Any]] = []  # the lines of the deal under way
@@ -237,6 +240,10 @@ class Tally:
                 self.wins[player] += win
                 self.deal_ins[player] += game["end"] == "ron" and game["from"] == seat
                 self.errors[player] += game["errors"][seat]
+                here = self.seats[player][seat]
+                here[0] += 1
+                here[1] += win
+                here[2] = None if got is None or here[2] is None else here[2] + got
                 for key, counts in self.faults.items():
                     counts[player] += game.get(key, [0] * self.n)[seat]
                 self.unscored[player] += got is None
@@ -260,7 +267,10 @@ class Tally:
                             "mean_score": _round(mean, 2), "mean_score_ci": _round(interval, 2),
                             "deal_ins": self.deal_ins[p], "bot_errors": self.errors[p],
                             "decisions": self.faults["decisions"][p], "fallback_decisions": self.faults["fallback"][p],
-                            "crashed_games": self.faults["crashed"][p]})
+                            "crashed_games": self.faults["crashed"][p],
+                            "by_seat": [{"seat": seat, "games": g, "wins": w, "win_rate": _round(w / g if g else None, 4),
+                                         "mean_score": _round(total / g if g and total is not None else None, 2)}
+                                        for seat, (g, w, total) in enumerate(self.seats[p])]})
         pairs = []
         for a in range(self.n):
             for b in range(a + 1, self.n):

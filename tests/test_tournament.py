@@ -157,6 +157,9 @@ def test_summary_of_known_small_results():
     assert pair["win_rate_diff"] == round(1 / 3, 4) and pair["win_rate_diff_ci"][0] < 0
     assert a["win_rate_ci"] == [round(v, 4) for v in wilson(3, 6)]
     assert s["ends"] == {"tsumo": 2, "ron": 2, "draw": 2} and s["deals"] == 3 and s["games"] == 6
+    # per seat (seat 0 deals): A sat at 0 in games 0, 2, 4 (10, 5, 9; won 0 and 4), at 1 in 1, 3, 5 (4, 8, 2; won 3)
+    assert a["by_seat"] == [{"seat": 0, "games": 3, "wins": 2, "win_rate": 0.6667, "mean_score": 8.0},
+                            {"seat": 1, "games": 3, "wins": 1, "win_rate": 0.3333, "mean_score": 4.67}]
     assert s["unfinished"] == 0
 
 
