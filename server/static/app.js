@@ -348,6 +348,7 @@ async function scoreHand(signal, full) {
 function fillRonTiles(ids) {
   const select = $("ron-tile");
   const wanted = select.dataset.wanted;
+  select.dataset.wanted = "";  // (a link's, read once: from now on the choice is the select's)
   const chosen = select.value || wanted;
   const kinds = [...new Set(ids)];
   select.replaceChildren(...kinds.map((id) => el("option", { value: id, text: tileName(id), lang: "ja" })));
@@ -355,10 +356,8 @@ function fillRonTiles(ids) {
   else if (wanted && win() === "ron" && kinds.length) {  // (QA: a link's ron tile the hand does not hold was
     // replaced by its first tile without a word)
     showError($("link-notice"), t("linkProblem", t("ronNotHeld", tileName(wanted), tileName(select.value))));
-    select.dataset.wanted = "";
     saveUrl();  // (the address says what is shown)
   }
-  select.dataset.wanted = "";  // (a link's, read once: from now on the choice is the select's)
 }
 
 // --- start -----------------------------------------------------------------------------------------------------
