@@ -39,6 +39,11 @@ class DistanceModel:
         self.wildcard = rules.sora_mode == "wildcard" and rules.tiles.sora is not None
         self.copies = COPIES
 
+    def __getstate__(self) -> dict:
+        """Without the CP-SAT model (built again on use): an Evaluator pickles whatever it has answered (QA: not once
+        an analysis had built the model)."""
+        return {k: v for k, v in self.__dict__.items() if k not in DistanceModel._BUILT_ON_USE}
+
     def __getattr__(self, name: str) -> Any:
         # the model is built on first use: the searches answer most hands, and OR-Tools loads only here
         if name not in DistanceModel._BUILT_ON_USE or "model" in self.__dict__:

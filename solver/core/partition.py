@@ -13,8 +13,6 @@ on M alone, so the maximum is exact.
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from solver.core.hand import Hand, Situation
 from solver.core.rules import RuleSet
 
@@ -83,6 +81,7 @@ class _Cover:
             self.bit[kind] = 1 << rank
         self.masks = [sum(self.bit[k] for k in set(m)) for m in members]
         self.memo: dict[tuple[bytes, int], dict[tuple[bool, bool], float]] = {}
+        self.stands: dict[tuple[int, int], dict[tuple[bool, bool], float]] = {}
 
     @property
     def size(self) -> int:
@@ -117,15 +116,18 @@ class _Cover:
         self.memo[key] = found
         return found
 
-    @lru_cache(maxsize=None)
     def _stand_ins(self, soras: int, start: int) -> dict[tuple[bool, bool], float]:
-        """Whole units of そら stand-ins filling `soras` (units from index `start` on, no repeats of order)."""
+        """Whole units of そら stand-ins filling `soras` (units from index `start` on, no repeats of order); memoised
+        by the instance (QA: a method's lru_cache kept every cover, and so every rule set, alive)."""
         if soras == 0:
             return {(False, False): 0}
-        found: dict[tuple[bool, bool], float] = {}
-        for u in range(start, len(self.s.members)):
-            if len(self.s.members[u]) <= soras:
-                self._extend(found, u, self._stand_ins(soras - len(self.s.members[u]), u))
+        found = self.stands.get((soras, start))
+        if found is None:
+            found = {}
+            for u in range(start, len(self.s.members)):
+                if len(self.s.members[u]) <= soras:
+                    self._extend(found, u, self._stand_ins(soras - len(self.s.members[u]), u))
+            self.stands[soras, start] = found
         return found
 
     def _extend(self, found: dict, u: int, sub: dict) -> None:

@@ -60,6 +60,14 @@ class RuleSet:
         return self.spec.hand_size - sum(self.units[u].size for u in called)
 
     @cached_property
+    def built(self) -> dict:
+        """What is built once per rule set and lives as long as it (search/fast.py: its searches); never pickled."""
+        return {}
+
+    def __getstate__(self) -> dict:
+        return {k: v for k, v in self.__dict__.items() if k != "built"}
+
+    @cached_property
     def by_members(self) -> dict[frozenset[int], UnitDef]:
         return {frozenset(u.members): u for u in self.units}
 

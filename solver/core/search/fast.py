@@ -19,15 +19,15 @@ ACCEPT_NODES = 2000  # past this many search nodes the acceptance proof goes to 
 ACCEPT_H = 2  # from this h on (outside wildcard mode) optimal targets abound: CP-SAT with swaps lists them faster
 # ... than the pure search; the C search (solver/core/search/_searchc.c) lists them faster still, up to its own node limit
 ACCEPT_NODES_C = 200_000  # bench: 2019-10 worst 3.6 s at 2000, 0.4 s here (the C search visits ~10^7 nodes/s)
-_BUILT: dict[tuple[type, int], tuple[RuleSet, object]] = {}
 
 
 def _built_once(kind: type, rules: RuleSet):
-    """`kind(rules)`, built once per rule set (keyed by identity: a RuleSet is built once per Evaluator)."""
-    entry = _BUILT.get((kind, id(rules)))
-    if entry is None or entry[0] is not rules:
-        entry = _BUILT[(kind, id(rules))] = (rules, kind(rules))
-    return entry[1]
+    """`kind(rules)`, built once per rule set and kept by it (RuleSet.built), so it goes when the rule set does (QA: a
+    module-level table kept every Evaluator's searches alive, 1.7 MB a request for a server asked many --as-of dates)."""
+    built = rules.built
+    if kind not in built:
+        built[kind] = kind(rules)
+    return built[kind]
 
 
 def search_for(rules: RuleSet) -> TileSearch:

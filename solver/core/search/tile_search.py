@@ -20,6 +20,7 @@ budget cap_σ, and h = max(0, N - c_σ - real kept).
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -33,6 +34,7 @@ from solver.core.search.native import NATIVE, searcher, wanted
 __all__ = ["NATIVE", "SearchStopped", "TileSearch", "real_draws"]
 
 LEAF_CACHE = 256  # best leaves kept (each holds a few tuples of 54)
+_CLOCK = threading.local()  # this thread's deadline (TileSearch.within)
 
 
 class TileSearch:
@@ -63,7 +65,6 @@ class TileSearch:
         self._fill_cache: dict = {}
         self._weight_cache: dict = {}
         self._leaf_cache: dict = {}
-        self.deadline: float | None = None  # best_leaf's (within)
         self.native = wanted(native)
         self._c = self._native_searcher()
 
@@ -77,7 +78,6 @@ class TileSearch:
         sub.units_with = tuple(tuple(u for u in us if u in keep) for us in self.units_with)
         sub.fill_order = tuple(u for u in self.fill_order if u in keep)
         sub._h_cache, sub._fill_cache, sub._weight_cache, sub._leaf_cache = {}, {}, {}, {}
-        sub.deadline = None  # (a block's deadline ends with its block, not with a copy made inside it)
         sub._c = sub._native_searcher()
         return sub
 
@@ -105,15 +105,23 @@ class TileSearch:
 
     @contextmanager
     def within(self, seconds: float | None) -> Iterator[None]:
-        """The best-leaf searches inside stop `seconds` from now, raising SearchStopped (None: no limit).
-        (QA: a house of 1,000 trios and a duo took `mj h` 8 s a hand, with no budget to stop it.)"""
+        """The searches inside stop `seconds` from now, raising SearchStopped (None: no limit of its own; an outer
+        block's still holds, and an inner one never extends it). (QA: a house of 1,000 trios and a duo took `mj h` 8 s
+        a hand, with no budget to stop it.)"""
         seconds = budget_seconds(seconds)
         before = self.deadline
-        self.deadline = None if seconds is None else time.monotonic() + seconds
+        if seconds is not None:
+            _CLOCK.deadline = min(before or float("inf"), time.monotonic() + seconds)
         try:
             yield
         finally:
-            self.deadline = before
+            _CLOCK.deadline = before
+
+    @property
+    def deadline(self) -> float | None:
+        """The time.monotonic() past which this thread's searches stop (within), or None. Per thread, not per search:
+        the searches of a rule set are shared by every caller (QA: one thread's budget stopped another's call)."""
+        return getattr(_CLOCK, "deadline", None)
 
     def passed(self) -> None:
         """SearchStopped where the deadline has passed (between searches: the solver's steps are short)."""
