@@ -12,6 +12,7 @@ from solver.core.hand import Hand
 
 
 CACHE_LIMIT = 1 << 18  # memo tables are cleared past this many entries
+WEIGHT_LIMIT = 1 << 16  # the weights' table (about 1 KB an entry: QA saw it hold 290 MB of a process at 1 << 18)
 
 
 @dataclass(frozen=True)
@@ -96,7 +97,7 @@ class _Run:
                 mask >>= 1
                 kind += 1
             found.sort()
-            if len(cache) > CACHE_LIMIT:
+            if len(cache) > WEIGHT_LIMIT:
                 cache.clear()
             cache[key] = found
         return found
