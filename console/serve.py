@@ -10,7 +10,7 @@ from console.common import CatalogueOpt, errors
 from solver.api import open_catalogue
 
 
-def serve(host: Annotated[str, typer.Option("--host", help="Address to listen on (loopback by default).")] = "127.0.0.1",
+def serve(host: Annotated[str, typer.Option("--host", help="Address to listen on (loopback by default; 0.0.0.0 lets phones on the same network in, and the address they open is printed).")] = "127.0.0.1",
           port: Annotated[int, typer.Option("--port", min=0, max=65535, help="Port (0: any free one).")] = 8000,
           open_: Annotated[bool, typer.Option("--open", help="Open the page in the default browser.")] = False,
           workers: Annotated[int, typer.Option("--workers", "-j", min=1, max=32, help="Solver worker processes.")] = 2,

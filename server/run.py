@@ -21,6 +21,17 @@ def bind(host: str, port: int) -> socket.socket:
     return sock
 
 
+def lan_address() -> str | None:
+    """This machine's address on its network (the one a route out would use; no packet is sent), or None."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect(("192.0.2.1", 9))  # (TEST-NET-1: a connect on UDP only picks the route)
+            address = probe.getsockname()[0]
+    except OSError:
+        return None
+    return None if address.startswith("127.") or address == "0.0.0.0" else address
+
+
 def serve(host: str = "127.0.0.1", port: int = 8000, open_browser: bool = False, workers: int = 2,
           catalogue_files: tuple[str, ...] = (), timeout: float | None = 300.0) -> None:
     import uvicorn
@@ -31,8 +42,12 @@ def serve(host: str = "127.0.0.1", port: int = 8000, open_browser: bool = False,
     shown = f"[{host}]" if ":" in host else host
     url = f"http://{shown}:{sock.getsockname()[1]}/"
 
+    lan = lan_address() if host in ("0.0.0.0", "::") else None
+
     def ready() -> None:  # after the workers are started; the socket is already bound
         print(f"mj serve: {url}  (Ctrl-C stops)", flush=True)
+        if lan:  # (QA: http://0.0.0.0:8765/ is no address a phone can open)
+            print(f"mj serve: phones on this network open http://{lan}:{sock.getsockname()[1]}/", flush=True)
         if open_browser:
             webbrowser.open(url)
 

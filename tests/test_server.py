@@ -322,3 +322,29 @@ def test_a_client_that_goes_away_stops_its_request():
 
     run_alone(main)
     assert sent[0]["status"] == CLIENT_GONE
+
+
+def test_serving_the_network_prints_the_address_phones_open():
+    """QA (a club's operator): with --host 0.0.0.0 the only address printed was http://0.0.0.0:PORT/, which no phone
+    opens. The machine's own address on its network is printed too, and it answers."""
+    import subprocess
+    import sys
+    from urllib.request import urlopen
+
+    from server.browser import _first_line
+    from server.run import lan_address
+
+    lan = lan_address()
+    if lan is None:
+        pytest.skip("this machine has no network address besides loopback")
+    process = subprocess.Popen([sys.executable, "-c", "import cli; cli.main()", "serve", "--host", "0.0.0.0", "--port",
+                                "0", "--workers", "1"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert _first_line(process).startswith("mj serve: http://0.0.0.0:")
+        second = process.stdout.readline().strip()  # (printed with the first, at once)
+        assert second.startswith(f"mj serve: phones on this network open http://{lan}:"), second
+        with urlopen(second.split()[-1] + "api/rules", timeout=30) as reply:
+            assert reply.status == 200
+    finally:
+        process.terminate()
+        process.wait(10)
