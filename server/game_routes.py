@@ -43,7 +43,8 @@ def game_routes(sessions: Sessions) -> list[Route]:
     def found(request: Request):
         session = sessions.get(request.path_params["id"])
         if session is None:
-            return None, error(404, "error: no such game here (finished games are kept 30 minutes)", "ERR_NOT_FOUND")
+            return None, error(404, "error: no such game here: the server restarted since (games live in its memory), or the game finished "
+                                   "more than 30 minutes ago", "ERR_NOT_FOUND")
         return session, None
 
     async def state(request: Request) -> Response:

@@ -99,8 +99,9 @@ def test_a_refused_action_shows_the_servers_error_and_the_game_goes_on(page, url
     page.goto(f"{url}play?seed=3&coms=greedy&pace=0")
     page.wait_for_selector("#my-hand button[data-action=dahai]")
     page.evaluate("() => send({type: 'dahai', actor: 0, pai: 'not a tile'})")
-    error = page.wait_for_selector("#game-error:not([hidden])")
-    assert error.inner_text().startswith("error: not one of your legal actions")
+    error = page.wait_for_selector("#game-error:not([hidden])")  # (the page sends only what was offered: a refusal
+    # means the game moved on, said in words, not the move's JSON; QA)
+    assert error.inner_text().startswith("That move is not possible any more")
     page.wait_for_selector("#my-hand button[data-action=dahai]")  # offered again
     page.locator("#my-hand button[data-action=dahai]").first.click()
     page.wait_for_function("() => document.querySelectorAll('#moves li.mine').length >= 2")
@@ -454,3 +455,37 @@ def test_the_review_steppers_are_named_in_japanese(page, url):
     page.goto(f"{url}review?lang=ja")
     page.wait_for_selector("#drop")
     assert page.get_attribute("#prev", "aria-label") == "前の手" and page.get_attribute("#step", "aria-label") == "手"
+
+
+def test_a_game_the_server_no_longer_has_ends_the_table_with_a_way_to_start_again(page, url):
+    """QA (a club's operator): after a restart the page kept its buttons, which led nowhere, and said "finished games
+    are kept 30 minutes" of a game in progress."""
+    page.goto(f"{url}play?pace=0")
+    start_seed_5_against_greedy(page)
+    gone = {"error": "error: no such game here", "code": "ERR_NOT_FOUND"}
+    page.route("**/api/game/*/act", lambda route: route.fulfill(status=404, json=gone))
+    page.click("#my-hand button[data-action=dahai]")
+    page.wait_for_selector("#game-error:not([hidden])")
+    assert page.inner_text("#game-error").startswith("This game is no longer on the server")
+    assert page.get_attribute("#actions a", "href") == "/play"
+    assert all(button.is_disabled() for button in page.locator("#my-hand button").all())
+
+
+def test_a_move_made_in_another_tab_brings_this_one_up_to_date(page, url):
+    """QA: a second tab of the same game kept the old board live, and a tap there said "not one of your legal
+    actions: {...}" in raw JSON."""
+    page.goto(f"{url}play?pace=0")
+    start_seed_5_against_greedy(page)
+    with page.expect_popup() as opened:
+        page.evaluate("window.open(location.href)")  # (the tab's session, and so its game, copied)
+    other = opened.value
+    other.set_default_timeout(WAIT_MS)
+    other.wait_for_selector("#my-hand button[data-action=dahai]")
+    before = other.locator("#moves li").count()
+    page.click("#my-hand button[data-action=dahai]")
+    page.wait_for_function(f"() => document.querySelectorAll('#moves li').length > {before}")
+    other.click("#my-hand button[data-action=dahai]")
+    other.wait_for_selector("#game-error:not([hidden])")
+    assert other.inner_text("#game-error").startswith("That move is not possible any more")
+    other.wait_for_function(f"() => document.querySelectorAll('#moves li').length > {before}")
+    other.close()

@@ -17,6 +17,7 @@ let polling = false;
 let replaying = 0;      // steps to show again without the pace (a game resumed after a reload)
 let heartbeat = null;   // the timer touching the game while its player thinks
 const HEARTBEAT_MS = 10000;  // the server may drop a game untouched for 30 s when it needs the room
+const RETRY_MS = 2000;  // an unreachable server is asked again this often
 
 // This tab's game for these settings (sessionStorage: per tab), so a reload or Back/Forward resumes it
 // (keyed by what deals it: the COMs, the seed, the rule set)
@@ -115,9 +116,11 @@ async function poll(first = null) {
       if (!snapshot) {
         try {
           snapshot = await requestJson(`/api/game/${game.id}?since=${shown}`);
+          showError($("game-error"), "");
         } catch (error) {
-          showError($("game-error"), error.message);
-          return;
+          if (trouble(error)) return;
+          await new Promise((resolve) => setTimeout(resolve, RETRY_MS));  // unreachable: tried again (QA)
+          continue;
         }
       }
       queue.push(...snapshot.steps);
@@ -140,11 +143,30 @@ function beat() {
   clearInterval(heartbeat);
   heartbeat = setInterval(async () => {
     try {
-      await requestJson(`/api/game/${game.id}?since=${shown}`);
+      const now = await requestJson(`/api/game/${game.id}?since=${shown}`);
+      showError($("game-error"), "");
+      if (now.total > shown) { stopBeat(); poll(); }  // played on elsewhere (another tab): shown here too (QA)
     } catch (error) {
-      showError($("game-error"), error.message);
+      trouble(error);
     }
   }, HEARTBEAT_MS);
+}
+
+// What a failed request means here: the game gone (the server restarted, or it ended long ago) ends this table
+// with a way to start again; an unreachable server is said while the page tries again (QA: a restart left live
+// buttons that led nowhere). True where the table is done.
+function trouble(error) {
+  if (error.status === 404) {
+    stopBeat();
+    remember(gameKey(query.get("seed")), null);
+    $("actions").replaceChildren(el("a", { class: "button", href: "/play", text: t("newGame") }));
+    for (const button of document.querySelectorAll("#my-hand button")) button.disabled = true;
+    $("prompt").textContent = "";
+    showError($("game-error"), t("gameGone"));
+    return true;
+  }
+  showError($("game-error"), error.status ? error.message : t("offline"));
+  return false;
 }
 function stopBeat() { clearInterval(heartbeat); heartbeat = null; }
 
@@ -247,7 +269,8 @@ async function send(action) {
                                                      body: JSON.stringify(action) });
     showError($("game-error"), "");
   } catch (error) {
-    showError($("game-error"), error.message);  // the server refused it: the game still waits; ask again
+    if (error.status === 400) showError($("game-error"), t("moveRefused"));  // (QA: raw JSON of the move, two tabs)
+    else if (trouble(error)) return;
   }
   poll();
 }
