@@ -187,7 +187,8 @@ class Sessions:
         with self.lock:
             self._prune()
             if len(self.items) >= self.limit:
-                raise MjError(f"{self.limit} games are in progress here: finish one or wait", "ERR_BUSY")
+                raise MjError(f"{self.limit} games are in progress here: finish one, or wait until one is left "
+                              f"alone {self.left:g} s (a closed page)", "ERR_BUSY")  # (QA: how long, not said)
             self.items[session.id] = session
         return session.start()
 

@@ -171,6 +171,7 @@ def test_sessions_are_capped_and_idle_ones_dropped():
         with pytest.raises(MjError) as full:
             sessions.new(3, ["greedy"])  # both wait for their human: none can be dropped
         assert full.value.code == "ERR_BUSY"
+        assert str(full.value) == "2 games are in progress here: finish one, or wait until one is left alone 30 s (a closed page)"
         first.touched -= 7200  # idle past the limit: dropped for the next game, its thread ends
         third = sessions.new(3, ["greedy"])
         assert sessions.get(first.id) is None and sessions.get(third.id) is third

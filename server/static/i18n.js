@@ -22,7 +22,7 @@ function notWinJa(reason) {
   return held ? `${held[1].split(", ").join("・")} を他の牌と合わせて含むユニットがない` : NOT_WIN_JA[reason] ?? reason;
 }
 
-// The server's commonest errors on a hand typed (solver/core: tiles.py, hand.py, notation.py) in the Japanese
+// The server's commonest errors (a hand typed: solver/core tiles.py, hand.py, notation.py; a full table) in the Japanese
 // page's words; any other stays as the server wrote it (QA: said in English)
 const ERRORS_JA = [
   [/^error: unknown tile '(.*)'(?:; did you mean (.+)\?| \((no letters or kana in it|an empty name)\))?$/,
@@ -35,6 +35,8 @@ const ERRORS_JA = [
   [/^error: called group \[(.+?)\](?: \(.*\))? has (\d+) members?; only units of 3 or more can be called$/,
     (m) => `エラー: 鳴いた組 [${m[1]}] は ${m[2]} 人: 鳴けるのは 3 人以上のユニットだけ`],
   [/^error: unbalanced or nested brackets in '(.*)'$/, (m) => `エラー: 括弧の対応が取れていない(または入れ子):「${m[1]}」`],
+  [/^error: (\d+) games are in progress here: finish one, or wait until one is left alone (\d+) s \(a closed page\)$/,
+    (m) => `エラー: このサーバーで ${m[1]} 局が進行中です: どれかが終わるか、${m[2]} 秒放置される(ページが閉じられる)まで待ってください`],
   [/^error: a (?:winning )?hand holds (\d+)(?: or (\d+))? tiles, this one (\d+)$/,
     (m) => `エラー: 手牌は ${m[2] ? `${m[1]} 枚か ${m[2]}` : m[1]} 枚、この手は ${m[3]} 枚`],
 ];
