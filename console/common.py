@@ -62,6 +62,9 @@ def errors() -> Iterator[None]:
         text = str(exc)
         if getattr(exc, "code", None) == "ERR_UNKNOWN_RULES" and "--catalogue" not in text and "did you mean" not in text:
             text += "; a house's rule set is read from its file: add --catalogue FILE"  # (QA: mj check said no more)
+        if (isinstance(exc, CatalogueError) or getattr(exc, "code", None) == "ERR_BAD_CATALOGUE") and \
+                text.endswith(" more)"):  # (QA: "(and 1 more)" said no more)
+            text += "; mj catalogue check FILE lists them all"
         typer.echo(error_line(prefix + text), err=True)  # one line, escaped and bounded, whatever the input held
         raise typer.Exit(exit_code(exc)) from None
     except BrokenPipeError:  # here, before typer's own handler would exit 1 without a word

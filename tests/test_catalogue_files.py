@@ -307,3 +307,13 @@ def test_mj_generate_under_a_house_rule_set_and_its_positions_checked_there(tmp_
     code, stdout, err = run_mj("check", str(out), "--catalogue", path, "--workers", "1", "--json")
     assert code == 0, (stdout, err)
     assert json.loads(stdout)["summary"]["verdicts"]["correct"] == 3
+
+
+def test_a_bad_files_other_problems_are_pointed_to(tmp_path):
+    """QA: a one-line error ended "(and 1 more)" without saying where the rest is."""
+    from test_hardening import assert_one_error_line, run_mj
+
+    path = write(tmp_path, NEW_UNIT.format(id="x", name="x", members='["nobody", "haruka"]')
+                 + NEW_UNIT.format(id="y", name="y", members='["nobody2"]'))
+    said = assert_one_error_line(*run_mj("h", "真", "--catalogue", path))
+    assert said.endswith("(and 1 more); mj catalogue check FILE lists them all\n")
