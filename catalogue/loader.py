@@ -331,7 +331,11 @@ def load_catalogue(extra: Iterable[str | Path] = ()) -> Catalogue:
     rules: dict[str, RuleSpec] = {}
     origin: dict[tuple[str, str], str] = {}  # ("unit", id) or ("rule set", name) -> the extra file that gave it
     builtin = [DATA_DIR / "idols.toml", DATA_DIR / "units.toml", DATA_DIR / "rules.toml"]
-    paths = builtin + [Path(p) for p in extra]
+    paths, seen = list(builtin), set()
+    for given in map(Path, extra):  # (the same file given twice, however spelt, is read once: QA)
+        if given.resolve() not in seen:
+            seen.add(given.resolve())
+            paths.append(given)
     for path in paths:
         file_idols, file_units, file_rules = _parse_file(path, problems)
         if file_idols and idols:

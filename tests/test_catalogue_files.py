@@ -317,3 +317,11 @@ def test_a_bad_files_other_problems_are_pointed_to(tmp_path):
                  + NEW_UNIT.format(id="y", name="y", members='["nobody2"]'))
     said = assert_one_error_line(*run_mj("h", "真", "--catalogue", path))
     assert said.endswith("(and 1 more); mj catalogue check FILE lists them all\n")
+
+
+def test_the_same_file_given_twice_is_read_once(tmp_path, monkeypatch):
+    """QA: --catalogue house.toml twice was refused ("unit ... is given in house.toml too")."""
+    path = house_file(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    catalogue = load_catalogue([path, "mine.toml", "./mine.toml"])
+    assert catalogue.files == (path,) and "my-house" in catalogue.rules
