@@ -189,6 +189,8 @@ class Evaluator:
                 if result.size == self.rules.hand_size - 1:  # between turns: what every possible discard offers
                     result = replace(result, callable=call_table(self.distance_model, parsed, seen, result.waits))
         except SearchStopped:
+            if seconds is None:  # an outer block's budget (TileSearch.within): its caller's to say
+                raise
             raise MjError(f"the turn analysis was not finished within {seconds:g} s ({len(self.rules.units):,} units "
                           f"in {self.rules.name}): give it more time (mj h answers h alone, sooner)", NOT_EXACT) from None
         return result

@@ -59,3 +59,20 @@ def test_one_threads_budget_does_not_stop_another_threads_call():
         other.join()
     with search.within(60), search.within(None):  # an inner block without a limit keeps the outer one
         assert search.deadline is not None
+
+
+def test_an_outer_budget_passes_through_a_call_that_set_none():
+    """A call with no budget of its own inside a spent outer one (TileSearch.within) lets the outer's stop through
+    to its caller, rather than saying it stopped at a budget of None (a TypeError formatting it)."""
+    import time
+
+    import pytest
+
+    from solver.core.search.tile_search import SearchStopped
+
+    ev = Evaluator()
+    search = search_for(ev.rules)
+    with search.within(1e-9):
+        time.sleep(0.01)
+        with pytest.raises(SearchStopped):
+            ev.analyze(SEED)

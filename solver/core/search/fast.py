@@ -78,6 +78,8 @@ def exchange_distance(rules: RuleSet, hand: Hand, seen: tuple[int, ...] = (), co
         with search.within(seconds):
             exchange = witness(search, rules, hand, seen, copies)
     except SearchStopped as stop:
+        if seconds is None:  # an outer block's budget (within): its caller says what it reached
+            raise
         least = search._h_of(hand, stop.most)
         if least == 0 and not _complete(hand, rules):  # (a split of the hand's own tiles: milliseconds, QA: "at least 0")
             least = 1
