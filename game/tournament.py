@@ -22,7 +22,6 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from game.players import COMS, FALLBACK, NO_COMMAND, split_alias
-from solver.core.rules import rules_digest
 from game.stats import spread_interval, wilson
 from solver.core.errors import MjError, shown
 
@@ -95,9 +94,10 @@ class Settings:
         """The output's .meta record (solver/batch/output.py): keys read as the flags they come from."""
         fields = asdict(self)
         house = fields.pop("catalogue")
-        if house:  # (only then: the files written before the option resume as they were) the files and what they
-            # give: a resume under an edited house is refused
-            fields |= {"catalogue": list(house), "rules_digest": rules_digest(evaluator(self).rules)}
+        if house:  # (its evaluator built only then)
+            from solver.api import house_record
+
+            fields |= house_record(house, evaluator(self).rules)
         return {"command": "tournament", "player": list(fields.pop("players")), "games": self.games,
                 **{k: v for k, v in fields.items() if k != "deals"}}
 

@@ -21,7 +21,7 @@ from solver.core.hand import COPIES, Hand, Situation, check_hand
 from solver.core.notation import parse_hand, parse_tiles
 from solver.core.present import UnitsPresent, units_present
 from solver.core.results import DistanceResult, ScoreResult
-from solver.core.rules import DEFAULT_RULES, RuleSet, build_rules
+from solver.core.rules import DEFAULT_RULES, RuleSet, build_rules, rules_digest
 
 if TYPE_CHECKING:
     from solver.analysis.turn import Analysis  # the analysis, the score model and CP-SAT load on first use (start-up time)
@@ -260,6 +260,12 @@ def _stamped(path: str) -> tuple:
 def house_files(paths) -> tuple[str, ...]:
     """A house's catalogue files as absolute paths: a batch's workers open them from their own directories."""
     return tuple(os.path.abspath(path) for path in paths or ())
+
+
+def house_record(files: tuple[str, ...], rules: RuleSet) -> dict:
+    """What a batch's .meta records of a house (nothing without one, so files written before stay resumable): its
+    files and the rule set's digest, so a resume under an edited house is refused."""
+    return {"catalogue": list(files), "rules_digest": rules_digest(rules)} if files else {}
 
 
 def shared_evaluator(rules: str, catalogue_files: tuple[str, ...] = ()) -> Evaluator:

@@ -13,7 +13,7 @@ import sys
 from collections.abc import Iterator
 from typing import IO, Any
 
-from solver.api import house_files
+from solver.api import house_files, house_record
 from solver.batch.executors import make_executor
 from solver.batch.ordered import run_batches
 from solver.batch.output import (check_meta, close_quietly, holds_output, identify, read_meta, recorded_prefix,
@@ -25,7 +25,6 @@ from solver.checking.resume import Answered, open_results
 from solver.checking.summary import Checked, Summary, checked
 from solver.checking.worker import checked_job
 from solver.core.errors import MjError, shown
-from solver.core.rules import rules_digest
 
 class CheckRun:
     """Opens the input and the results file (MjError for a usage problem), checks, records, summarises."""
@@ -33,8 +32,8 @@ class CheckRun:
     def __init__(self, file: str, output: str | None, workers: int, rules: str, resume: bool = False,
                  force: bool = False, cluster: str | None = None, catalogue: tuple[str, ...] = ()):
         self.catalogue = house_files(catalogue)
-        ruleset = validate_rules(rules, self.catalogue)  # (an unknown rule set or a bad file: before any work)
-        self.digest = rules_digest(ruleset) if catalogue else None
+        self.house = house_record(self.catalogue, validate_rules(rules, self.catalogue))  # (an unknown rule set or a
+        # bad file: before any work)
         if (resume or force) and output is None:
             raise MjError("--resume and --force apply to --output FILE; give one")
         self.file, self.output, self.workers, self.rules = file, output, workers, rules
@@ -64,9 +63,7 @@ class CheckRun:
         resuming = holds_output(output, self.file, resume, force)
         earlier = read_meta(output) if resuming else {}
         identity, self.source = identify(self.source, recorded_prefix(earlier))
-        record = {"command": "check", "input": identity, "rules": self.rules}
-        if self.catalogue:  # (only then: files written before the option resume as they were)
-            record |= {"catalogue": list(self.catalogue), "rules_digest": self.digest}
+        record = {"command": "check", "input": identity, "rules": self.rules, **self.house}
         if resuming:
             check_meta(output, record, earlier)
         else:

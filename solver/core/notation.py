@@ -42,15 +42,15 @@ def resolve_names(names: list[str], rules: RuleSet) -> list[int]:
     tiles, pieces = rules.tiles, []  # (piece, the name it comes from)
     for name in names:
         pieces += [(part, name) for part in _MIDDLE_DOT.split(name) if part] or [(name, name)]
+    lettered = [bool(normalise(piece)) for piece, _ in pieces]  # (punctuation alone is no piece of a name)
     kinds, i = [], 0
     while i < len(pieces):
-        if not normalise(pieces[i][0]):  # (punctuation alone is no piece of a name: "・・ 真" is not 真)
+        if not lettered[i]:  # ("・・ 真" is not 真)
             tiles.resolve(pieces[i][0])
         for j in range(min(len(pieces), i + JOINED), i, -1):
-            run = [piece for piece, _ in pieces[i:j]]
-            if not all(normalise(piece) for piece in run):  # (nor is it joined to a name: "真 -" is not 真)
+            if not all(lettered[i:j]):  # (nor is it joined to a name: "真 -" is not 真)
                 continue
-            kind = tiles.find("".join(run))  # (a name's own ・ is no letter: エミリー・スチュアート = エミリースチュアート)
+            kind = tiles.find("".join(piece for piece, _ in pieces[i:j]))  # (a name's own ・ is no letter: エミリー・スチュアート = エミリースチュアート)
             if kind is not None:
                 kinds.append(kind)
                 i = j

@@ -7,13 +7,12 @@ A RuleSet is frozen and holds no per-hand state; the situation of one hand lives
 from __future__ import annotations
 
 import datetime as dt
+import re
+import unicodedata
 from dataclasses import dataclass
 from functools import cached_property
 
 from catalogue import Catalogue, RuleSpec
-import re
-import unicodedata
-
 from solver.core.errors import BAD_DATE, UNKNOWN_RULES, MjError, close_matches, shown
 from solver.core.tiles import TileSet
 

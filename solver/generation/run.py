@@ -16,14 +16,13 @@ import sys
 from collections.abc import Iterator
 from typing import IO, Any
 
-from solver.api import house_files
+from solver.api import house_files, house_record
 from solver.batch.executors import Job, make_executor
 from solver.batch.ordered import Stats, run_ordered
 from solver.batch.output import check_meta, close_quietly, holds_output, read_meta, write_line, write_meta
 from solver.batch.signals import held, stopped_text
 from solver.checking.context import validate_rules
 from solver.core.errors import MjError, shown
-from solver.core.rules import rules_digest
 from solver.generation.difficulty import check_possible, parse_difficulty
 from solver.generation.generate import ATTEMPTS_PER_POSITION, check_kind, generate_chunk, position_id, too_few
 
@@ -70,9 +69,8 @@ class GenerateRun:
         self._file: IO[str] | None = None
         if output is not None:  # (an empty one too: refused by holds_output, not taken for none)
             self._open(output, resume, force, {"command": "generate", "kind": kind, "count": count, "seed": seed,
-                                               "rules": rules, "difficulty": self.level.label, **(
-                                                   {"catalogue": list(house), "rules_digest": rules_digest(ruleset)}
-                                                   if house else {})})  # (a resume under an edited house: refused)
+                                               "rules": rules, "difficulty": self.level.label,
+                                               **house_record(house, ruleset)})
         try:
             if cluster:
                 self.executor = make_executor(workers, self.job, cluster)
