@@ -11,11 +11,10 @@ import typer
 from console.common import (MAX_STATES, SECONDS, AsOfOpt, CatalogueOpt, DetourOpt, EstimateOpt, HandArg, JsonOpt,
                             MaxStatesOpt, NearestOpt, RulesOpt, SeedOpt, SeenOpt, emit_json, errors,
                             evaluator, exit_code, plan_request, show)
+from solver.api import ANALYSIS_SECONDS, H_SECONDS
 from solver.core.errors import MjError, error_line
 from solver.core.rules import DEFAULT_RULES
 
-H_SECONDS = 10.0  # mj h's budget (the API's default is none)
-ANALYSIS_SECONDS = 30.0  # mj analyze's without --turns (server/jobs.py's too)
 LEAST_PLAN_SECONDS = 0.01  # (--seconds' own least: a plan past the whole budget still answers its quickest)
 
 EXAMPLE_HAND = "真 雪歩 あずさ 可奈 歩 未来 まつり 美也 紗代子 海美 奈緒 美奈子 星梨花"

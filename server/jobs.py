@@ -12,7 +12,7 @@ import datetime as dt
 from collections import OrderedDict
 from typing import Any, Mapping
 
-from solver.api import Evaluator, open_catalogue, plan_limits
+from solver.api import ANALYSIS_SECONDS, H_SECONDS, Evaluator, open_catalogue, plan_limits
 from solver.core.errors import MjError
 from solver.core.hand import check_hand
 from solver.core.notation import parse_hand_in_order, parse_tiles
@@ -31,8 +31,6 @@ from solver.serialize import (
 MAX_PARAM = 1000  # characters: a hand in any notation is far shorter
 MAX_EXCHANGES = 500
 MAX_GAMES = 100_000  # sampled walls per discard for an estimate past the exact frontier
-H_SECONDS = 10.0  # /api/h's search budget: past it a one-line error with the bounds it reached (mj h's default)
-ANALYSIS_SECONDS = 30.0  # /api/analyze's (mj analyze's without --turns)
 MAX_SECONDS = 60  # the time budget a plan request may ask for (the whole answer's: solver/planning/clock.py)
 MAX_TURNS = 30  # draws left in one game at most (the planner stops earlier at its state limit)
 _CACHED = 4  # Evaluators kept per process (one per rule set and date asked for)

@@ -257,6 +257,10 @@ def _stamped(path: str) -> tuple:
     return path, stat.st_mtime_ns, stat.st_size
 
 
+H_SECONDS = 10.0  # the budget mj h and /api/h give the h search (the API's own default: none)
+ANALYSIS_SECONDS = 30.0  # mj analyze's without --turns, and /api/analyze's
+
+
 def house_files(paths) -> tuple[str, ...]:
     """A house's catalogue files as absolute paths: a batch's workers open them from their own directories."""
     return tuple(os.path.abspath(path) for path in paths or ())
