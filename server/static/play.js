@@ -116,7 +116,7 @@ async function poll(first = null) {
       if (!snapshot) {
         try {
           snapshot = await requestJson(`/api/game/${game.id}?since=${shown}`);
-          showError($("game-error"), "");
+          reached();
         } catch (error) {
           if (trouble(error)) return;
           await new Promise((resolve) => setTimeout(resolve, RETRY_MS));  // unreachable: tried again (QA)
@@ -144,7 +144,7 @@ function beat() {
   heartbeat = setInterval(async () => {
     try {
       const now = await requestJson(`/api/game/${game.id}?since=${shown}`);
-      showError($("game-error"), "");
+      reached();
       if (now.total > shown) { stopBeat(); poll(); }  // played on elsewhere (another tab): shown here too (QA)
     } catch (error) {
       trouble(error);
@@ -166,7 +166,13 @@ function trouble(error) {
     return true;
   }
   showError($("game-error"), error.status ? error.message : t("offline"));
+  unreachable = !error.status;
   return false;
+}
+let unreachable = false;  // the error shown is the unreachable server's: the next answer clears it, and only that one
+function reached() {
+  if (unreachable) showError($("game-error"), "");
+  unreachable = false;
 }
 function stopBeat() { clearInterval(heartbeat); heartbeat = null; }
 
