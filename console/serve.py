@@ -24,4 +24,7 @@ def serve(host: Annotated[str, typer.Option("--host", help="Address to listen on
 
     with errors():
         open_catalogue(catalogue or ())  # a bad catalogue file is a usage error here, not on every request
-        run_server(host, port, open_, workers, tuple(catalogue or ()), timeout)
+        try:
+            run_server(host, port, open_, workers, tuple(catalogue or ()), timeout)
+        except KeyboardInterrupt:  # (Ctrl-C or SIGTERM is how a server is stopped: no error, QA)
+            typer.echo("mj serve: stopped")

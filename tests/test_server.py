@@ -348,3 +348,24 @@ def test_serving_the_network_prints_the_address_phones_open():
     finally:
         process.terminate()
         process.wait(10)
+
+
+def test_stopping_the_server_is_no_error():
+    """QA: SIGTERM (or Ctrl-C), the way a server is stopped, printed "interrupted" and exited 143. It says the
+    server stopped, and exits 0."""
+    import signal
+    import subprocess
+    import sys
+
+    from server.browser import _first_line
+
+    for stop in (signal.SIGTERM, signal.SIGINT):
+        process = subprocess.Popen([sys.executable, "-c", "import cli; cli.main()", "serve", "--port", "0",
+                                    "--workers", "1"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            assert _first_line(process).startswith("mj serve: http://127.0.0.1:")
+            process.send_signal(stop)
+            out, err = process.communicate(timeout=30)
+        finally:
+            process.kill()
+        assert (process.returncode, out.strip(), err.strip()) == (0, "mj serve: stopped", ""), (stop, err)
