@@ -70,7 +70,7 @@ def score(hand: HandArg,
         else:
             from console.render import score_view
 
-            show(score_view(result, ev.rules))
+            show(score_view(result, ev.rules, why=True, favourite=ev.tile(favorite)))
         if result.total is None:
             raise typer.Exit(1)
 

@@ -6,10 +6,11 @@ from __future__ import annotations
 import math
 from typing import Any, Iterable
 
-from rich.console import Console
+from rich.console import Console, Group
 from rich.table import Table
 from rich.text import Text
 
+from solver.core.explain import points_why
 from solver.core.present import UnitsPresent
 from solver.core.results import DistanceResult, ScoreResult
 from solver.core.rules import RuleSet
@@ -65,7 +66,8 @@ def present_view(present: UnitsPresent, rules: RuleSet) -> Table:
     return table
 
 
-def score_view(result: ScoreResult, rules: RuleSet) -> Any:
+def score_view(result: ScoreResult, rules: RuleSet, why: bool = False, favourite: int | None = None) -> Any:
+    """`why`: each unit's points worked out below the table (`mj score`; the analysis keeps to the table)."""
     if result.total is None:
         return Text(f"not a win: {result.reason}")
     table = Table(title="Win" if result.won else "Score if the hand does not win: best complete units")
@@ -82,7 +84,12 @@ def score_view(result: ScoreResult, rules: RuleSet) -> Any:
     if result.leftover:
         table.add_row("(in no unit)", tiles_text(result.leftover, rules), "", "")
     table.add_row(Text("total", style="bold"), "", Text(str(result.total), style="bold"), "")
-    return table
+    if not why or not result.units:
+        return table
+    worked = [f"{rules.units[su.unit].name}: " + points_why(
+        rules, rules.units[su.unit].size, won=result.won, called=su.called, holds_ron=su.holds_ron,
+        has_favourite=favourite in rules.units[su.unit].members) for su in result.units]
+    return Group(table, Text("why:\n" + "\n".join(f"  {line}" for line in worked)))
 
 
 def distance_view(result: DistanceResult, rules: RuleSet, called: tuple[int, ...] = ()) -> Any:

@@ -391,3 +391,16 @@ def test_a_bad_option_points_to_its_commands_help():
 def test_console_script_without_arguments_shows_help():
     result = run_script()
     assert result.returncode == 0 and "analyze" in result.stdout and not result.stderr
+
+
+def test_the_score_table_says_why_each_unit_scores_what_it_does():
+    """QA (the docs as tests): the README promised each unit's `why` beside the score, but only --json had it. The
+    plain output works each one out under the table, as docs/rules.md's worked example 1 does (BIRTH, 5 members:
+    2000 x 4 = 8000; the called ウィルゴ one less; Cleasky one less for holding the ron tile)."""
+    result = mj("score", EXAMPLE_1, "--ron", "美也", "--favorite", "可奈")
+    assert result.exit_code == 0, result.stderr
+    why = result.stdout.split("why:\n", 1)[1].splitlines()
+    assert "  BIRTH: 5 members: max(1000, 2000 × (5 − 1)) = 8000" in why
+    assert "  ウィルゴ: 3 members − 1 (called) = 2: max(1000, 2000 × (2 − 1)) = 2000" in why
+    assert "  Cleasky: 2 members − 1 (holds the ron tile) = 1: max(1000, 2000 × (1 − 1)) = 1000" in why
+    assert len(why) == 5  # one line a unit, the favourite's bonus none
