@@ -7,7 +7,9 @@ units and rule sets of its own in the same form; it is merged over the built-in 
 from __future__ import annotations
 
 import datetime as dt
+import re
 import tomllib
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
@@ -132,27 +134,21 @@ MAX_FILE_BYTES = 1 << 20  # a catalogue file: the built-in three hold 45 KB toge
 MAX_NESTING = 16  # arrays and inline tables inside each other (ours: 2); tomllib recurses on each level
 
 
+# what a nesting scan skips (comments, and strings of the four kinds, an unclosed one to the end) and what it counts
+_TOKENS = re.compile(r'#[^\n]*|"""(?:\\[\s\S]?|[^\\])*?(?:"""|\Z)|\'\'\'[\s\S]*?(?:\'\'\'|\Z)'
+                     r'|"(?:\\[\s\S]?|[^"\\])*(?:"|\Z)|\'[^\']*(?:\'|\Z)|[\[\]{}]')
+
+
 def _nesting(text: str) -> int:
-    """The deepest nesting of [ and { in a TOML text, outside strings and comments (a plain scan: no recursion)."""
-    depth = deepest = i = 0
-    n = len(text)
-    while i < n:
-        c = text[i]
-        if c == "#":
-            i = text.find("\n", i)
-            i = n if i < 0 else i
-        elif c in "\"'":
-            quote = text[i:i + 3] if text[i:i + 3] in ('"""', "'''") else c
-            i += len(quote)
-            while i < n and not text.startswith(quote, i):
-                i += 2 if text[i] == "\\" and c == '"' else 1
-            i += len(quote) - 1
-        elif c in "[{":
+    """The deepest nesting of [ and { in a TOML text, outside strings and comments (a scan in the regex engine: no
+    recursion, and a 1 MB file in milliseconds, where a loop over its characters took 0.3 s: QA)."""
+    depth = deepest = 0
+    for token in _TOKENS.findall(text):
+        if token in ("[", "{"):
             depth += 1
             deepest = max(deepest, depth)
-        elif c in "]}":
+        elif token in ("]", "}"):
             depth -= 1
-        i += 1
     return deepest
 
 
@@ -315,8 +311,8 @@ def _nearest(name: str, known: list[str]) -> str:
 
 
 def _duplicate_ids(units: list[Unit], where: str) -> list[str]:
-    ids = [u.id for u in units]
-    return [f"{where}: duplicate unit id '{i}'" for i in sorted({i for i in ids if ids.count(i) > 1})]
+    counts = Counter(u.id for u in units)  # (QA: list.count per id took 10 s of a 40,000-unit house's load)
+    return [f"{where}: duplicate unit id '{i}'" for i in sorted(i for i, n in counts.items() if n > 1)]
 
 
 def load_catalogue(extra: Iterable[str | Path] = ()) -> Catalogue:
