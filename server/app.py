@@ -46,8 +46,8 @@ STATIC = Path(__file__).parent / "static"
 SOLVING: dict[str, tuple[Callable[..., Any], tuple[str, ...]]] = {
     "units": (jobs.units, ("hand",)),
     "score": (jobs.score, ("hand", "win", "ron", "favourite")),
-    "h": (jobs.h, ("hand", "seen")),
-    "analyze": (jobs.analyze, ("hand", "seen", "favourite", "discard", "waiting_room", "max_exchanges")),
+    "h": (jobs.h, ("hand", "seen", "seconds")),
+    "analyze": (jobs.analyze, ("hand", "seen", "favourite", "discard", "waiting_room", "max_exchanges", "seconds")),
     "plan": (jobs.plan, ("hand", "seen", "favourite", "waiting_room", "turns", "objective", "detour",
                          "nearest", "estimate", "max_states", "seconds")),
 }

@@ -31,7 +31,7 @@ from solver.serialize import (
 MAX_PARAM = 1000  # characters: a hand in any notation is far shorter
 MAX_EXCHANGES = 500
 MAX_GAMES = 100_000  # sampled walls per discard for an estimate past the exact frontier
-MAX_SECONDS = 60  # the time budget a plan request may ask for (the whole answer's: solver/planning/clock.py)
+MAX_SECONDS = 60  # the time budget an h, analysis or plan request may ask for (a plan's: the whole answer's, clock.py)
 MAX_TURNS = 30  # draws left in one game at most (the planner stops earlier at its state limit)
 _CACHED = 4  # Evaluators kept per process (one per rule set and date asked for)
 
@@ -137,9 +137,16 @@ def score(params: Mapping[str, str]) -> dict[str, Any]:
     return score_payload(result, ev.rules, win, favourite)
 
 
+def budget(params: Mapping[str, str], default: float) -> float:
+    """The request's `seconds` (QA: h and the analysis had only the server's own; a house of thousands of units may
+    need more, a client in a hurry less), at most MAX_SECONDS."""
+    return decimal(params.get("seconds") or str(default), "seconds", 0.01, MAX_SECONDS)
+
+
 def h(params: Mapping[str, str]) -> dict[str, Any]:
     ev = evaluator(params)
-    return distance_payload(ev.h(ev.hand(_hand_text(params)), params.get("seen", ""), H_SECONDS), ev.rules)
+    return distance_payload(ev.h(ev.hand(_hand_text(params)), params.get("seen", ""), budget(params, H_SECONDS)),
+                            ev.rules)
 
 
 def analyze(params: Mapping[str, str]) -> dict[str, Any]:
@@ -149,7 +156,7 @@ def analyze(params: Mapping[str, str]) -> dict[str, Any]:
     favourite = _tile(ev, params.get("favourite"))
     room = params.get("waiting_room")
     result = ev.analyze(parsed, params.get("seen", ""), favourite, _tile(ev, params.get("discard")),
-                        room if room is not None and room.strip() else None, limit, ANALYSIS_SECONDS)
+                        room if room is not None and room.strip() else None, limit, budget(params, ANALYSIS_SECONDS))
     return analysis_payload(result, parsed, ev.rules, favourite)
 
 
@@ -170,7 +177,7 @@ def plan(params: Mapping[str, str]) -> dict[str, Any]:
     games = whole(games, "estimate", 2, MAX_GAMES) if games else None
     state_limit, seconds = plan_limits()  # (the defaults; a request may lower the cap, not raise it)
     max_states = whole(params.get("max_states") or str(state_limit), "max_states", 1, state_limit)
-    seconds = decimal(params.get("seconds") or str(seconds), "seconds", 0.01, MAX_SECONDS)
+    seconds = budget(params, seconds)
     request = ev.plan_request_of(_hand_text(params), turns, objective, params.get("seen", ""),
                                  params.get("waiting_room", ""), _tile(ev, params.get("favourite")), detour,
                                  estimate=games, max_states=max_states, nearest=nearest, seconds=seconds)

@@ -101,3 +101,45 @@ def test_the_turn_analysis_stops_at_its_seconds_too(house, house_file):
     assert result.stderr.startswith(f"error: the turn analysis was not finished within 0.05 s ({units:,} units in big)")
     seed = "真 雪歩 あずさ 可奈 歩 未来 まつり 美也 紗代子 海美 奈緒 美奈子 星梨花"  # (the built-in: well within)
     assert CliRunner().invoke(cli.app, ["analyze", seed, "--seconds", "1"]).exit_code == 0
+
+
+def test_the_analysis_scores_within_its_budget_too():
+    """QA: on a house of 10,000 units the h search stopped at the budget, but the analysis then scored each of 53
+    waits (0.3 s each, a scorer reading no clock) and ran 15 s past a budget of 1 s. Each wait's scoring first checks
+    the budget."""
+    import time
+
+    from solver.analysis.turn import _win_totals
+    from solver.core.search.fast import search_for
+
+    ev = Evaluator()
+    complete = ev.hand("[静香 百合子 昴] 真 雪歩 あずさ 可奈 歩 可奈 志保 詩花 エレナ 美也")
+    miya = ev.tile("美也")
+    assert _win_totals(ev.rules, complete, miya, None)[0] is not None  # (on time: it scores)
+    with search_for(ev.rules).within(0.001):
+        time.sleep(0.01)
+        with pytest.raises(SearchStopped):
+            _win_totals(ev.rules, complete, miya, None)
+
+
+def test_the_server_takes_a_budget_for_h_and_the_analysis(house_file):
+    """QA: /api/h and /api/analyze had only the server's own budgets (10 s, 30 s); a request may give its own, up to
+    60 s, and past it gets the CLI's line, a 400 with ERR_NOT_EXACT (the answer was not proved)."""
+    import warnings
+
+    from server.app import create_app
+    with warnings.catch_warnings():  # (as test_server.py: newer Starlette suggests httpx2; httpx still works)
+        warnings.simplefilter("ignore")
+        from starlette.testclient import TestClient
+
+    path, names, units = house_file
+    with TestClient(create_app(workers=1, catalogue_files=(path,))) as client:
+        for route in ("h", "analyze"):
+            answer = client.get(f"/api/{route}", params={"hand": names, "rules": "big", "seconds": "0.01"})
+            assert answer.status_code == 400 and answer.json()["code"] == NOT_EXACT, answer.text
+            assert f"within 0.01 s ({units:,} units in big)" in answer.json()["error"]
+            for bad in ("61", "0", "abc"):
+                refused = client.get(f"/api/{route}", params={"hand": names, "rules": "big", "seconds": bad})
+                assert refused.status_code == 400 and "seconds" in refused.json()["error"], refused.text
+        seed = "真 雪歩 あずさ 可奈 歩 未来 まつり 美也 紗代子 海美 奈緒 美奈子 星梨花"
+        assert client.get("/api/h", params={"hand": seed, "seconds": "5"}).json()["h"] == 1
