@@ -42,7 +42,10 @@ SECONDS = 5.0  # solver.planning.request.SECONDS (not imported here: start-up ti
 EstimateOpt = Annotated[Optional[int], typer.Option(
     "--estimate", min=2, max=1_000_000, help="Past the exact frontier, estimate over this many sampled walls "
                                               "(labelled, 95% intervals) instead of stopping (the default "
-                                              "optimum does so over 1000 where even the class nearest stops).")]
+                                              "optimum does so over 1000 where even the class nearest stops, "
+                                              "or over this many if given; a bracket's own samples, which "
+                                              "raise its lower side or estimate an upper bound of 1, stay "
+                                              "at 1000 walls).")]
 SeedOpt = Annotated[int, typer.Option(
     "--seed", help="The sampled walls' seed (estimates, sampled bounds): the same seed draws the same walls, another "
                    "seed others (a 95% interval misses the truth 1 time in 20; one seed repeats its miss).")]
