@@ -29,12 +29,13 @@ QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress lines
 
 
 def _progress(quiet: bool):
-    """Progress on stderr: a line rewritten in place on a terminal, a line every 15 s elsewhere."""
+    """Progress on stderr: a line rewritten in place on a terminal, a line every 15 s elsewhere (the first at once:
+    QA, a log of a 10 s run had none)."""
     if quiet:
         return None
     tty = sys.stderr.isatty()
     every = 0.5 if tty else 15.0
-    last = [0.0]
+    last = [-every]
 
     def report(p) -> None:
         if p.seconds - last[0] < every:

@@ -139,3 +139,16 @@ def test_cli_refuses_a_wildcard_rule_set_and_bad_files():
     res = runner.invoke(cli.app, ["research", "max-h", "--time-budget", "1", "--quiet", "--out", "/nonexistent/x.json"])
     assert res.exit_code == 2 and res.stderr.startswith("error: cannot write")
 
+
+
+def test_a_log_gets_the_first_progress_line_at_once(capsys):
+    """QA: redirected, a line came every 15 s, so a log of a 10 s run had none; the first now comes at once."""
+    from console.research import _progress
+    from solver.research.max_h import Progress
+
+    report = _progress(quiet=False)  # (pytest's stderr is no terminal)
+    report(Progress(goal=7, lower=6, checks=1024, dropped=0, done=0.0, seconds=0.2))
+    report(Progress(goal=7, lower=6, checks=2048, dropped=0, done=0.0, seconds=3.0))  # (the next after 15 s)
+    assert capsys.readouterr().err.splitlines() == [
+        "max-h: witness h = 6; searching for h >= 7: 1,024 prefixes measured, 0% of first-level branches (the first "
+        "are the largest), 0 s"]
