@@ -88,7 +88,10 @@ def h(hand: HandArg, seen: SeenOpt = "", rules: RulesOpt = DEFAULT_RULES, json_:
     with errors():
         ev = evaluator(rules, catalogue, as_of)
         parsed = ev.hand(hand)
-        result = ev.h(parsed, seen, seconds)
+        from console.progress import elapsed
+
+        with elapsed("h", seconds, json_):
+            result = ev.h(parsed, seen, seconds)
         if json_:
             from solver.serialize import distance_payload  # here: json's import is start-up time
 
@@ -129,7 +132,10 @@ def analyze(hand: HandArg, seen: SeenOpt = "",
         parsed = ev.hand(hand)
         start = time.monotonic()
         seconds = seconds if seconds is not None else SECONDS if turns is not None else ANALYSIS_SECONDS
-        result = ev.analyze(parsed, seen, favorite, discard, waiting_room, max_exchanges, seconds)
+        from console.progress import elapsed
+
+        with elapsed("analysing", seconds, json_):
+            result = ev.analyze(parsed, seen, favorite, discard, waiting_room, max_exchanges, seconds)
         planned = refused = None
         if turns is not None:
             from console.progress import progress_bar

@@ -63,3 +63,35 @@ def count_bar(label: str, total: int | None, start: int = 0, quiet: bool = False
         yield lambda done, total=None: progress.update(task, completed=done, **({"total": total} if total else {}))
     finally:
         progress.stop()
+
+
+@contextmanager
+def elapsed(label: str, budget: float | None, quiet: bool = False) -> Iterator[None]:
+    """'label… 3 s of 30 s' on stderr, rewritten every half second from DELAY on, on a terminal only, for a step
+    that reports no progress of its own (the turn analysis, h: milliseconds on the built-in rule sets, seconds on a
+    house of thousands of units). Its thread is joined before the block's end, so a plan after it may fork."""
+    if quiet or not sys.stderr.isatty():
+        yield
+        return
+    import threading
+
+    stop, started = threading.Event(), time.monotonic()
+
+    def draw() -> None:
+        shown = False
+        while not stop.wait(DELAY if not shown else 0.5):
+            seconds = time.monotonic() - started
+            of = f" of {budget:g} s" if budget is not None else ""
+            sys.stderr.write(f"\r{label}… {seconds:.0f} s{of}\033[K")
+            sys.stderr.flush()
+            shown = True
+        if shown:
+            sys.stderr.write("\r\033[K")
+            sys.stderr.flush()
+    thread = threading.Thread(target=draw, daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join()

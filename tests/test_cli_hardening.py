@@ -250,3 +250,26 @@ def test_an_option_of_one_value_given_twice_is_refused(args, named):
 def test_options_of_many_values_may_repeat():
     code, _, err = run_mj("play", "-p", "greedy", "-p", "greedy", "--favourite", "0=春香", "--favourite", "1=千早")
     assert code == 0, err
+
+
+def test_a_long_analysis_shows_its_time_on_a_terminal(monkeypatch):
+    """QA: the analysis (and h) of a house of thousands of units ran for seconds in silence. On a terminal, past a
+    second, a line says how long it has run of its budget, and is cleared at the end; off a terminal, nothing."""
+    import io
+    import time
+
+    from console import progress
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+    monkeypatch.setattr(progress, "DELAY", 0.05)
+    for stream, quiet in ((Terminal(), False), (io.StringIO(), False), (Terminal(), True)):
+        monkeypatch.setattr(sys, "stderr", stream)
+        with progress.elapsed("analysing", 30.0, quiet):
+            time.sleep(0.3)
+        shown = stream.getvalue()
+        if isinstance(stream, Terminal) and not quiet:
+            assert shown.startswith("\ranalysing… 0 s of 30 s\033[K") and shown.endswith("\r\033[K"), shown
+        else:
+            assert shown == ""
