@@ -369,3 +369,30 @@ def test_stopping_the_server_is_no_error():
         finally:
             process.kill()
         assert (process.returncode, out.strip(), err.strip()) == (0, "mj serve: stopped", ""), (stop, err)
+
+
+def test_a_new_games_body_is_refused_unread():
+    """QA (security): POST /api/game read a body of any size into memory before refusing it (1 GB: 2.1 GB of
+    memory). It takes none: refused at its first chunk, whether its length is given or not (chunked)."""
+    app = create_app(workers=1)
+    for headers in ([(b"content-length", str(1 << 30).encode())], []):
+        read, sent = [0], []
+
+        async def receive():
+            read[0] += 1
+            return {"type": "http.request", "body": b"A" * (1 << 20), "more_body": True}
+
+        async def send(message):
+            sent.append(message)
+
+        scope = {"type": "http", "method": "POST", "path": "/api/game", "raw_path": b"/api/game", "query_string": b"",
+                 "headers": headers, "app": app, "http_version": "1.1", "scheme": "http", "server": ("test", 80),
+                 "root_path": "", "client": ("127.0.0.1", 5000)}
+
+        async def main():
+            async with app.router.lifespan_context(app):
+                await app(scope, receive, send)
+
+        run_alone(main)
+        assert sent[0]["status"] == 400 and read[0] <= 1, (headers, read)
+        assert b"not a body" in b"".join(m.get("body", b"") for m in sent[1:])
