@@ -34,6 +34,7 @@ from starlette.staticfiles import StaticFiles
 from server import jobs
 from server.game_routes import game_routes
 from server.game_session import Sessions
+from server.guard import Guard
 from server.pool import WorkerPool
 from server.respond import CLIENT_GONE, error, in_worker  # noqa: F401 (CLIENT_GONE: tests read it here)
 from server.review_routes import review_routes
@@ -81,8 +82,10 @@ class OnceEach:
 
 
 def create_app(workers: int = 2, catalogue_files: tuple[str, ...] = (), timeout: float | None = 300.0,
-               on_ready: Callable[[], None] | None = None, reviewer: str = "game.review:review_game") -> Starlette:
-    """`reviewer` names the function that grades a log's decisions (module:function, imported in a worker)."""
+               on_ready: Callable[[], None] | None = None, reviewer: str = "game.review:review_game",
+               check_host: bool = False) -> Starlette:
+    """`reviewer` names the function that grades a log's decisions (module:function, imported in a worker);
+    `check_host`: refuse a Host that is not this machine's (server/guard.py; mj serve)."""
     pool = WorkerPool(workers, catalogue_files)
     sessions = Sessions(catalogue_files=catalogue_files)
     jobs.configure(catalogue_files)
@@ -144,4 +147,5 @@ def create_app(workers: int = 2, catalogue_files: tuple[str, ...] = (), timeout:
         Route("/api/{name:path}", solve),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    return Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(OnceEach)])
+    return Starlette(routes=routes, lifespan=lifespan,
+                     middleware=[Middleware(Guard, check_host=check_host), Middleware(OnceEach)])
