@@ -26,6 +26,13 @@ class JobTimeout(RuntimeError):
     pass
 
 
+class PoolBusy(RuntimeError):
+    """Too many requests already wait for a worker (a 503: ask again in a moment)."""
+
+
+WAITING_PER_WORKER = 16  # requests that may wait for each worker (QA, security: 200 waiting reviews held 2 GB)
+
+
 def _worker_main(conn: Connection, catalogue_files: tuple[str, ...]) -> None:
     """A worker's loop: receive (function, args), send back ("ok", value) or ("error", line, code)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the server, which stops its workers
@@ -81,6 +88,7 @@ class WorkerPool:
         self._context = multiprocessing.get_context("spawn")  # clean workers: no CP-SAT state inherited
         self._idle: asyncio.Queue[Worker] | None = None
         self._all: set[Worker] = set()
+        self.waiting = 0  # requests waiting for a free worker
         # recv() blocks, so it runs in a thread; a killed worker's recv ends at once with EOFError
         self._threads = ThreadPoolExecutor(max_workers=2 * self.size + 2, thread_name_prefix="mj-serve-recv")
 
@@ -100,11 +108,26 @@ class WorkerPool:
         if self._idle is not None:
             self._idle.put_nowait(self._spawn())
 
+    def full(self) -> PoolBusy | None:
+        """PoolBusy where no worker is free and WAITING_PER_WORKER a worker already wait (checked before a request's
+        body is read: one waiting does not hold its 4 MB), else None. The queue is first come, first served."""
+        if self._idle is not None and self._idle.empty() and self.waiting >= WAITING_PER_WORKER * self.size:
+            return PoolBusy(f"the server is busy: {self.waiting} questions wait for its {self.size} solver "
+                            "process(es); ask again in a moment")
+        return None
+
     async def run(self, func: Callable[..., Any], *args: Any, timeout: float | None = None) -> Any:
-        """func(*args) in a worker. Raises JobError, JobTimeout, WorkerDied; cancelling kills the work."""
+        """func(*args) in a worker. Raises JobError, JobTimeout, WorkerDied, PoolBusy; cancelling kills the work."""
         if self._idle is None:
             raise RuntimeError("the pool is not started")
-        worker = await self._idle.get()
+        busy = self.full()
+        if busy is not None:
+            raise busy
+        self.waiting += 1
+        try:
+            worker = await self._idle.get()
+        finally:
+            self.waiting -= 1
         healthy = False
         try:
             try:

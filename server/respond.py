@@ -10,7 +10,7 @@ from typing import Any, Callable
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from server.pool import JobError, JobTimeout, WorkerDied, WorkerPool
+from server.pool import JobError, JobTimeout, PoolBusy, WorkerDied, WorkerPool
 from solver.core.errors import MjError, error_line
 
 CLIENT_GONE = 499  # nobody reads it: the client closed the connection and its work was stopped
@@ -66,5 +66,7 @@ async def in_worker(request: Request, pool: WorkerPool, func: Callable[..., Any]
         return error(500 if exc.bug else 400, exc.line, exc.code)
     except JobTimeout as exc:
         return error(503, error_line(str(exc)), "ERR_TIMEOUT")
+    except PoolBusy as exc:
+        return error(503, error_line(str(exc)), "ERR_BUSY")
     except WorkerDied as exc:
         return error(500, error_line(str(exc)), "ERR_INTERNAL")

@@ -76,7 +76,14 @@ async def _log_text(request: Request) -> str:
 
 
 def review_routes(pool: WorkerPool, reviewer: str, timeout: float | None) -> list[Route]:
+    def busy() -> Response | None:
+        """503 before a log is read where the queue is full (pool.full)."""
+        full = pool.full()
+        return None if full is None else error(503, error_line(str(full)), "ERR_BUSY")
+
     async def replay(request: Request) -> Response:
+        if (refused := busy()) is not None:
+            return refused
         try:
             only(request, ())  # (the rules are the log's own)
             text = await _log_text(request)
@@ -85,6 +92,8 @@ def review_routes(pool: WorkerPool, reviewer: str, timeout: float | None) -> lis
         return await in_worker(request, pool, replay_log, text, timeout=timeout)
 
     async def review(request: Request) -> Response:
+        if (refused := busy()) is not None:
+            return refused
         query = request.query_params
         try:
             only(request, ("seat", "seconds"))

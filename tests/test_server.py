@@ -15,6 +15,7 @@ import threading
 import time
 import warnings
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import suppress
 from urllib.parse import quote
 
 import pytest
@@ -396,3 +397,30 @@ def test_a_new_games_body_is_refused_unread():
         run_alone(main)
         assert sent[0]["status"] == 400 and read[0] <= 1, (headers, read)
         assert b"not a body" in b"".join(m.get("body", b"") for m in sent[1:])
+
+
+def test_a_full_queue_is_refused_at_once_and_frees_as_it_drains():
+    """QA (security): the queue for the workers had no limit: two slow reviews held every analysis, and 200 waiting
+    requests held 2 GB of their bodies. Past WAITING_PER_WORKER a worker waiting, a request is refused at once
+    (PoolBusy, a 503 ERR_BUSY); as the queue drains it is answered again."""
+    from server.pool import WAITING_PER_WORKER, PoolBusy
+
+    async def scenario(pool):
+        await pool.run(os.getpid)  # (the worker is up)
+        slow = asyncio.ensure_future(pool.run(time.sleep, 120))
+        await asyncio.sleep(0)
+        queued = [asyncio.ensure_future(pool.run(os.getpid)) for _ in range(WAITING_PER_WORKER)]
+        await asyncio.sleep(0)
+        assert pool.waiting == WAITING_PER_WORKER and pool.full() is not None
+        with pytest.raises(PoolBusy, match=f"{WAITING_PER_WORKER} questions wait for its 1 solver process"):
+            await pool.run(os.getpid)
+        queued[0].cancel()  # (one leaves the queue: room for one)
+        await asyncio.sleep(0)
+        assert pool.waiting == WAITING_PER_WORKER - 1 and pool.full() is None
+        slow.cancel()
+        for job in [slow, queued[0]]:
+            with suppress(asyncio.CancelledError):
+                await job
+        return await asyncio.gather(*queued[1:])
+
+    assert len(set(run_pool(scenario))) == 1  # (the rest answered, by the worker started after the slow one's)
