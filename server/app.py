@@ -33,7 +33,7 @@ from starlette.staticfiles import StaticFiles
 
 from server import jobs
 from server.game_routes import game_routes
-from server.game_session import Sessions
+from server.game_session import PER_CLIENT, Sessions
 from server.guard import Guard
 from server.pool import WorkerPool
 from server.respond import CLIENT_GONE, error, in_worker  # noqa: F401 (CLIENT_GONE: tests read it here)
@@ -83,11 +83,12 @@ class OnceEach:
 
 def create_app(workers: int = 2, catalogue_files: tuple[str, ...] = (), timeout: float | None = 300.0,
                on_ready: Callable[[], None] | None = None, reviewer: str = "game.review:review_game",
-               check_host: bool = False) -> Starlette:
+               guarded: bool = False) -> Starlette:
     """`reviewer` names the function that grades a log's decisions (module:function, imported in a worker);
-    `check_host`: refuse a Host that is not this machine's (server/guard.py; mj serve)."""
+    `guarded`, as mj serve runs it: a Host that is not this machine's is refused (server/guard.py), and one address
+    holds at most PER_CLIENT games (the tests' client is one address called testserver)."""
     pool = WorkerPool(workers, catalogue_files)
-    sessions = Sessions(catalogue_files=catalogue_files)
+    sessions = Sessions(catalogue_files=catalogue_files, per_client=PER_CLIENT if guarded else None)
     jobs.configure(catalogue_files)
 
     @asynccontextmanager
@@ -148,4 +149,4 @@ def create_app(workers: int = 2, catalogue_files: tuple[str, ...] = (), timeout:
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     return Starlette(routes=routes, lifespan=lifespan,
-                     middleware=[Middleware(Guard, check_host=check_host), Middleware(OnceEach)])
+                     middleware=[Middleware(Guard, check_host=guarded), Middleware(OnceEach)])

@@ -37,7 +37,7 @@ def game_routes(sessions: Sessions) -> list[Route]:
                                            "not a body")
             seed = whole(query["seed"], "seed", 0, MAX_SEED) if query.get("seed") else secrets.randbelow(MAX_SEED)
             coms = [c.strip() for c in (query.get("coms") or DEFAULT_COMS).split(",") if c.strip()]
-            session = sessions.new(seed, coms, query.get("rules") or None)
+            session = sessions.new(seed, coms, query.get("rules") or None, request.client and request.client.host)
         except MjError as exc:
             return error(503 if exc.code == "ERR_BUSY" else 400, error_line(str(exc)), exc.code)
         return JSONResponse({"id": session.id, "seed": session.seed, "coms": session.coms})

@@ -28,6 +28,7 @@ from solver.core.errors import MjError, error_line, shown
 from solver.serialize import hand_dict, score_payload
 
 MAX_SESSIONS = 16  # games held in memory at once (finished ones are dropped first)
+PER_CLIENT = 4  # games in progress one address may hold under mj serve
 IDLE_SECONDS = 30 * 60  # a game nobody looked at for this long is abandoned
 LEFT_SECONDS = 30  # ... and where room is needed, one untouched this long: an open page polls, or touches it every
 # 10 s while its player thinks (play.js), so such a game's page was closed or reloaded
@@ -177,19 +178,31 @@ class Sessions:
     """The games in memory: created, found by id, dropped when idle or when room is needed."""
 
     def __init__(self, limit: int = MAX_SESSIONS, idle: float = IDLE_SECONDS, catalogue_files: tuple[str, ...] = (),
-                 left: float = LEFT_SECONDS):
+                 left: float = LEFT_SECONDS, per_client: int | None = None):
+        """`per_client`: games in progress one address may hold (mj serve: PER_CLIENT; QA, security: one client took
+        all 16 and kept them by polling)."""
         self.limit, self.idle, self.left, self.catalogue_files = limit, idle, left, catalogue_files
+        self.per_client = per_client
         self.items: dict[str, Session] = {}
+        self.owners: dict[str, str] = {}  # game id -> the address that started it
         self.lock = threading.Lock()
 
-    def new(self, seed: int, coms: list[str], rules: str | None = None) -> Session:
+    def new(self, seed: int, coms: list[str], rules: str | None = None, client: str | None = None) -> Session:
         session = Session(seed, coms, rules, self.catalogue_files)  # bad COMs or rules: MjError before a thread
         with self.lock:
             self._prune()
+            now = time.monotonic()
+            held = sum(1 for sid, s in self.items.items() if self.owners.get(sid) == client and not s.over
+                       and now - s.touched <= self.left)  # (a game whose page is gone does not count)
+            if self.per_client is not None and client is not None and held >= self.per_client:
+                raise MjError(f"{held} games of yours are in progress here: finish one, or close its page and wait "
+                              f"{self.left:g} s", "ERR_BUSY")
             if len(self.items) >= self.limit:
                 raise MjError(f"{self.limit} games are in progress here: finish one, or wait until one is left "
                               f"alone {self.left:g} s (a closed page)", "ERR_BUSY")  # (QA: how long, not said)
             self.items[session.id] = session
+            if client is not None:
+                self.owners[session.id] = client
         return session.start()
 
     def get(self, sid: str) -> Session | None:
@@ -207,6 +220,7 @@ class Sessions:
         for session in stale:
             session.close()
             del self.items[session.id]
+            self.owners.pop(session.id, None)
 
     def close(self) -> None:
         with self.lock:

@@ -51,7 +51,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, open_browser: bool = False,
         if open_browser:
             webbrowser.open(url)
 
-    app = create_app(workers, catalogue_files, timeout, on_ready=ready, check_host=True)
+    app = create_app(workers, catalogue_files, timeout, on_ready=ready, guarded=True)
     config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=2)
     try:
         uvicorn.Server(config).run(sockets=[sock])

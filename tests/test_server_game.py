@@ -199,6 +199,23 @@ def test_a_full_table_drops_a_game_whose_page_is_gone():
         sessions.close()
 
 
+def test_one_address_holds_a_few_games_only():
+    """QA (security): one client took all 16 games in a burst and kept them by polling, so no other phone could
+    play. Under mj serve an address holds PER_CLIENT games in progress; a finished game, or one whose page is gone,
+    does not count, and other addresses are not held back."""
+    sessions = Sessions(limit=16, idle=3600, left=30, per_client=2)
+    try:
+        mine = [sessions.new(1, ["greedy"], client="10.0.0.5"), sessions.new(2, ["greedy"], client="10.0.0.5")]
+        with pytest.raises(MjError) as refused:
+            sessions.new(3, ["greedy"], client="10.0.0.5")
+        assert refused.value.code == "ERR_BUSY" and str(refused.value).startswith("2 games of yours are in progress")
+        assert sessions.new(4, ["greedy"], client="10.0.0.6")  # (another phone)
+        mine[0].touched -= 60  # (its page closed: no longer counted)
+        assert sessions.new(5, ["greedy"], client="10.0.0.5")
+    finally:
+        sessions.close()
+
+
 def _game_log(client, seed: int = 5) -> str:
     gid = client.post("/api/game", params={"seed": seed, "coms": "greedy"}).json()["id"]
     play_out(client, gid)

@@ -54,7 +54,7 @@ def test_mj_serve_answers_to_its_addresses_not_to_other_names():
         assert host_ok(host, names), host
     for host in ("evil.example", "evil.example:8000", "127.0.0.1.evil.example", ""):
         assert not host_ok(host, names), host
-    with TestClient(create_app(workers=1, check_host=True)) as checked:  # (the test client calls itself testserver)
+    with TestClient(create_app(workers=1, guarded=True)) as checked:  # (the test client calls itself testserver)
         refused = checked.get("/api/rules")
         assert refused.status_code == 403 and "not to 'testserver'" in refused.json()["error"]
         assert checked.get("/api/rules", headers={"Host": "127.0.0.1:8000"}).status_code == 200
