@@ -201,17 +201,22 @@ def test_a_full_table_drops_a_game_whose_page_is_gone():
 
 def test_one_address_holds_a_few_games_only():
     """QA (security): one client took all 16 games in a burst and kept them by polling, so no other phone could
-    play. Under mj serve an address holds PER_CLIENT games in progress; a finished game, or one whose page is gone,
-    does not count, and other addresses are not held back."""
+    play. Under mj serve an address holds PER_CLIENT games in progress: a new one replaces its own game longest
+    untouched (a player who starts again is never refused), finished games do not count, and other addresses'
+    games are never dropped for it."""
     sessions = Sessions(limit=16, idle=3600, left=30, per_client=2)
     try:
         mine = [sessions.new(1, ["greedy"], client="10.0.0.5"), sessions.new(2, ["greedy"], client="10.0.0.5")]
-        with pytest.raises(MjError) as refused:
-            sessions.new(3, ["greedy"], client="10.0.0.5")
-        assert refused.value.code == "ERR_BUSY" and str(refused.value).startswith("2 games of yours are in progress")
-        assert sessions.new(4, ["greedy"], client="10.0.0.6")  # (another phone)
-        mine[0].touched -= 60  # (its page closed: no longer counted)
-        assert sessions.new(5, ["greedy"], client="10.0.0.5")
+        theirs = sessions.new(3, ["greedy"], client="10.0.0.6")
+        mine[1].touched -= 5  # (the one left alone longest)
+        newest = sessions.new(4, ["greedy"], client="10.0.0.5")
+        assert sessions.get(mine[1].id) is None and sessions.get(mine[0].id) is mine[0] and sessions.get(newest.id)
+        mine[1].thread.join(10)
+        assert not mine[1].thread.is_alive()
+        for _ in range(5):  # (a burst from one address keeps at most two)
+            sessions.new(5, ["greedy"], client="10.0.0.5")
+        assert sum(1 for sid in sessions.items if sessions.owners.get(sid) == "10.0.0.5") == 2
+        assert sessions.get(theirs.id) is theirs
     finally:
         sessions.close()
 
@@ -275,3 +280,30 @@ def test_bad_logs_are_refused_with_one_line(client, body, message):
     for route in ("/api/replay", "/api/review"):
         response = client.post(route, content=body)
         assert response.status_code == 400 and message in response.json()["error"], response.text
+
+
+def test_the_coms_of_every_game_decide_one_at_a_time():
+    """QA (security): the COMs of 16 games computed at once in the server's threads, and every page's answer waited
+    for the interpreter (/api/rules 0.03 s -> 3 s). They now take turns: never two decisions at once."""
+    import threading
+
+    from game.players.base import Player
+    from server.game_session import one_at_a_time
+
+    running, most = [0], [0]
+
+    class Slow(Player):
+        def act(self, observation, possible_actions):
+            running[0] += 1
+            most[0] = max(most[0], running[0])
+            time.sleep(0.02)
+            running[0] -= 1
+            return possible_actions[0]
+    players = [one_at_a_time(Slow()) for _ in range(4)]
+    threads = [threading.Thread(target=lambda p=p: [p.act(None, [{"type": "none"}]) for _ in range(5)])
+               for p in players]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert most[0] == 1
