@@ -23,10 +23,11 @@ from synthetic import BASE_SETTINGS, COPIES, games
 runner = CliRunner()
 
 
-def brute_max_h(game) -> int | None:
-    """max over every hand of `hand_size` tiles (<= 3 a kind) of h, by plain enumeration of targets."""
+def brute_max_h(game, sora_mode: str = "fetch") -> int | None:
+    """max over every hand of `hand_size` tiles (<= 3 a kind, そら too) of h, by plain enumeration of targets (in
+    wildcard mode a target's そら slots are its count of そら: kept as min(held, slots))."""
     targets = list(complete_targets(game.units, (), cap=[COPIES] * game.K, hand_size=game.hand_size,
-                                    sora=game.sora, sora_mode="fetch"))
+                                    sora=game.sora, sora_mode=sora_mode))
     if not targets:
         return None
     best = 0
@@ -41,16 +42,20 @@ def brute_max_h(game) -> int | None:
     return best
 
 
-def oracle_h(game, counts) -> int:
+def oracle_h(game, counts, sora_mode: str = "fetch") -> int:
     targets = complete_targets(game.units, (), cap=[COPIES] * game.K, hand_size=game.hand_size,
-                               sora=game.sora, sora_mode="fetch")
+                               sora=game.sora, sora_mode=sora_mode)
     return game.hand_size - max(sum(min(c, t) for c, t in zip(counts, target)) for target in targets)
 
 
 @settings(BASE_SETTINGS, max_examples=80)
-@given(game=games(min_kinds=4, max_kinds=7, max_units=9, hand_sizes=(4, 7)), mode=st.sampled_from(["2019-12", "hitori-jong-2.1"]))
+@given(game=games(min_kinds=4, max_kinds=7, max_units=9, hand_sizes=(4, 7)),
+       mode=st.sampled_from(["2019-12", "hitori-jong-2.1", "2019-10"]))
 def test_method_equals_brute_force(game, mode):
-    expected = brute_max_h(game)
+    """Against every hand, そら held or not: in wildcard mode (2019-10) the method searches hands without そら only
+    (docs/max-h.md, Lemma 4), which the brute force does not assume."""
+    sora_mode = "wildcard" if mode == "2019-10" else "fetch"
+    expected = brute_max_h(game, sora_mode)
     ev = game.evaluator(mode)
     if expected is None:
         with pytest.raises(MjError, match="no complete hand"):
@@ -59,7 +64,7 @@ def test_method_equals_brute_force(game, mode):
     result = max_h(ev)
     assert result.proved and result.upper == result.max_h == expected
     assert sum(result.witness) == game.hand_size and max(result.witness) <= COPIES
-    assert oracle_h(game, result.witness) == expected  # the witness by the oracle, not by the method's own search
+    assert oracle_h(game, result.witness, sora_mode) == expected  # the witness by the oracle, not the method's search
 
 
 def test_dead_kinds_set_the_real_tiles():
@@ -133,12 +138,15 @@ def test_cli_json_and_certificate_file(tmp_path):
     assert out.read_text(encoding="utf-8") == '{"proved": true}\n'
 
 
-def test_cli_refuses_a_wildcard_rule_set_and_bad_files():
-    res = runner.invoke(cli.app, ["research", "max-h", "--rules", "2019-10"])
-    assert res.exit_code == 2 and res.stderr.startswith("error: ") and "Traceback" not in res.output
+def test_cli_takes_the_wildcard_rule_set_and_refuses_bad_files():
+    """2019-10 (wildcard そら) was refused; its hands without そら are searched now (Lemma 4)."""
+    res = runner.invoke(cli.app, ["research", "max-h", "--rules", "2019-10", "--time-budget", "2", "--quiet", "--json"])
+    assert res.exit_code == 124, res.output  # (not proved in 2 s: the budget's code)
+    found = json.loads(res.stdout)
+    assert found["max_h"] >= 5 and found["witness_h"] == found["witness_h_cpsat"] == found["max_h"]
+    assert len(found["witness"]) == 13 and "そら" not in found["witness"], found
     res = runner.invoke(cli.app, ["research", "max-h", "--time-budget", "1", "--quiet", "--out", "/nonexistent/x.json"])
     assert res.exit_code == 2 and res.stderr.startswith("error: cannot write")
-
 
 
 def test_a_log_gets_the_first_progress_line_at_once(capsys):
@@ -152,3 +160,40 @@ def test_a_log_gets_the_first_progress_line_at_once(capsys):
     assert capsys.readouterr().err.splitlines() == [
         "max-h: witness h = 6; searching for h >= 7: 1,024 prefixes measured, 0% of first-level branches (the first "
         "are the largest), 0 s"]
+
+
+def test_a_wildcard_sora_replaced_by_a_real_tile_never_lowers_h():
+    """docs/max-h.md, Lemma 4, on the real 2019-10 rule set: where そら is a wildcard, a hand holding one has h at
+    most that of the hand with it replaced by any real tile of fewer than 3 copies. So the largest h is reached
+    by a hand without そら, the only hands the method searches there."""
+    import random
+
+    ev = Evaluator("2019-10")
+    sora, rnd = ev.tiles.sora, random.Random(7)
+    real = [k for k in range(len(ev.tiles)) if k != sora]
+    for _ in range(40):
+        counts = [0] * len(ev.tiles)
+        counts[sora] = rnd.randint(1, 3)
+        while sum(counts) < 13:
+            k = rnd.choice(real)
+            if counts[k] < 3:
+                counts[k] += 1
+        h = ev.h(Hand(tuple(counts), ())).h
+        for x in rnd.sample([k for k in real if counts[k] < 3], 4):
+            replaced = list(counts)
+            replaced[sora] -= 1
+            replaced[x] += 1
+            assert ev.h(Hand(tuple(replaced), ())).h >= h, (counts, x)
+
+
+def test_a_wildcard_completion_may_pass_a_kinds_copies_by_the_sora_held():
+    """In wildcard mode a target may hold a fourth copy of a kind (そら stands in), three such slots at most."""
+    units = ((0, 1), (0, 1, 2))
+    assert complete(Game(4, units, 9), (0, 0, 0)) is None  # (three duets, then the trio: a fourth k0 and k1)
+    wild = Game(4, units, 9, wild=3)
+    found = complete(wild, (0, 0, 0))  # (そら stands in for the fourth k0 and k1)
+    assert found == (0, 0, 0, 1)
+    assert sum(max(0, n - COPIES) for n in target_counts(wild, found)) <= 3
+    assert complete(Game(2, ((0, 1),), 10, wild=None), ()) is None
+    assert complete(Game(3, ((0, 1),), 10, wild=2), ()) is None  # 5 duets: 5 of a kind, 2 + 2 past the copies: 4 > 3
+    assert complete(Game(3, ((0, 1),), 8, wild=2), ()) is not None  # 4 duets: 1 + 1 past the copies

@@ -36,18 +36,23 @@ class Game:
     units: tuple[tuple[int, ...], ...]
     hand_size: int
     copies: int = COPIES
+    wild: int | None = None  # the wildcard そら's kind (2019-10): in no hand searched (docs/max-h.md, Lemma 4)
 
     @property
     def dead(self) -> tuple[int, ...]:
-        """Kinds in no unit (そら): never kept by any target."""
+        """Kinds in no unit (そら outside wildcard mode): never kept by any target."""
         live = {k for u in self.units for k in u}
-        return tuple(k for k in range(self.kinds) if k not in live)
+        return tuple(k for k in range(self.kinds) if k not in live and k != self.wild)
+
+    @property
+    def stand_ins(self) -> int:
+        """Slots of a target そら may fill beyond a kind's copies (wildcard: the 3 そら; else none)."""
+        return 0 if self.wild is None else self.copies
 
     @classmethod
     def of(cls, rules) -> "Game":
-        if rules.sora_mode == "wildcard":
-            raise MjError(f"rule set {rules.name}: そら is a wildcard there; max-h handles そら in no unit only")
-        return cls(len(rules.tiles), tuple(tuple(u.members) for u in rules.units), rules.hand_size)
+        wild = rules.tiles.sora if rules.sora_mode == "wildcard" else None
+        return cls(len(rules.tiles), tuple(tuple(u.members) for u in rules.units), rules.hand_size, wild=wild)
 
 
 @dataclass
@@ -106,10 +111,12 @@ def target_counts(game: Game, units) -> tuple[int, ...]:
 
 
 def complete(game: Game, partial: tuple[int, ...], nodes: int = COMPLETION_NODES) -> Optional[tuple[int, ...]]:
-    """Units (indices, a sorted multiset) of total size N - len(partial) that fit beside `partial`
-    (at most `copies` of a kind in all), or None when none is found within `nodes` steps."""
+    """Units (indices, a sorted multiset) of total size N - len(partial) that fit beside `partial` (at most
+    `copies` of a kind in all, in wildcard mode beyond that as many slots as there are そら to stand in), or None
+    when none is found within `nodes` steps."""
     used = list(target_counts(game, partial))
-    if any(n > game.copies for n in used):
+    over = [sum(max(0, n - game.copies) for n in used)]  # slots only そら can fill
+    if over[0] > game.stand_ins:
         return None
     room = game.hand_size - sum(len(game.units[j]) for j in partial)
     if room < 0:
@@ -119,8 +126,8 @@ def complete(game: Game, partial: tuple[int, ...], nodes: int = COMPLETION_NODES
     chosen: list[int] = []
     budget = [nodes]
 
-    def fits(j: int) -> bool:
-        return all(used[k] < game.copies for k in game.units[j])
+    def extra(j: int) -> int:  # the slots of unit j past the copies (a unit's members are distinct)
+        return sum(1 for k in game.units[j] if used[k] >= game.copies)
 
     def rec(start: int, left: int) -> bool:
         if left == 0:
@@ -130,12 +137,15 @@ def complete(game: Game, partial: tuple[int, ...], nodes: int = COMPLETION_NODES
             return False
         for pos in range(start, len(order)):
             j = order[pos]
-            if len(game.units[j]) <= left and fits(j):
+            more = extra(j)
+            if len(game.units[j]) <= left and over[0] + more <= game.stand_ins:
                 for k in game.units[j]:
                     used[k] += 1
                 chosen.append(j)
+                over[0] += more
                 if rec(pos, left - len(game.units[j])):
                     return True
+                over[0] -= more
                 chosen.pop()
                 for k in game.units[j]:
                     used[k] -= 1
@@ -156,7 +166,7 @@ def kind_order(game: Game) -> list[int]:
         for k in unit:
             member[k] += 1
             small[k] += len(unit) <= 2
-    dead = set(game.dead)
+    dead = set(game.dead) | {game.wild}
     return sorted((k for k in range(game.kinds) if k not in dead), key=lambda k: (small[k], member[k], k))
 
 
