@@ -83,10 +83,10 @@ class OnceEach:
 
 def create_app(workers: int = 2, catalogue_files: tuple[str, ...] = (), timeout: float | None = 300.0,
                on_ready: Callable[[], None] | None = None, reviewer: str = "game.review:review_game",
-               guarded: bool = False) -> Starlette:
+               guarded: bool = False, check_host: bool | None = None) -> Starlette:
     """`reviewer` names the function that grades a log's decisions (module:function, imported in a worker);
-    `guarded`, as mj serve runs it: a Host that is not this machine's is refused (server/guard.py), and one address
-    holds at most PER_CLIENT games (the tests' client is one address called testserver)."""
+    `guarded`, as mj serve runs it: one address holds at most PER_CLIENT games, and unless `check_host` is False a
+    Host that is not this machine's is refused (server/guard.py; the tests' client is one address, testserver)."""
     pool = WorkerPool(workers, catalogue_files)
     sessions = Sessions(catalogue_files=catalogue_files, per_client=PER_CLIENT if guarded else None)
     jobs.configure(catalogue_files)
@@ -149,4 +149,5 @@ def create_app(workers: int = 2, catalogue_files: tuple[str, ...] = (), timeout:
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     return Starlette(routes=routes, lifespan=lifespan,
-                     middleware=[Middleware(Guard, check_host=guarded), Middleware(OnceEach)])
+                     middleware=[Middleware(Guard, check_host=guarded if check_host is None else check_host),
+                                 Middleware(OnceEach)])

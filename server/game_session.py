@@ -38,6 +38,8 @@ _CLOSE = object()
 # COM decisions of every game, one at a time: they run in this process's threads, which share the interpreter (the
 # GIL) with the event loop answering every page (QA: 16 games of planner COMs took /api/rules from 0.03 s to 3 s)
 COM_TURNS = threading.Lock()
+SLOW_COMS = ("planner", "planner-clock")  # the COMs that take turns: the others answer in milliseconds (QA: a greedy
+# game waited 20 s behind three planner games)
 
 
 def one_at_a_time(player: Player) -> Player:
@@ -82,7 +84,8 @@ class Session:
         self.ev = Evaluator(rules, catalogue_files=catalogue_files) if rules else \
             Evaluator(catalogue_files=catalogue_files)
         self.table = Table(self.ev.rules)
-        self.players = [HumanSeat(self)] + [one_at_a_time(make_player(c)) for c in coms]
+        self.players = [HumanSeat(self)] + [one_at_a_time(make_player(c)) if c in SLOW_COMS else make_player(c)
+                                            for c in coms]
         self.cond = threading.Condition()
         self.answers: queue.Queue = queue.Queue()
         self.events: list[dict] = []  # the whole log (with the seed and the wall)
@@ -199,6 +202,7 @@ class Sessions:
         self.per_client = per_client
         self.items: dict[str, Session] = {}
         self.owners: dict[str, str] = {}  # game id -> the address that started it
+        self.replaced: dict[str, None] = {}  # ids of games dropped for a newer one of their address (the last 256)
         self.lock = threading.Lock()
 
     def new(self, seed: int, coms: list[str], rules: str | None = None, client: str | None = None) -> Session:
@@ -224,10 +228,17 @@ class Sessions:
             session.close()
             del self.items[session.id]
             self.owners.pop(session.id, None)
+            self.replaced[session.id] = None  # (its page is told why: QA, "the server restarted" was said)
+            while len(self.replaced) > 256:
+                del self.replaced[next(iter(self.replaced))]
 
     def get(self, sid: str) -> Session | None:
         with self.lock:
             return self.items.get(sid)
+
+    def was_replaced(self, sid: str) -> bool:
+        with self.lock:
+            return sid in self.replaced
 
     def _prune(self) -> None:
         now = time.monotonic()

@@ -27,6 +27,7 @@ def host_ok(host: str, names: frozenset[str]) -> bool:
     """An IP address (a phone on the network opens one), localhost or one of its subdomains, or this machine's name;
     not another domain (a rebinding attack's name resolving to this machine)."""
     name = host.lower().rsplit(":", 1)[0] if not host.startswith("[") else host[1:].split("]", 1)[0]
+    name = name.removesuffix(".")  # (localhost. is localhost: a fully qualified name, QA)
     try:
         ipaddress.ip_address(name)
         return True
@@ -35,13 +36,20 @@ def host_ok(host: str, names: frozenset[str]) -> bool:
 
 
 def cross_site(request: Request) -> str | None:
-    """Where a browser says the request comes from another site's page: that site, else None."""
-    site = request.headers.get("sec-fetch-site")
+    """Where a browser says the request comes from another site's page: that site, else None. Over plain HTTP to
+    a LAN address Chromium sends no Sec-Fetch-Site (QA): then Origin (`null` from a sandboxed frame) and, for a GET
+    an <img> makes, the Referer say it."""
+    host = request.headers.get("host", "").lower()
     origin = request.headers.get("origin")
-    if origin and origin != "null" and urlsplit(origin).netloc.lower() != request.headers.get("host", "").lower():
+    if origin == "null":
+        return "a sandboxed page"
+    if origin and urlsplit(origin).netloc.lower() != host:
         return origin
-    if site in ("cross-site", "same-site"):
+    if request.headers.get("sec-fetch-site") in ("cross-site", "same-site"):
         return origin or "another site"
+    referer = request.headers.get("referer")
+    if not origin and referer and urlsplit(referer).netloc.lower() != host:
+        return f"{urlsplit(referer).scheme}://{urlsplit(referer).netloc}"
     return None
 
 

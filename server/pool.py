@@ -108,11 +108,13 @@ class WorkerPool:
         if self._idle is not None:
             self._idle.put_nowait(self._spawn())
 
-    def full(self) -> PoolBusy | None:
-        """PoolBusy where no worker is free and WAITING_PER_WORKER a worker already wait (checked before a request's
-        body is read: one waiting does not hold its 4 MB), else None. The queue is first come, first served."""
-        if self._idle is not None and self._idle.empty() and self.waiting >= WAITING_PER_WORKER * self.size:
-            return PoolBusy(f"the server is busy: {self.waiting} questions wait for its {self.size} solver "
+    def full(self, uploading: int = 0) -> PoolBusy | None:
+        """PoolBusy where WAITING_PER_WORKER a worker already wait, `uploading` (requests still reading their body)
+        counted, and no worker is free for the waiting alone; else None. Checked before a body is read: one waiting
+        does not hold its 4 MB. The queue is first come, first served."""
+        queued = self.waiting + uploading
+        if self._idle is not None and (self._idle.empty() or uploading) and queued >= WAITING_PER_WORKER * self.size:
+            return PoolBusy(f"the server is busy: {queued} questions wait for its {self.size} solver "
                             "process(es); ask again in a moment")
         return None
 

@@ -53,7 +53,14 @@ async def in_worker(request: Request, pool: WorkerPool, func: Callable[..., Any]
     """func(*args) in a worker process, as JSON; the work is killed if the client leaves first."""
     job = asyncio.ensure_future(pool.run(func, *args, timeout=timeout))
     gone = asyncio.ensure_future(_disconnected(request))
-    await asyncio.wait({job, gone}, return_when=asyncio.FIRST_COMPLETED)
+    try:
+        await asyncio.wait({job, gone}, return_when=asyncio.FIRST_COMPLETED)
+    except asyncio.CancelledError:  # the server is stopping (Ctrl-C past its graceful wait): an answer, no traceback
+        for task in (job, gone):
+            task.cancel()
+        with suppress(asyncio.CancelledError):
+            await job
+        return error(503, "error: the server is stopping", "ERR_STOPPING")
     gone.cancel()
     if not job.done():  # the client left: stop its work (the pool kills that worker)
         job.cancel()

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import ipaddress
+import logging
+import os
+import signal
+
 import socket
 import sys
 import webbrowser
@@ -32,6 +37,14 @@ def lan_address() -> str | None:
     return None if address.startswith("127.") or address == "0.0.0.0" else address
 
 
+def loopback(host: str) -> bool:
+    """Whether the server listens on this machine only (the default): then a Host not its own is refused."""
+    try:
+        return host == "localhost" or ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
 def serve(host: str = "127.0.0.1", port: int = 8000, open_browser: bool = False, workers: int = 2,
           catalogue_files: tuple[str, ...] = (), timeout: float | None = 300.0) -> None:
     import uvicorn
@@ -51,8 +64,14 @@ def serve(host: str = "127.0.0.1", port: int = 8000, open_browser: bool = False,
         if open_browser:
             webbrowser.open(url)
 
-    app = create_app(workers, catalogue_files, timeout, on_ready=ready, guarded=True)
-    config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=2)
+    # (the Host check guards a loopback server against DNS rebinding; one on the network answers to whatever name its
+    # LAN gives it, vm.lan or a router's, QA; no proxy's X-Forwarded-For is trusted: one address, one address's games)
+    app = create_app(workers, catalogue_files, timeout, on_ready=ready, guarded=True, check_host=loopback(host))
+    config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=2, proxy_headers=False)
+    # (a stop during a long answer is normal: its request is answered "the server is stopping", not logged as an error)
+    logging.getLogger("uvicorn.error").addFilter(lambda record: "graceful shutdown exceeded" not in record.getMessage())
+    if hasattr(signal, "SIGHUP"):  # (a closed terminal stops the server as SIGTERM does: uvicorn's own clean stop)
+        signal.signal(signal.SIGHUP, lambda *_: os.kill(os.getpid(), signal.SIGTERM))
     try:
         uvicorn.Server(config).run(sockets=[sock])
     finally:

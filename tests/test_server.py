@@ -407,6 +407,8 @@ def test_a_full_queue_is_refused_at_once_and_frees_as_it_drains():
 
     async def scenario(pool):
         await pool.run(os.getpid)  # (the worker is up)
+        # (logs still being uploaded count too, a free worker or not: QA, 60 slow uploads held 250 MB)
+        assert pool.full(WAITING_PER_WORKER) is not None and pool.full(WAITING_PER_WORKER - 1) is None
         slow = asyncio.ensure_future(pool.run(time.sleep, 120))
         await asyncio.sleep(0)
         queued = [asyncio.ensure_future(pool.run(os.getpid)) for _ in range(WAITING_PER_WORKER)]

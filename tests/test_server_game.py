@@ -219,6 +219,13 @@ def test_one_address_holds_a_few_games_only():
         assert sessions.get(theirs.id) is theirs
     finally:
         sessions.close()
+    with TestClient(create_app(workers=1, guarded=True, check_host=False)) as client:  # (its page is told why)
+        first = client.post("/api/game", params={"coms": "greedy"}).json()["id"]
+        for _ in range(4):
+            client.post("/api/game", params={"coms": "greedy"})
+        gone = client.get(f"/api/game/{first}")
+        assert gone.status_code == 404 and gone.json()["code"] == "ERR_REPLACED", gone.text
+        assert "a newer one started from the same address (4 games" in gone.json()["error"]
 
 
 def _game_log(client, seed: int = 5) -> str:

@@ -28,6 +28,8 @@ def client():
     {"Origin": "http://localhost:3000"},  # (another program's page on this machine)
     {"Sec-Fetch-Site": "cross-site"},  # (an <img> on another site: no Origin on a GET)
     {"Sec-Fetch-Site": "same-site", "Origin": "http://testserver"},
+    {"Origin": "null"},  # (a sandboxed frame: over HTTP to a LAN address, with no Sec-Fetch-Site, QA)
+    {"Referer": "http://evil.test:8933/page.html"},  # (an <img> there: no Origin, no Sec-Fetch-Site)
 ])
 def test_another_sites_page_is_refused(client, headers):
     for method, path in (("POST", "/api/game?coms=random"), ("GET", "/api/h?hand=" + SEED_HAND)):
@@ -40,7 +42,7 @@ def test_another_sites_page_is_refused(client, headers):
     {},  # a program: curl, a script
     {"Origin": "http://testserver", "Sec-Fetch-Site": "same-origin"},  # the server's own page
     {"Sec-Fetch-Site": "none"},  # typed into the address bar
-    {"Origin": "null"},
+    {"Referer": "http://testserver/play?seed=3"},  # the own page, over HTTP to a LAN address
 ])
 def test_the_own_pages_and_programs_are_answered(client, headers):
     answer = client.get("/api/h", params={"hand": SEED_HAND}, headers=headers)
@@ -52,6 +54,7 @@ def test_mj_serve_answers_to_its_addresses_not_to_other_names():
     for host in ("127.0.0.1:8000", "192.168.1.20:8765", "[::1]:8000", "localhost:8000", "LOCALHOST", "app.localhost",
                  sorted(names)[0]):
         assert host_ok(host, names), host
+    assert host_ok("localhost.:8000", names)
     for host in ("evil.example", "evil.example:8000", "127.0.0.1.evil.example", ""):
         assert not host_ok(host, names), host
     with TestClient(create_app(workers=1, guarded=True)) as checked:  # (the test client calls itself testserver)

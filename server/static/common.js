@@ -71,7 +71,7 @@ async function requestJson(url, options = {}) {
   }
   const body = await response.json().catch(() => ({ error: `error: the server answered HTTP ${response.status}` }));
   if (!response.ok) throw Object.assign(new Error(t("serverError", body.error || `error: HTTP ${response.status}`)),
-                                        { status: response.status });
+                                        { status: response.status, code: body.code });
   return body;
 }
 

@@ -162,7 +162,7 @@ function trouble(error) {
     $("actions").replaceChildren(el("a", { class: "button", href: "/play", text: t("newGame") }));
     for (const button of document.querySelectorAll("#my-hand button")) button.disabled = true;
     $("prompt").textContent = "";
-    showError($("game-error"), t("gameGone"));
+    showError($("game-error"), t(error.code === "ERR_REPLACED" ? "gameReplaced" : "gameGone"));
     return true;
   }
   showError($("game-error"), error.status ? error.message : t("offline"));

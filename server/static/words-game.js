@@ -16,6 +16,8 @@ Object.assign(WORDS.en, {
   yourHand: "Your hand", moves: "Moves", gameOverTitle: "Game over", downloadLog: "Download the log",
   reviewGame: "Review this game", newGame: "New game", thinking: "the COMs are thinking…",
   gameGone: "This game is no longer on the server (it restarted, or the game ended long ago). Start a new one:",
+  gameReplaced: "This game made room for a newer one started from this device (4 games in progress at most, the one "
+    + "left alone longest goes). Start a new one:",
   moveRefused: "That move is not possible any more: the game has moved on (in another tab?). Here it is now.",
   offline: "The server cannot be reached: trying again…",
   wallLine: (w, d) => `${w} tiles left in the wall · you have ${d} draw(s) left`, you: "You",
@@ -65,6 +67,8 @@ Object.assign(WORDS.ja, {
   yourHand: "あなたの手牌", moves: "経過", gameOverTitle: "終局", downloadLog: "牌譜をダウンロード",
   reviewGame: "この対局を検討", newGame: "新しい対局", thinking: "COM が考え中…",
   gameGone: "この対局はもうサーバーにありません(再起動したか、だいぶ前に終わった対局です)。新しく始めてください:",
+  gameReplaced: "この端末から新しい対局が始まったため、この対局は終了しました(同時に4局まで、最も長く放置された対局から)。"
+    + "新しく始めてください:",
   moveRefused: "その手はもう打てません: 対局が進んでいます(別のタブで?)。今の局面を表示します。",
   offline: "サーバーにつながりません: 再接続しています…",
   wallLine: (w, d) => `山の残り ${w} 枚 · あなたの残りツモ ${d} 回`, you: "あなた",
