@@ -46,7 +46,8 @@ def game_routes(sessions: Sessions) -> list[Route]:
         session = sessions.get(request.path_params["id"])
         if session is None and sessions.was_replaced(request.path_params["id"]):
             return None, error(404, "error: this game made room for a newer one started from the same address "
-                                    f"({sessions.per_client} games in progress at most, the one left alone longest goes)", "ERR_REPLACED")
+                                    f"({sessions.per_client} games in progress at most, the one left alone longest "
+                                    "goes)", "ERR_REPLACED")
         if session is None:
             return None, error(404, "error: no such game here: the server restarted since (games live in its memory), or the game finished "
                                    "more than 30 minutes ago", "ERR_NOT_FOUND")
