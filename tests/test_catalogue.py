@@ -259,3 +259,18 @@ def test_every_idol_but_kaori_has_a_duet_partner(cat):
     rules = build_rules(cat, "2019-12")
     in_duets = {rules.tiles.ids[k] for u in rules.units if u.size == 2 for k in u.members}
     assert {i.id for i in cat.idols} - in_duets == {"kaori", "shika", "sora"}
+
+
+def test_the_units_hitori_jong_removed_on_2019_10_13_are_one_list():
+    """QA (facts audit): Hitori-Jong 1.6.0 removed four units, 花鳥風月 among them (seed 000 keeps it); the list
+    `hitori-jong-1.5` held only three, so a house taking it lost 花鳥風月 without a word."""
+    removed = {u.name for u in load_catalogue().units if "hitori-jong-1.5" in u.lists}
+    assert removed == {"D・LOVE", "BLACK PRINCESS", "パーフェクトサン", "花鳥風月"}
+
+
+def test_the_idol_lists_own_spellings_still_name_their_idols():
+    """QA (facts audit): three full readings are corrected from the idol list's typos; typed as that list has them
+    they were unknown tiles. They name the same idols."""
+    ev = Evaluator()
+    for written, idol in (("こうさかうみみ", "海美"), ("まかべみづき", "瑞希"), ("ながたにすばる", "昴")):
+        assert ev.tile(written) == ev.tile(idol), written
