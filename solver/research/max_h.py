@@ -193,14 +193,13 @@ class _Search:
         goal, top, stats = self.at
         return f"goal {goal}: {top[0]} of {len(self.order)} first-level branches finished, {stats[0]} prefixes measured"
 
-    def measured(self, counts: list[int], limit: int) -> int | None:
-        """None when K(counts) > limit, proved by a complete target this function checks itself; else K(counts) as
-        the search finds it (only a bound for the prefixes grown from it: never the reason for a drop)."""
+    def certified(self, counts: list[int], limit: int) -> bool:
+        """True when K(counts) > limit, proved by a complete target this function checks itself."""
         leaf = self.search.best_leaf(Hand(tuple(counts), ()))
         if leaf is None:
             raise MjError("no complete hand exists in this rule set: h is undefined")
         if leaf.kept <= limit:
-            return leaf.kept
+            return False
         placed = tuple(sorted(leaf.placed))
         units_counts = target_counts(self.game, placed)
         kept = sum(min(c, t) for c, t in zip(counts, units_counts))
@@ -209,7 +208,7 @@ class _Search:
             ok = self.completions[placed] = complete(self.game, placed) is not None
         if kept <= limit or not ok:
             raise AssertionError(f"the search's target {placed} does not certify its kept count {leaf.kept}")
-        return None
+        return True
 
     def survivor(self, goal: int) -> tuple[Optional[tuple[int, ...]], int, int]:
         """(a multiset of r0 real tiles with K <= N - goal or None, checks, drops); _Stop at the deadline.
@@ -227,9 +226,7 @@ class _Search:
 
         deadline = self.deadline if self.deadline is not None else float("inf")
 
-        def rec(pos: int, size: int, bound: int) -> bool:
-            """`bound`: at least K of the prefix (its size, or its measured K plus the tiles added since: a tile
-            adds at most one to K, Lemma 5); a prefix is measured only where its bound passes the limit."""
+        def rec(pos: int, size: int) -> bool:
             if size == self.real:
                 return True
             for i in range(pos, len(order)):
@@ -239,25 +236,23 @@ class _Search:
                 if counts[k] == game.copies:
                     continue
                 counts[k] += 1
-                grown = bound + 1
-                if grown > limit:
+                if size + 1 > limit:
                     stats[0] += 1
                     if stats[0] % PROGRESS_EVERY == 0:
                         tick()
                     if time.monotonic() > deadline:  # (every check: one can take a while, QA)
                         raise _Stop(self.reached())
-                    grown = self.measured(counts, limit)
-                    if grown is None:
+                    if self.certified(counts, limit):
                         stats[1] += 1
                         counts[k] -= 1
                         continue
                 kept[size + 1] = kept.get(size + 1, 0) + 1
-                if rec(i, size + 1, grown):
+                if rec(i, size + 1):
                     return True
                 counts[k] -= 1
             return False
 
-        found = rec(0, 0, 0)
+        found = rec(0, 0)
         top[0] = len(order)
         return (tuple(counts) if found else None), stats[0], stats[1]
 
