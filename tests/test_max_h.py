@@ -197,3 +197,14 @@ def test_a_wildcard_completion_may_pass_a_kinds_copies_by_the_sora_held():
     assert complete(Game(2, ((0, 1),), 10, wild=None), ()) is None
     assert complete(Game(3, ((0, 1),), 10, wild=2), ()) is None  # 5 duets: 5 of a kind, 2 + 2 past the copies: 4 > 3
     assert complete(Game(3, ((0, 1),), 8, wild=2), ()) is not None  # 4 duets: 1 + 1 past the copies
+
+
+def test_the_recorded_witnesses_have_the_h_they_claim():
+    """docs/certificates: each witness's h by the ordinary search (2019-10's is a witness only, not proved)."""
+    from pathlib import Path
+
+    for path in sorted((Path(__file__).parent.parent / "docs" / "certificates").glob("max-h-*.json")):
+        record = json.loads(path.read_text(encoding="utf-8"))
+        ev = Evaluator(record["rules"])
+        assert ev.h(" ".join(record["witness"])).h == record["max_h"] == record["witness_h"], path.name
+        assert record["proved"] == (record["rules"] != "2019-10"), path.name
