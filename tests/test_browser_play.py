@@ -489,3 +489,19 @@ def test_a_move_made_in_another_tab_brings_this_one_up_to_date(page, url):
     assert other.inner_text("#game-error").startswith("That move is not possible any more")
     other.wait_for_function(f"() => document.querySelectorAll('#moves li').length > {before}")
     other.close()
+
+
+def test_a_refused_server_says_so_on_every_page(page, url):
+    """QA: where the server refused the pages' first request (a Host it does not answer to), / said "list is not
+    iterable", /play was empty and /review silent. Each page says the server's own line."""
+    line = "error: this server answers to its address and localhost, not to 'vm.lan:8931'"
+    for path, where in (("", "#hand-error"), ("play?seed=7&coms=greedy", "#game-error"), ("review", "#log-error")):
+        context = page.context.browser.new_context(service_workers="block")  # (a worker's fetches are not routed)
+        try:
+            fresh = context.new_page()
+            fresh.route("**/api/idols", lambda route: route.fulfill(status=403, json={"error": line}))
+            fresh.goto(f"{url}{path}")
+            shown = fresh.wait_for_selector(f"{where}:not([hidden])").inner_text()
+            assert "not to 'vm.lan:8931'" in shown, (path, shown)
+        finally:
+            context.close()

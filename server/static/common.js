@@ -21,8 +21,7 @@ function el(tag, attrs = {}, ...children) {
 function showError(node, message) { node.textContent = message || ""; node.hidden = !message; }
 
 async function loadIdols() {
-  const response = await fetch("/api/idols");
-  const list = await response.json();
+  const list = await requestJson("/api/idols");  // (a refusal says the server's line: QA, "list is not iterable")
   for (const idol of list) { idolsByName.set(idol.name, idol); idolsByName.set(idol.id, idol); }
   for (const idol of list) {  // then every other name of theirs (a link's favourite=かな: QA), never over the above
     for (const name of [idol.kana, idol.full_name, idol.full_kana, ...(idol.romaji || []), ...(idol.other_names || [])]) {

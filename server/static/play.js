@@ -306,4 +306,5 @@ function gameOver(snapshot) {
 // (the moves so far too: QA, they had stayed in the language they were played in)
 function renarrate() { for (const line of $("moves").children) if (line.event) line.textContent = narrate(line.event, names); }
 wireLanguage(() => { renarrate(); if (latest && latest.legal) offer(latest.legal); else if (view) drawTable(); });
-loadIdols().then(() => (query.has("coms") || query.has("seed") ? start() : setupForm()));
+loadIdols().then(() => (query.has("coms") || query.has("seed") ? start() : setupForm()))
+  .catch((error) => showError($("game-error"), error.message));  // (QA: a refused server left an empty page)

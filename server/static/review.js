@@ -226,4 +226,4 @@ loadIdols().then(async () => {
   } catch (error) {
     showError($("log-error"), error.message);
   }
-});
+}).catch((error) => showError($("log-error"), error.message));
