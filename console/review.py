@@ -106,7 +106,8 @@ def _show(review: dict) -> None:
     rate = "—" if s["match_rate"] is None else f"{100 * s['match_rate']:.1f}%"
     by_win = s["graded_by_win_probability"]
     # (none graded by P(win): every decision by h, and the first one's note says why, e.g. 2019-10's wildcard そら)
-    lost = (f"P(win) lost {100 * s['total_loss']:.1f} points over {count(by_win, 'decision')} graded by P(win)"
+    lost = (f"P(win) lost {100 * s['total_loss']:.1f} points ({100 * s['proved_loss']:.1f} of them proved against the "
+            f"optimum) over {count(by_win, 'decision')} graded by P(win)"
             if by_win else "graded by h alone" + (f" ({review['decisions'][0]['note']})" if review["decisions"] and
                                                    review["decisions"][0].get("note") else ""))
     console.print(f"match {s['matches']}/{s['decisions']} ({rate}) · {lost} · missed wins {s['missed_wins']} "

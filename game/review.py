@@ -45,9 +45,11 @@ class Review:
         methods: dict[str, int] = {}
         for d in graded:
             methods[d["method"]] = methods.get(d["method"], 0) + 1
+        # (QA: the total adds sampled differences to exact losses; the proved part is the lower ends of loss_bounds)
+        proved = sum(max(0.0, d["loss_bounds"][0]) for d in graded if d.get("loss_bounds") and d["loss"] is not None)
         return {"decisions": len(graded), "matches": matches,
                 "match_rate": matches / len(graded) if graded else None,
-                "total_loss": sum(losses), "graded_by_win_probability": len(losses),
+                "total_loss": sum(losses), "proved_loss": proved, "graded_by_win_probability": len(losses),
                 "missed_wins": sum(d["missed_win"] for d in graded), "h_lost": sum(d["h_lost"] for d in graded),
                 "methods": methods, "clocked": sum(d["clocked"] for d in graded), "skipped": self.skipped,
                 "worst": worst}

@@ -13,7 +13,7 @@ class FakeReview:
         n = len(self.decisions)
         return {"seat": self.seat, "model": "a fake: every decision is its own best (tests only)",
                 "decisions": self.decisions,
-                "summary": {"decisions": n, "matches": n, "match_rate": 1.0 if n else None, "total_loss": 0.0,
+                "summary": {"decisions": n, "matches": n, "match_rate": 1.0 if n else None, "total_loss": 0.0, "proved_loss": 0.0,
                             "worst": list(range(min(5, n)))}}
 
 

@@ -65,6 +65,11 @@ def test_missed_wins_are_flagged_first(ev, missed):
     flagged = [d for d in decisions if d["missed_win"]]
     assert {d["type"] for d in flagged} == {"discard", "claim"}  # a missed tsumo and a missed ron
     assert summary["missed_wins"] == len(flagged)
+    # (QA: the total added sampled differences to exact losses; the proved part is said apart, the lower ends of the
+    # proved loss bounds; a missed win's loss is proved)
+    assert summary["proved_loss"] == pytest.approx(sum(max(0.0, d["loss_bounds"][0]) for d in decisions
+                                                       if d["loss_bounds"] and d["loss"] is not None))
+    assert summary["proved_loss"] >= sum(d["loss"] for d in flagged if d["loss"] is not None and d["method"] == "optimal") - 1e-9
     worst = decisions[summary["worst"][0]]
     assert worst["missed_win"] and not worst["match"]
     for d in flagged:

@@ -175,7 +175,7 @@ function drawReview(answer) {
       .filter(Boolean).join(": "), d.note ? el("details", {}, el("summary", { text: t("howMore") }), d.note) : "")));
   $("review-result").replaceChildren(
     el("p", { id: "review-summary" }, t("reviewSummary", s.decisions, s.matches,
-      s.match_rate == null ? "—" : (100 * s.match_rate).toFixed(0), percent(s.total_loss))
+      s.match_rate == null ? "—" : (100 * s.match_rate).toFixed(0), percent(s.total_loss), percent(s.proved_loss ?? 0))
       + (s.graded_by_win_probability != null ? t("byWin", s.graded_by_win_probability) : "")
       + (s.missed_wins ? t("missedWins", s.missed_wins) : "") + (s.clocked ? t("clockedNote", s.clocked) : "")),
     el("p", { class: "hint", text: language === "ja" && answer.model.startsWith("solo model:") ? t("soloModel") : answer.model }),
