@@ -77,9 +77,12 @@ def _loss(d: dict) -> str:
 
 
 def _value(option: dict) -> str:
-    """P(win) and, where known, E[score] of the same play."""
+    """P(win) and, where known, E[score] of the same play; `~` before a sampled one (it has an interval), as in mj plan's
+    table (QA: only the method column said so)."""
     score = option["expected_score"]
-    return _pct(option["win_probability"]) + ("" if score is None else f" · {score:,.0f}")
+    sampled = "~" if option.get("win_interval") else ""
+    return sampled + _pct(option["win_probability"]) + ("" if score is None else
+                                                       f" · {'~' if option.get('score_interval') else ''}{score:,.0f}")
 
 
 def _show(review: dict) -> None:
