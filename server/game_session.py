@@ -95,6 +95,7 @@ class Session:
         self.error: str | None = None
         self.over = False
         self.closed = False
+        self.owner: str | None = None  # the address that started it (Sessions.per_client)
         self.touched = time.monotonic()
         self.thread = threading.Thread(target=self._run, daemon=True, name=f"mj-game-{self.id[:6]}")
 
@@ -201,7 +202,6 @@ class Sessions:
         self.limit, self.idle, self.left, self.catalogue_files = limit, idle, left, catalogue_files
         self.per_client = per_client
         self.items: dict[str, Session] = {}
-        self.owners: dict[str, str] = {}  # game id -> the address that started it
         self.replaced: dict[str, None] = {}  # ids of games dropped for a newer one of their address (the last 256)
         self.lock = threading.Lock()
 
@@ -215,19 +215,17 @@ class Sessions:
                 raise MjError(f"{self.limit} games are in progress here: finish one, or wait until one is left "
                               f"alone {self.left:g} s (a closed page)", "ERR_BUSY")  # (QA: how long, not said)
             self.items[session.id] = session
-            if client is not None:
-                self.owners[session.id] = client
+            session.owner = client
         return session.start()
 
     def _make_room_for(self, client: str) -> None:
         """An address holds at most per_client games in progress: past it, its own game longest untouched is dropped
         (a new game replaces the address's oldest; it never takes another player's table)."""
-        own = sorted((s for sid, s in self.items.items() if self.owners.get(sid) == client and not s.over),
+        own = sorted((s for s in self.items.values() if s.owner == client and not s.over),
                      key=lambda s: s.touched)
         for session in own[:max(0, len(own) - self.per_client + 1)]:
             session.close()
             del self.items[session.id]
-            self.owners.pop(session.id, None)
             self.replaced[session.id] = None  # (its page is told why: QA, "the server restarted" was said)
             while len(self.replaced) > 256:
                 del self.replaced[next(iter(self.replaced))]
@@ -251,7 +249,6 @@ class Sessions:
         for session in stale:
             session.close()
             del self.items[session.id]
-            self.owners.pop(session.id, None)
 
     def close(self) -> None:
         with self.lock:

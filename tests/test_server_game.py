@@ -215,7 +215,7 @@ def test_one_address_holds_a_few_games_only():
         assert not mine[1].thread.is_alive()
         for _ in range(5):  # (a burst from one address keeps at most two)
             sessions.new(5, ["greedy"], client="10.0.0.5")
-        assert sum(1 for sid in sessions.items if sessions.owners.get(sid) == "10.0.0.5") == 2
+        assert sum(1 for s in sessions.items.values() if s.owner == "10.0.0.5") == 2
         assert sessions.get(theirs.id) is theirs
     finally:
         sessions.close()
