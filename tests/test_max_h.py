@@ -17,7 +17,7 @@ import cli
 from oracle import complete_targets
 from solver import Evaluator, Hand
 from solver.core.errors import MjError
-from solver.research.max_h import Game, complete, max_h, target_counts
+from solver.research.max_h import Game, complete, copy_bits, max_h, target_counts
 from synthetic import BASE_SETTINGS, COPIES, games
 
 runner = CliRunner()
@@ -67,6 +67,30 @@ def test_method_equals_brute_force(game, mode):
     assert oracle_h(game, result.witness, sora_mode) == expected  # the witness by the oracle, not the method's search
 
 
+@settings(BASE_SETTINGS, max_examples=200)
+@given(a=st.lists(st.integers(0, 3), min_size=1, max_size=20), b=st.lists(st.integers(0, 6), min_size=20, max_size=20))
+def test_copy_bits_count_the_common_tiles(a, b):
+    # (a target may hold more than 3 of a kind in wildcard mode: min with the hand's at most 3 is still the count)
+    assert (copy_bits(a, 3) & copy_bits(b, 3)).bit_count() == sum(min(x, y) for x, y in zip(a, b))
+
+
+@pytest.mark.parametrize("rules", ["2019-12", "2019-10", "hitori-jong-2.1"])
+def test_the_plain_leaf_is_the_best_leaf(rules):
+    """plain_leaf (max-h's uncached path to the C search) keeps what best_leaf keeps, on random prefixes."""
+    import random
+
+    from solver.core.search.fast import search_for
+    ev = Evaluator(rules)
+    search, rng = search_for(ev.rules), random.Random(rules)
+    kinds = [k for k in range(len(ev.rules.tiles)) if k != ev.rules.tiles.sora]
+    for _ in range(300):
+        counts = [0] * len(ev.rules.tiles)
+        for k in rng.sample(kinds * 3, rng.randint(1, 13)):
+            counts[k] += 1
+        plain, best = search.plain_leaf(counts), search.best_leaf(Hand(tuple(counts), ()))
+        assert (plain is None) == (best is None) and plain.kept == best.kept, counts
+
+
 def test_dead_kinds_set_the_real_tiles():
     # k0 in no unit (そら-like): every hand holds at least 7 - 3 = 4 real tiles
     units = ((1, 2), (3, 4), (1, 2, 3), (2, 3, 4))
@@ -94,15 +118,15 @@ def test_a_search_that_overstates_is_caught(monkeypatch):
     from synthetic import Game as SynGame
     ev = SynGame(5, game_units, None, 4, 6).evaluator("2019-12")
     search = search_for(ev.rules)
-    real = search.best_leaf
+    real = search.plain_leaf
 
-    def lying(hand, *args, **kwargs):
-        leaf = real(hand, *args, **kwargs)
-        if leaf is None or sum(hand.concealed) == 6:  # whole hands (the ordinary h) told the truth
+    def lying(counts):
+        leaf = real(counts)
+        if leaf is None or sum(counts) == 6:  # whole hands (the ordinary h) told the truth
             return leaf
         return dataclasses.replace(leaf, kept=leaf.kept + 2)
 
-    monkeypatch.setattr(search, "best_leaf", lying)
+    monkeypatch.setattr(search, "plain_leaf", lying)
     with pytest.raises(AssertionError, match="does not certify"):
         max_h(ev)
 

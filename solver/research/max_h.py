@@ -26,6 +26,7 @@ from solver.core.hand import COPIES, Hand
 
 COMPLETION_NODES = 200_000  # per completion search of a certificate (a failure is an error, never a silent prune)
 PROGRESS_EVERY = 1_024  # checks between progress reports (each rate-limits itself by time)
+RECENT = 16  # certified targets tried on a prefix before the search: siblings are often kept by one of them
 
 
 @dataclass(frozen=True)
@@ -110,19 +111,34 @@ def target_counts(game: Game, units) -> tuple[int, ...]:
     return tuple(counts)
 
 
-def complete(game: Game, partial: tuple[int, ...], nodes: int = COMPLETION_NODES) -> Optional[tuple[int, ...]]:
+def copy_bits(counts, copies: int) -> int:
+    """Bit k * copies + c set where counts[k] > c (c < copies): for multisets of at most `copies` a kind,
+    |A ∩ B| = sum_k min(a_k, b_k) is the popcount of their bits' AND."""
+    bits = 0
+    for k, n in enumerate(counts):
+        if n:
+            bits |= ((1 << min(n, copies)) - 1) << (k * copies)
+    return bits
+
+
+def filling_order(game: Game) -> list[int]:
+    """Units, larger first: few of them fill a target's room (complete's order)."""
+    return sorted(range(len(game.units)), key=lambda j: -len(game.units[j]))
+
+
+def complete(game: Game, partial: tuple[int, ...], nodes: int = COMPLETION_NODES,
+             order: list[int] | None = None) -> Optional[tuple[int, ...]]:
     """Units (indices, a sorted multiset) of total size N - len(partial) that fit beside `partial` (at most
     `copies` of a kind in all, in wildcard mode beyond that as many slots as there are そら to stand in), or None
-    when none is found within `nodes` steps."""
+    when none is found within `nodes` steps. `order`: filling_order(game), where the caller keeps it."""
     used = list(target_counts(game, partial))
-    over = [sum(max(0, n - game.copies) for n in used)]  # slots only そら can fill
+    over = [sum(n - game.copies for n in used if n > game.copies)]  # slots only そら can fill
     if over[0] > game.stand_ins:
         return None
     room = game.hand_size - sum(len(game.units[j]) for j in partial)
     if room < 0:
         return None
-    # larger units first: few of them fill the room
-    order = sorted(range(len(game.units)), key=lambda j: -len(game.units[j]))
+    order = order or filling_order(game)
     chosen: list[int] = []
     budget = [nodes]
 
@@ -180,7 +196,12 @@ class _Search:
         self.search = search_for(ev.rules)
         self.order = kind_order(game)
         self.real = max(0, game.hand_size - game.copies * len(game.dead))
-        self.completions: dict[tuple[int, ...], bool] = {}
+        self.completions: dict[tuple[int, ...], tuple[int, bool]] = {}  # placed units -> (copy bits, completed)
+        self.filling = filling_order(game)
+        # the last certificates' placed units (each checked complete) as copy bits: a prefix that one of them keeps
+        # more than the limit of is dropped on it, without a search
+        self.recent: list[int] = []
+        self.reused = 0
         self.checks = 0
         self.survivors: dict[int, int] = {}
         self.lower = 0
@@ -193,21 +214,28 @@ class _Search:
         goal, top, stats = self.at
         return f"goal {goal}: {top[0]} of {len(self.order)} first-level branches finished, {stats[0]} prefixes measured"
 
-    def certified(self, counts: list[int], limit: int) -> bool:
-        """True when K(counts) > limit, proved by a complete target this function checks itself."""
-        leaf = self.search.best_leaf(Hand(tuple(counts), ()))
+    def certified(self, counts: list[int], bits: int, limit: int) -> bool:
+        """True when K(counts) > limit, proved by a complete target this function checks itself (`bits`: the
+        counts as copy_bits). A recent certificate is tried first; else the ordinary search proposes one."""
+        for target in self.recent:
+            if (bits & target).bit_count() > limit:
+                self.reused += 1
+                return True
+        leaf = self.search.plain_leaf(counts)
         if leaf is None:
             raise MjError("no complete hand exists in this rule set: h is undefined")
         if leaf.kept <= limit:
             return False
         placed = tuple(sorted(leaf.placed))
-        units_counts = target_counts(self.game, placed)
-        kept = sum(min(c, t) for c, t in zip(counts, units_counts))
-        ok = self.completions.get(placed)
-        if ok is None:
-            ok = self.completions[placed] = complete(self.game, placed) is not None
-        if kept <= limit or not ok:
+        known = self.completions.get(placed)
+        if known is None:  # (recounted here from the units, and completed to a whole target)
+            known = self.completions[placed] = (copy_bits(target_counts(self.game, placed), self.game.copies),
+                                                complete(self.game, placed, order=self.filling) is not None)
+        target, ok = known
+        if (bits & target).bit_count() <= limit or not ok:
             raise AssertionError(f"the search's target {placed} does not certify its kept count {leaf.kept}")
+        self.recent.insert(0, target)
+        del self.recent[RECENT:]
         return True
 
     def survivor(self, goal: int) -> tuple[Optional[tuple[int, ...]], int, int]:
@@ -215,6 +243,7 @@ class _Search:
         self.survivors[size] counts the prefixes kept, for the record."""
         game, order, limit = self.game, self.order, game_limit(self.game, goal)
         counts = [0] * game.kinds
+        bits = [0]  # counts as copy_bits
         stats = [0, 0]  # checks, drops
         kept = self.survivors = {}
         top = [0]
@@ -236,20 +265,24 @@ class _Search:
                 if counts[k] == game.copies:
                     continue
                 counts[k] += 1
+                bit = 1 << (k * game.copies + counts[k] - 1)
+                bits[0] |= bit
                 if size + 1 > limit:
                     stats[0] += 1
                     if stats[0] % PROGRESS_EVERY == 0:
                         tick()
                     if time.monotonic() > deadline:  # (every check: one can take a while, QA)
                         raise _Stop(self.reached())
-                    if self.certified(counts, limit):
+                    if self.certified(counts, bits[0], limit):
                         stats[1] += 1
                         counts[k] -= 1
+                        bits[0] ^= bit
                         continue
                 kept[size + 1] = kept.get(size + 1, 0) + 1
                 if rec(i, size + 1):
                     return True
                 counts[k] -= 1
+                bits[0] ^= bit
             return False
 
         found = rec(0, 0)
