@@ -13,6 +13,8 @@ import multiprocessing
 import signal
 from concurrent.futures import ThreadPoolExecutor
 from multiprocessing.connection import Connection
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any, Callable
 
 from solver.core.errors import MjError, error_line
@@ -89,6 +91,7 @@ class WorkerPool:
         self._idle: asyncio.Queue[Worker] | None = None
         self._all: set[Worker] = set()
         self.waiting = 0  # requests waiting for a free worker
+        self.uploading = 0  # requests still reading their body (reading())
         # recv() blocks, so it runs in a thread; a killed worker's recv ends at once with EOFError
         self._threads = ThreadPoolExecutor(max_workers=2 * self.size + 2, thread_name_prefix="mj-serve-recv")
 
@@ -108,10 +111,21 @@ class WorkerPool:
         if self._idle is not None:
             self._idle.put_nowait(self._spawn())
 
-    def full(self, uploading: int = 0) -> PoolBusy | None:
-        """PoolBusy where WAITING_PER_WORKER a worker already wait, `uploading` (requests still reading their body)
-        counted, and no worker is free for the waiting alone; else None. Checked before a body is read: one waiting
-        does not hold its 4 MB. The queue is first come, first served."""
+    @contextmanager
+    def reading(self) -> Iterator[None]:
+        """A question's body being read before it is asked: counted in the queue by full(before_body=True) (QA: 60
+        slow uploads of 4 MB held 250 MB)."""
+        self.uploading += 1
+        try:
+            yield
+        finally:
+            self.uploading -= 1
+
+    def full(self, before_body: bool = False) -> PoolBusy | None:
+        """PoolBusy where WAITING_PER_WORKER a worker already wait (`before_body`: the bodies still being read
+        counted too) and no worker is free for the waiting alone; else None. Checked before a body is read: one
+        waiting does not hold its 4 MB. The queue is first come, first served."""
+        uploading = self.uploading if before_body else 0
         queued = self.waiting + uploading
         if self._idle is not None and (self._idle.empty() or uploading) and queued >= WAITING_PER_WORKER * self.size:
             return PoolBusy(f"the server is busy: {queued} questions wait for its {self.size} solver "

@@ -20,6 +20,10 @@ def error(status: int, line: str, code: str = "ERR_INPUT") -> JSONResponse:
     return JSONResponse({"error": line, "code": code}, status_code=status)
 
 
+def busy(exc: PoolBusy) -> JSONResponse:
+    return error(503, error_line(str(exc)), "ERR_BUSY")
+
+
 def only(request: Request, allowed: tuple[str, ...]) -> None:
     """MjError naming the first query parameter the route does not take (none is ignored silently)."""
     unknown = next((k for k in request.query_params if k not in allowed), None)
@@ -74,6 +78,6 @@ async def in_worker(request: Request, pool: WorkerPool, func: Callable[..., Any]
     except JobTimeout as exc:
         return error(503, error_line(str(exc)), "ERR_TIMEOUT")
     except PoolBusy as exc:
-        return error(503, error_line(str(exc)), "ERR_BUSY")
+        return busy(exc)
     except WorkerDied as exc:
         return error(500, error_line(str(exc)), "ERR_INTERNAL")

@@ -19,7 +19,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from server.pool import WorkerPool
-from server.respond import bounded_body, error, in_worker, only
+from server.respond import bounded_body, busy, error, in_worker, only
 from solver.core.errors import MjError, error_line
 from solver.core.numbers import decimal, whole
 
@@ -76,23 +76,18 @@ async def _log_text(request: Request) -> str:
 
 
 def review_routes(pool: WorkerPool, reviewer: str, timeout: float | None) -> list[Route]:
-    reading = [0]  # logs being uploaded: they count in the queue (QA: 60 slow uploads of 4 MB held 250 MB)
-
-    def busy() -> Response | None:
-        """503 before a log is read where the queue is full (pool.full), the uploads under way counted."""
-        full = pool.full(reading[0])
-        return None if full is None else error(503, error_line(str(full)), "ERR_BUSY")
+    def refused() -> Response | None:
+        """503 before a log is read where the queue is full, the uploads under way counted."""
+        full = pool.full(before_body=True)
+        return None if full is None else busy(full)
 
     async def log_text(request: Request) -> str:
-        reading[0] += 1
-        try:
+        with pool.reading():
             return await _log_text(request)
-        finally:
-            reading[0] -= 1
 
     async def replay(request: Request) -> Response:
-        if (refused := busy()) is not None:
-            return refused
+        if (no := refused()) is not None:
+            return no
         try:
             only(request, ())  # (the rules are the log's own)
             text = await log_text(request)
@@ -101,8 +96,8 @@ def review_routes(pool: WorkerPool, reviewer: str, timeout: float | None) -> lis
         return await in_worker(request, pool, replay_log, text, timeout=timeout)
 
     async def review(request: Request) -> Response:
-        if (refused := busy()) is not None:
-            return refused
+        if (no := refused()) is not None:
+            return no
         query = request.query_params
         try:
             only(request, ("seat", "seconds"))

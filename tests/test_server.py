@@ -9,6 +9,7 @@ Expected values for seed 000 come from docs/rules.md (h = 1 with 11 optimal exch
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import threading
@@ -408,7 +409,13 @@ def test_a_full_queue_is_refused_at_once_and_frees_as_it_drains():
     async def scenario(pool):
         await pool.run(os.getpid)  # (the worker is up)
         # (logs still being uploaded count too, a free worker or not: QA, 60 slow uploads held 250 MB)
-        assert pool.full(WAITING_PER_WORKER) is not None and pool.full(WAITING_PER_WORKER - 1) is None
+        with contextlib.ExitStack() as reading:
+            for _ in range(WAITING_PER_WORKER - 1):
+                reading.enter_context(pool.reading())
+            assert pool.full(before_body=True) is None
+            with pool.reading():
+                assert pool.full(before_body=True) is not None and pool.full() is None
+        assert pool.uploading == 0
         slow = asyncio.ensure_future(pool.run(time.sleep, 120))
         await asyncio.sleep(0)
         queued = [asyncio.ensure_future(pool.run(os.getpid)) for _ in range(WAITING_PER_WORKER)]
