@@ -13,7 +13,7 @@ setup(ext_modules=[Extension("solver.core.search._searchc", ["solver/core/search
                                                                   "solver/planning/planc_swaps.c", "solver/planning/planc_nowin.c",
                                                                   "solver/planning/planc_tail.c", "solver/planning/planc_hands.c",
                                                                   "solver/planning/planc_list.c", "solver/planning/planc_count.c",
-                                                                  "solver/planning/planc_two.c"],
+                                                                  "solver/planning/planc_two.c", "solver/planning/planc_relax.c"],
                                  depends=["solver/planning/planc.h", "solver/planning/planc_seq.h", "solver/planning/planc_table.h",
                                           "solver/planning/planc_tail.h"], optional=True,
                                  extra_compile_args=["-O2"]),

@@ -360,6 +360,9 @@ static PyMethodDef methods[] = {
     {"list_complete", list_complete, METH_VARARGS,
      "list_complete(units, held, cap, slots, budget, limit, deadline, bonus, extra[, matrix]) -> ({counts: score} "
      "or (counts bytes, scores bytes), stop, kinds)"},
+    {"relax_count", relax_count, METH_VARARGS,
+     "relax_count(win, nowin, hand, wall, t, slots, room, sora, rows, deadline) -> per row (discard or -1, そら kept, "
+     "floor) reached, E[score]'s relaxation summed over every multiset of t draws (planc_relax.c)"},
     {NULL, NULL, 0, NULL},
 };
 

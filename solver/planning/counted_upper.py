@@ -5,10 +5,10 @@ In each wall a play holds only tiles of its pool (sampled_upper.py: the kept til
 while a fetch can happen) and scores at most g = max(min(N, the pool's best no-win packing of 12 tiles), the pool's
 best tsumo score). g depends on the draws only through their multiset D, so the relaxation's value is
     sum over D of  prod_k C(w_k, r_k) / C(W, t)  *  g(pool(D)),
-exact over every multiset of t draws (about 22,000 of 3 draws from 50 live kinds). A drawn そら counts as drawn in
-time to fetch whatever its place (a larger pool: still a bound). The sample of the same g estimates it past
-COUNT_TURNS; here it is counted, so it is proved. Where a fetch can happen the pool is the hand, the draws and the
-room, whatever the discard.
+exact over every multiset of t draws (about 22,000 of 3 draws from 50 live kinds, 290,000 of 4). A drawn そら counts
+as drawn in time to fetch whatever its place (a larger pool: still a bound). The sample of the same g estimates it
+past the turns counted; here it is counted, so it is proved. Where a fetch can happen the pool is the hand, the draws
+and the room, whatever the discard. In C (planc_relax.c, the same Fractions) up to NATIVE_TURNS.
 """
 
 from __future__ import annotations
@@ -23,9 +23,11 @@ from solver.core.rules import RuleSet
 from solver.planning.request import PlanRequest
 from solver.planning.sampled_upper import best_end, pool_of, pool_tools
 from solver.planning.score_bounds import bounded, caps
-from solver.planning.targets import past
+from solver.planning.targets import _planc, packer_built, past
 
-COUNT_TURNS = 3  # counted up to this many draws (4 draws: about 270,000 multisets, 10x the time)
+COUNT_TURNS = 3  # counted up to this many draws in Python (4 draws: about 270,000 multisets, 10x the time)
+NATIVE_TURNS = 4  # in C (planc_relax.c: about 1-2 s for 11 rows at 4 draws; 5 draws would take 10 times that)
+NATIVE_KINDS = 63  # (its keys: 3 bits a kind in three words)
 LABEL = ("; for {n} of {of} discards at most the relaxation's mean of the best end within the tiles a play can hold "
          "(a win, or at most N without one), counted over every draw (proved)")
 
@@ -44,13 +46,21 @@ def draw_multisets(wall: tuple[int, ...], t: int) -> list[tuple[tuple[int, ...],
 
 
 def counted_relaxation(rules: RuleSet, request: PlanRequest, tiles: list[int | None],
-                       deadline: float | None = None) -> dict[int | None, Fraction]:
+                       deadline: float | None = None, native: bool = True) -> dict[int | None, Fraction]:
     """Per discard in `tiles` (taken in order; past the deadline the rest are left out) the relaxation's E[score]
-    bound, exactly."""
+    bound, exactly. In C where built (planc_relax.c; `native` False: this loop)."""
     position, turns = request.position, request.turns
     hand, best_win, nowin, slots, room, wall, sora = pool_tools(rules, request)
-    walls = draw_multisets(wall, turns)
     total = comb(sum(wall), turns)
+    if native and best_win._c is not None and nowin._c is not None and len(wall) <= NATIVE_KINDS:
+        rows = [(-1 if tile is None else tile,
+                 0 if sora is None else hand.concealed[sora] - (tile == sora),
+                 caps(rules, position, turns, tile)[1]) for tile in tiles]
+        sums = _planc.relax_count(best_win._c, nowin._c, bytes(hand.concealed), bytes(wall), turns, slots,
+                                  None if sora is None else bytes(room), -1 if sora is None else sora, rows,
+                                  deadline or 0.0)
+        return {tile: Fraction(value, total) for tile, value in zip(tiles, sums)}
+    walls = draw_multisets(wall, turns)
     # per multiset: can any pool of it win at all (the largest pool holds every other); found with the first row
     whole: list[bool] = []
     out: dict[int | None, Fraction] = {}
@@ -73,7 +83,8 @@ def counted_relaxation(rules: RuleSet, request: PlanRequest, tiles: list[int | N
 def with_counted_uppers(rules: RuleSet, request: PlanRequest, plan, deadline: float | None):
     """The plan with each row's E[score] bound lowered to the counted relaxation where that is tighter (rows whose
     E[score] is a bracket, best first, while the deadline lasts); labelled with how many it reached."""
-    if request.turns > COUNT_TURNS or request.turns < 1:
+    native = packer_built(rules, None) and len(rules.tiles) <= NATIVE_KINDS
+    if request.turns > (NATIVE_TURNS if native else COUNT_TURNS) or request.turns < 1:
         return plan
     open_rows = [r.tile for r in plan.discards if r.expected_score is not None and r.score_upper is not None
                  and r.score_upper > r.expected_score]

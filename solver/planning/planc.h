@@ -65,6 +65,14 @@ extern PyTypeObject NoWinType;
 long long nowin_value(NoWin *s, const unsigned char *counts, int n);
 /* the kinds of the units held whole: the score depends on the counts of these alone */
 uint64_t nowin_kinds(NoWin *s, const unsigned char *counts, int n);
+/* base + the best packing of at most `most` tiles (NoWin.score with `most`); `least`: a score some such packing is
+ * known to reach (0: none), a bound the search starts from */
+long long nowin_within(NoWin *s, const unsigned char *counts, int n, int most, long long least);
+/* base + the best packing filling exactly `slots` tiles, or -1 where none does (NoWin.complete) */
+long long nowin_filled(NoWin *s, const unsigned char *counts, int n, int slots);
+
+/* planc_relax.c: E[score]'s relaxation counted over every multiset of draws (counted_upper.py) */
+PyObject *relax_count(PyObject *self, PyObject *args);
 
 /* seconds on time.monotonic()'s clock (CLOCK_MONOTONIC on Linux): the deadlines Python hands to C */
 #include <time.h>

@@ -81,6 +81,22 @@ uint64_t nowin_kinds(NoWin *s, const unsigned char *counts, int n) {
 
 long long nowin_value(NoWin *s, const unsigned char *counts, int n) { return packed(s, counts, n, 255); }
 
+long long nowin_within(NoWin *s, const unsigned char *counts, int n, int most, long long least) {
+    Pack p;
+    start_pack(&p, s, counts, n);
+    p.best = least > s->base ? (int)(least - s->base) : 0;  /* (a packing known to score it: a tighter bound to cut) */
+    search(&p, 0, most, 0, 0, 0);
+    return s->base + p.best;
+}
+
+long long nowin_filled(NoWin *s, const unsigned char *counts, int n, int slots) {
+    Pack p;
+    start_pack(&p, s, counts, n);
+    p.best = -1;
+    search(&p, 0, slots, 0, 0, 1);
+    return p.best < 0 ? -1 : s->base + p.best;
+}
+
 static PyObject *NoWin_complete(NoWin *s, PyObject *args) {
     const char *b;
     Py_ssize_t n;
@@ -91,12 +107,9 @@ static PyObject *NoWin_complete(NoWin *s, PyObject *args) {
         return NULL;
     }
     if (too_many(n)) return NULL;
-    Pack p;
-    start_pack(&p, s, (const unsigned char *)b, n);
-    p.best = -1;
-    search(&p, 0, slots, 0, 0, 1);
-    if (p.best < 0) Py_RETURN_NONE;
-    return PyLong_FromLong(s->base + p.best);
+    long long best = nowin_filled(s, (const unsigned char *)b, (int)n, slots);
+    if (best < 0) Py_RETURN_NONE;
+    return PyLong_FromLongLong(best);
 }
 
 static PyObject *NoWin_score(NoWin *s, PyObject *args) {
