@@ -14,6 +14,7 @@ from game.players.base import BotFault, Player
 from game.state import GameState
 from solver.core.errors import shown
 from solver.core.hand import Hand
+from solver.core.wording import count
 
 
 def _names(kinds, rules) -> str:
@@ -31,12 +32,19 @@ def h_text(hand: Hand, rules) -> str:
     return text + (f"  waits: {_names(waits, rules)}" if waits else "")
 
 
+def fault_outcome(event: dict) -> str:
+    """What became of the decision an error event is about."""
+    return ("(its answer stands)" if event.get("dropped") else
+            "(the fallback COM plays the seat to the end)" if event.get("crashed") else "(the fallback COM decides)")
+
+
 class Narrator:
     """Prints each event as it happens (plain lines; `mj play --json` prints the log instead)."""
 
     def __init__(self, ev, specs: list[str]):
         self.ev, self.rules, self.specs = ev, ev.rules, specs
         self.drawn: dict[int, str] = {}
+        self.faults: dict[int, list[int]] = {}  # seat -> [decisions the fallback took, outputs dropped, crashed]
         humans = {i for i, spec in enumerate(specs) if spec == "human"}
         # with a human at the table, only the human's tiles are shown until the end
         self.open = humans or set(range(len(specs)))
@@ -79,7 +87,9 @@ class Narrator:
         elif kind == "ryukyoku":
             say("Exhaustive draw: the wall is empty; every seat scores as not won")
         elif kind == "error":
-            say(f"{self.who(event['actor'])} error: {event['reason']} (the fallback COM decides)")
+            tally = self.faults.setdefault(event["actor"], [0, 0, 0])
+            tally[2 if event.get("crashed") else 1 if event.get("dropped") else 0] += 1
+            say(f"{self.who(event['actor'])} error: {event['reason']} {fault_outcome(event)}")
         elif kind == "end_game":
             say("Scores:")
             winners = {w.seat for w in state.wins}
@@ -88,6 +98,11 @@ class Narrator:
                 shown = "—" if score is None else str(score)
                 say(f"  {mark}{self.who(i):<12} {shown:>6}  ♥{rules.tiles.name(state.favourites[i])}  "
                     f"{hand_text(seat.hand(), rules)}")
+            for seat, (decided, dropped, crashed) in sorted(self.faults.items()):  # (QA: faults only mid-game)
+                say(f"Faults of {self.who(seat)}: " + ", ".join(part for part in (
+                    f"{count(decided, 'answer')} not used (the fallback COM decided)" if decided else "",
+                    f"{count(dropped, 'output')} dropped (answering no request)" if dropped else "",
+                    "crashed (the fallback COM played on)" if crashed else "") if part))
 
 
 class HumanPlayer(Player):
@@ -152,6 +167,9 @@ def whose_move(state: GameState) -> str:
 def show_position(state: GameState, ev, n: int, event: dict, names) -> None:
     rules = ev.rules
     typer.echo(f"After event {n} ({event.get('type')}): {whose_move(state)}, {state.wall_left} tiles in the wall")
+    if event.get("type") == "error":  # (QA: the fault's reason was in the log only)
+        typer.echo(f"  seat {event.get('actor')}'s fault: {shown(str(event.get('reason')), 300)} "
+                   f"{fault_outcome(event)}")
     for i, seat in enumerate(state.seats):
         name = names[i] if isinstance(names, list) and i < len(names) else "?"
         typer.echo(f"  {i} {name}: {hand_text(seat.hand(), rules)}   {h_text(seat.hand(), rules) if sum(seat.concealed) + sum(rules.units[u].size for u in seat.called) == 12 else ''}")

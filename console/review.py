@@ -92,7 +92,8 @@ def _show(review: dict) -> None:
     from console.render import console
     from solver.core.wording import count
 
-    table = Table(title=f"seat {review['seat']} ({review['name']}): {count(len(review['decisions']), 'decision')}")
+    title = f"seat {review['seat']} ({review['name']}): {count(len(review['decisions']), 'decision')}"
+    table = Table(title=title)
     for column in ("#", "type", "chosen", "best", "P(win) · E[score]", "the best's", "loss", "h", "method"):
         table.add_column(column, justify="right" if column in ("#", "loss", "h") else "left", overflow="fold")
     for d in review["decisions"]:
@@ -105,14 +106,16 @@ def _show(review: dict) -> None:
                       _loss(d) + (f" {mark}" if mark else ""), h, d["method"])
     if review["decisions"]:  # (none: an interrupt before the first, no empty table, QA)
         console.print(table)
+    else:  # (QA: a seat the fallback played throughout had no header at all)
+        console.print(title, markup=False, highlight=False)
     s = review["summary"]
     rate = "—" if s["match_rate"] is None else f"{100 * s['match_rate']:.1f}%"
     by_win = s["graded_by_win_probability"]
     # (none graded by P(win): every decision by h, and the first one's note says why, e.g. 2019-10's wildcard そら)
     lost = (f"P(win) lost {100 * s['total_loss']:.1f} points ({100 * s['proved_loss']:.1f} of them proved against the "
             f"optimum) over {count(by_win, 'decision')} graded by P(win)"
-            if by_win else "graded by h alone" + (f" ({review['decisions'][0]['note']})" if review["decisions"] and
-                                                   review["decisions"][0].get("note") else ""))
+            if by_win else "nothing graded" if not s["decisions"] else
+            "graded by h alone" + (f" ({review['decisions'][0]['note']})" if review["decisions"][0].get("note") else ""))
     console.print(f"match {s['matches']}/{s['decisions']} ({rate}) · {lost} · missed wins {s['missed_wins']} "
                   f"· h lost {s['h_lost']}" + (f" · {count(s['skipped'], 'decision')} not the player's (claims another "
                                                "seat's claim overrode, the fallback COM's)" if s["skipped"] else ""),

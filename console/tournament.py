@@ -14,6 +14,8 @@ from solver.batch.job import MAX_WORKERS
 from solver.core.rules import DEFAULT_RULES
 from solver.core.wording import count
 
+FALLBACK_SHARE = 0.1  # a player's decisions made by the fallback COM from which the table warns, crashed or not
+
 
 def tournament(
     player: Annotated[Optional[list[str]], typer.Option(
@@ -158,10 +160,14 @@ def summary_view(summary: dict[str, Any]) -> list[Any]:
             + (f"; {errors} bot errors (the fallback COM decided)" if errors else "")
             + ". Intervals: 95 % estimates, Wilson for a win rate, Student t over the deals for a mean and for"
             " the pairs' differences; - where there are too few deals (t needs 2), no spread among them, or no score.")
-    crashed = [f"{p['fallback_decisions']} of the {count(p['decisions'], 'decision')} of {safe_text(p['name'], 80)} "
-               f"(it crashed in {p['crashed_games']} of {count(p['games'], 'game')})"
-               for p in summary["players"] if p.get("crashed_games")]
-    if crashed:  # (QA: an engine that crashed in every game was ranked on the fallback's wins, unremarked)
-        foot += (f"\nWarning: the fallback COM ({summary['fallback']}) made {'; '.join(crashed)}. It plays a crashed "
-                 "seat to the end: those results are not the engine's.")
+    # (QA: an engine that crashed in every game was ranked on the fallback's wins, unremarked; then one whose answers
+    # were mostly garbled came top with no word, crashing in none)
+    flagged = [f"{p['fallback_decisions']} of the {count(p['decisions'], 'decision')} of {safe_text(p['name'], 80)} "
+               + (f"(it crashed in {p['crashed_games']} of {count(p['games'], 'game')})" if p.get("crashed_games")
+                  else "(its answers late, not JSON or illegal)")
+               for p in summary["players"] if p.get("crashed_games")
+               or p.get("fallback_decisions", 0) >= FALLBACK_SHARE * max(1, p.get("decisions", 0))]
+    if flagged:
+        foot += (f"\nWarning: the fallback COM ({summary['fallback']}) made {'; '.join(flagged)}. It decides for a "
+                 "faulty answer and plays a crashed seat to the end: those results are not the engine's alone.")
     return [table, pairs, Text(foot)]

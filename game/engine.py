@@ -107,7 +107,8 @@ class Game:
 
     def fault(self, seat: int, fault: BotFault) -> None:
         # crashed: the fallback COM plays the seat to the end (a review leaves its decisions out)
-        self.events.append({"type": "error", "actor": seat, "reason": fault.reason, **({"crashed": True} if fault.crashed else {})})
+        self.events.append({"type": "error", "actor": seat, "reason": fault.reason,
+                            **({"crashed": True} if fault.crashed else {}), **({"dropped": True} if fault.dropped else {})})
         if self.state is not None:
             self.state = apply(self.state, self.events[-1], self.table)
         if self.on_event is not None and self.state is not None:
@@ -128,11 +129,16 @@ class Game:
         obs = observe(self.state, seat, self.table)
         self.decisions[seat] += 1
         self.by_fallback[seat] += self.crashed[seat]  # (its player is the fallback now)
+        player = self.players[seat]
         try:
-            answer = self.players[seat].act(obs, actions)
+            try:
+                answer = player.act(obs, actions)
+            finally:
+                for note in player.take_notes():  # (logged before the decision's own fault or event)
+                    self.fault(seat, note)
             chosen = legal.pick(answer, actions)
             if chosen is None:
-                raise BotFault(f"illegal action {shown(answer)[:200]}")
+                raise BotFault(f"illegal action {shown(answer)[:200]}: {legal.why_not(answer, actions)}")
             label = getattr(self.players[seat], "last_label", None)
             return {**chosen, "label": label} if label else chosen  # e.g. a planner's greedy fallback
         except BotFault as fault:

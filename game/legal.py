@@ -7,7 +7,10 @@ answer as `Evaluator.is_complete` (tests/test_game.py checks both, and the test 
 
 from __future__ import annotations
 
+import json
+
 from game.state import GameState, Options, Table
+from solver.core.errors import shown
 from solver.core.search.fast import search_for
 
 NONE = {"type": "none"}
@@ -86,3 +89,25 @@ def same_action(answer, candidate: dict) -> bool:
 def pick(answer, candidates: list[dict]) -> dict | None:
     """The candidate an answer names, or None (an illegal answer)."""
     return next((c for c in candidates if same_action(answer, c)), None)
+
+
+def why_not(answer, candidates: list[dict]) -> str:
+    """Why an answer names no candidate, in a few words: its first field, in the offer's order, that no offered
+    action of its type has (QA: "illegal action" alone left engine authors guessing)."""
+    if not isinstance(answer, dict):
+        return "not a JSON object"
+    mine = [c for c in candidates if c["type"] == answer.get("type")]
+    if not mine:
+        offered = ", ".join(sorted({c["type"] for c in candidates}))
+        return f"no action of type {_quoted(answer.get('type'))} is offered now (offered: {offered})"
+    for key in mine[0]:
+        if key not in answer:
+            return f"its field {key} is missing"
+        if not any(c.get(key) == answer[key] for c in mine):
+            return f"no offered {answer['type']} has {key} {_quoted(answer[key])}"
+        mine = [c for c in mine if c.get(key) == answer[key]]
+    return "no offered action has all its fields"
+
+
+def _quoted(value) -> str:
+    return shown(json.dumps(value, ensure_ascii=False))

@@ -21,7 +21,7 @@ MAX_EVENTS = 100_000
 UNFINISHED = "the log ends before the game did (no end_game)"
 
 # the fields of each event after the deal and what they hold (docs/game-log.schema.json); "label" (a COM's
-# note) and an error's "crashed" are optional
+# note) and an error's "crashed" and "dropped" are optional
 FIELDS = {"sora": {"actor": "seat", "target": "seat", "pai": "tile"}, "tsumo": {"actor": "seat", "pai": "tile"},
           "dahai": {"actor": "seat", "pai": "tile"},
           "chi": {"actor": "seat", "target": "seat", "pai": "tile", "consumed": "tiles", "unit": "text"},
@@ -203,6 +203,8 @@ def check_fields(event: dict, seats: int) -> None:
             raise IllegalEvent(f"{kind}: {name} must be {means}, not {shown(json.dumps(value, ensure_ascii=False))}")
     if kind == "error" and event.get("crashed", True) is not True:
         raise IllegalEvent("error: crashed is true or absent")
+    if kind == "error" and event.get("dropped", True) is not True:
+        raise IllegalEvent("error: dropped is true or absent")
 
 
 def _check_scores(state: GameState, event: dict, table: Table) -> None:

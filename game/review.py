@@ -106,12 +106,13 @@ def decision_tasks(events: list[dict], table: Table, seat: int,
 
 def _fallback_decided(events: list[dict], i: int, seat: int, crashed: int) -> bool:
     """Whether the fallback COM took the decision answered at event i: the seat's player had crashed, or an
-    error of the seat was logged just before (a late, garbled or illegal answer)."""
+    error of the seat was logged just before (a late, garbled or illegal answer; not output it dropped, after which
+    the player's own answer stood)."""
     if i > crashed:
         return True
     j = i - 1
     while j >= 0 and events[j].get("type") == "error":
-        if events[j].get("actor") == seat:
+        if events[j].get("actor") == seat and events[j].get("dropped") is not True:
             return True
         j -= 1
     return False

@@ -90,7 +90,48 @@ def test_a_crash_hands_the_seat_to_the_fallback_for_good(ev):
 def test_an_illegal_answer_is_refused(ev):
     record = play(ev, ["greedy", bot("illegal")], seed=5)
     reasons = errors(record, 1)
-    assert reasons and all(r.startswith("illegal action") for r in reasons)
+    assert reasons and all(r.startswith("illegal action") and r.endswith('no offered dahai has pai "not a tile"')
+                           for r in reasons)
+
+
+@pytest.mark.parametrize("answer,why", [
+    ([1], "not a JSON object"), ({"type": "pon"}, 'no action of type "pon" is offered now (offered: dahai, hora)'),
+    ({"type": "dahai", "pai": "x"}, "its field actor is missing"),
+    ({"type": "dahai", "actor": "0", "pai": "x"}, 'no offered dahai has actor "0"'),
+    ({"type": "hora", "actor": 0, "target": 0, "pai": "y"}, 'no offered hora has pai "y"')])
+def test_an_illegal_answer_says_why(answer, why):
+    """QA (an engine author): "illegal action" alone left them guessing which field was wrong."""
+    from game.legal import why_not
+    offered = [{"type": "dahai", "actor": 0, "pai": "x"}, {"type": "dahai", "actor": 0, "pai": "z"},
+               {"type": "hora", "actor": 0, "target": 0, "pai": "x"}]
+    assert why_not(answer, offered) == why
+
+
+def test_a_stray_line_costs_no_decision_and_is_logged(ev):
+    """QA: a bot that wrote one line of its own at start-up ("ready") had every later answer taken for the request
+    before it: a whole game of shifted moves, graded as its own. Lines waiting before a request are dropped and
+    logged (error, dropped: true), and the bot's answers stay its own."""
+    record = play(ev, [bot("chatty"), "greedy"], seed=6)
+    faults = [e for e in record.events if e["type"] == "error" and e["actor"] == 0]
+    # ("ready" may come after the first request was sent: then it answers that one, and the bot's own answer to it
+    # is the line dropped before the second; one decision lost, not the game)
+    dropped = [e for e in faults if e.get("dropped")]
+    assert len(dropped) == 1 and len(faults) <= 2
+    assert "dropped: ready" in dropped[0]["reason"] or faults[0]["reason"] == "garbage: ready"
+    tasks, skipped = decision_tasks(record.events, Table(ev.rules), 0)
+    assert tasks and skipped == len(faults) - 1  # every other decision its own
+
+
+def test_a_bom_before_an_answer_is_taken(ev):
+    record = play(ev, [bot("bom"), "greedy"], seed=6)
+    assert errors(record, 0) == []
+
+
+def test_a_bot_that_exits_at_once_is_said_with_its_status(ev):
+    """QA: a bot exiting at once with status 5 was said, as often as not, to have stopped reading."""
+    for seed in range(3):
+        record = play(ev, [bot("exit"), "greedy"], seed=seed)
+        assert errors(record, 0) == ["the bot exited (crashed, status 5)"]
 
 
 def test_a_bot_sees_only_its_own_tiles(ev, tmp_path):

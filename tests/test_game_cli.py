@@ -133,6 +133,18 @@ def test_play_shows_hands_h_waits_and_every_score():
     assert "ミリオンライブ!" in out or "Exhaustive draw" in out
 
 
+def test_play_ends_with_each_seats_faults():
+    """QA (an engine author): faults were only said mid-game, between the moves; the end now sums them per seat."""
+    import sys
+    chatty = f"cmd:{sys.executable} {Path(__file__).parent / 'game_bots.py'} chatty"
+    crash = f"cmd:{sys.executable} {Path(__file__).parent / 'game_bots.py'} crash"
+    result = mj("play", "--seed", "2", "-p", f"talk={chatty}", "-p", f"down={crash}")
+    assert result.exit_code == 0, result.output
+    tail = result.output[result.output.index("Scores:"):]
+    assert "Faults of 0 talk: " in tail and "1 output dropped (answering no request)" in tail
+    assert "Faults of 1 down: crashed (the fallback COM played on)" in tail
+
+
 def test_a_human_seat_plays_from_numbered_choices():
     # the human asks for h once, then always picks choice 1 (a win when offered: wins come first)
     # "²" and "٣" are digits to str.isdigit() but not choices: asked again, never a traceback

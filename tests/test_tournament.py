@@ -9,6 +9,7 @@ import signal
 import statistics
 import subprocess
 import sys
+from pathlib import Path
 from collections import defaultdict
 
 import pytest
@@ -387,6 +388,16 @@ def test_an_engine_that_crashes_is_not_ranked_unremarked(tmp_path):
     assert " ".join(warning.split()).startswith(
         f"Warning: the fallback COM (greedy) made {engine['decisions']} of the {engine['decisions']} decisions of "
         f"{crash} (it crashed in 4 of 4 games).")
+
+
+def test_an_engine_whose_answers_are_mostly_faults_is_flagged_too(tmp_path):
+    """QA: an engine whose answers were mostly garbled came top with 28 of its 36 decisions the fallback's, and the
+    table's warning named only crashed engines."""
+    garbage = f"cmd:{sys.executable} {Path(__file__).parent / 'game_bots.py'} garbage"
+    code, stdout, err = run_mj("tournament", "-p", "greedy", "-p", f"junk={garbage}", "--games", "2", "--jobs", "1")
+    assert code == 0, err
+    warning = " ".join(stdout[stdout.index("Warning:"):].split())
+    assert "decisions of junk (its answers late, not JSON or illegal)" in warning, warning
 
 
 def test_a_dask_cluster_plays_the_same_games(tmp_path):

@@ -6,12 +6,14 @@ from game.observation import Observation
 
 
 class BotFault(Exception):
-    """A player's answer could not be used: late, garbage or a crash (`crashed`: the seat is lost for good)."""
+    """A player's answer could not be used: late, garbage or a crash (`crashed`: the seat is lost for good); or
+    (`dropped`) output that answered no request, dropped, the player's answer to the request still standing."""
 
-    def __init__(self, reason: str, crashed: bool = False):
+    def __init__(self, reason: str, crashed: bool = False, dropped: bool = False):
         super().__init__(reason)
         self.reason = reason
         self.crashed = crashed
+        self.dropped = dropped
 
 
 class Player:
@@ -29,6 +31,10 @@ class Player:
 
     def act(self, observation: Observation, possible_actions: list[dict]) -> dict:
         raise NotImplementedError
+
+    def take_notes(self) -> list[BotFault]:
+        """Faults noted during the last act that left its answer standing (BotFault.dropped), logged by the engine."""
+        return []
 
     def close(self) -> None:
         """The game is over (external engines: the process is stopped)."""

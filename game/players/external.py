@@ -22,6 +22,7 @@ from game.observation import Observation
 from game.players.base import BotFault, Player
 from solver.batch.process_tree import descendants
 from solver.core.errors import MjError, shown
+from solver.core.wording import count
 
 _EOF = object()
 _TOO_LONG = object()  # stands for a line past MAX_ANSWER, whose text is dropped as it is read
@@ -51,6 +52,8 @@ class ExternalPlayer(Player):
         self.dead = False
         self.owed = 0  # answers still due to requests that timed out
         self.silent = 0  # requests in a row that timed out with no line read since
+        self.held = None  # _EOF, met while draining (_stray), for _next_line
+        self.notes: list[BotFault] = []  # output dropped before a request (take_notes)
 
     def start(self, seat: int, seed: int) -> None:
         super().start(seat, seed)
@@ -115,8 +118,41 @@ class ExternalPlayer(Player):
         if self.dead or self.process is None:
             raise self._crash("the bot is not running")
         if self.broken.is_set():
-            raise self._crash("the bot stopped reading (crashed)")
+            raise self._gone("the bot stopped reading (crashed)")
         self.outbox.put(dumps(message) + "\n")
+
+    def _gone(self, running: str) -> BotFault:
+        """The crash of a bot whose output ended or whose input broke: said with its exit status where it has exited
+        (QA: a bot that exited at once with status 5 was said, as often as not, to have stopped reading)."""
+        code = self._exit_code()
+        return self._crash(running if code is None else f"the bot exited (crashed, status {code})" if code >= 0 else
+                           f"the bot was killed by {signal_name(-code)} (crashed)")
+
+    def _stray(self) -> None:
+        """Drops the lines already waiting before a request: late answers owed to requests that timed out, and lines
+        that answer nothing (debug output on stdout), noted. Left waiting, a stray line would answer this request and
+        put every later answer one behind (QA: one `ready` at start-up cost a whole game)."""
+        stray = []
+        while self.held is None:
+            try:
+                line = self.lines.get_nowait()
+            except queue.Empty:
+                break
+            if line is _EOF:
+                self.held = line
+            elif self.owed:
+                self.owed -= 1
+            else:
+                stray.append(f"a line of more than {MAX_ANSWER} characters" if line is _TOO_LONG else
+                             shown(line.strip())[:80])
+        if stray:
+            self.notes.append(BotFault(f"{count(len(stray), 'line')} that answered no request, dropped: {stray[0]} "
+                                       "(every line on stdout is an answer: debug output goes to stderr)",
+                                       dropped=True))
+
+    def take_notes(self) -> list[BotFault]:
+        notes, self.notes = self.notes, []
+        return notes
 
     def _exit_code(self) -> int | None:
         """The bot's exit status where it has exited (given a moment: its output closes just before), else None."""
@@ -132,7 +168,8 @@ class ExternalPlayer(Player):
 
     def act(self, observation: Observation, possible_actions: list[dict]) -> dict:
         """The n-th line the bot writes answers its n-th request: answers owed to requests that timed out are
-        read and dropped first (within this request's time)."""
+        read and dropped first (within this request's time); lines that came before the request are dropped (_stray)."""
+        self._stray()
         self._send({"type": "request", "actor": observation.seat, "possible_actions": possible_actions})
         deadline = time.monotonic() + self.timeout
         while True:
@@ -144,21 +181,19 @@ class ExternalPlayer(Player):
                 if self.silent >= SILENT:
                     raise self._crash(f"no answer within {self.timeout:g} s, {SILENT} requests in a row (given up "
                                       "as crashed)") from None
-                raise BotFault(f"no answer within {self.timeout:g} s") from None
+                raise BotFault(f"no answer within {self.timeout:g} s" + (
+                    "" if self.silent > 1 else " (no line at all: too slow, or its stdout not flushed after each line?)")) \
+                    from None
             self.silent = 0
-            if line is _EOF:
-                code = self._exit_code()
-                raise self._crash("the bot closed its output (given up as crashed)" if code is None else
-                                  f"the bot exited (crashed, status {code})" if code >= 0 else
-                                  f"the bot was killed by {signal_name(-code)} (crashed)")  # (QA: a bot that only closed its
-                # output, still running, had been said to have exited)
+            if line is _EOF:  # (QA: a bot that only closed its output, still running, had been said to have exited)
+                raise self._gone("the bot closed its output (given up as crashed)")
             if not self.owed:
                 break
             self.owed -= 1  # a late answer to an earlier request
         if line is _TOO_LONG:
             raise BotFault(f"an answer of more than {MAX_ANSWER} characters")
         try:
-            answer = json.loads(line, parse_constant=no_constant)
+            answer = json.loads(line.lstrip("\ufeff"), parse_constant=no_constant)  # (a BOM: an encoding mark, not content)
         except (ValueError, RecursionError):
             raise BotFault(f"garbage: {shown(line.strip())[:80]}") from None
         return answer
@@ -167,6 +202,8 @@ class ExternalPlayer(Player):
         """The bot's next line, or _EOF where the bot has exited with none left to read (its output may stay open in
         a process it started: QA, a wrapper's crash waited out the timeout and was said to be a bot that stopped
         reading), or queue.Empty at the deadline."""
+        if self.held is not None:
+            return self.held
         while True:
             left = deadline - time.monotonic()
             try:

@@ -39,7 +39,9 @@ NOT_EXACT = "ERR_NOT_EXACT"  # the solver did not prove its answer (status other
 # Input may hold anything: a carriage return that overwrites the `error:` prefix on a terminal, a lone
 # surrogate that cannot be encoded, or megabytes. Every message that repeats input goes through here.
 
-_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+# (control and bidi characters, lone surrogates, and the invisible ones: zero-width, word joiners, the BOM; QA: a bot's
+# answer after a BOM read as a valid one in its "garbage:" line)
+_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2069\ufeff\ud800-\udfff]")
 ECHO_LIMIT = 60  # characters of input repeated in a message
 MESSAGE_LIMIT = 400  # characters of a whole one-line message
 
