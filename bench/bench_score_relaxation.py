@@ -16,13 +16,13 @@ from __future__ import annotations
 import argparse
 import statistics
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_optimal import positions  # noqa: E402
+from timing import timed as timed_call  # noqa: E402
 
 from solver import Evaluator  # noqa: E402
 from solver.planning import counted_upper, plan as plan_module  # noqa: E402
@@ -30,9 +30,8 @@ from solver.planning.request import Limits, PlanRequest  # noqa: E402
 
 
 def timed(f):
-    start = time.perf_counter()
-    out = f()
-    return time.perf_counter() - start, out
+    seconds, answer, _ = timed_call(f)
+    return seconds, answer
 
 
 def main() -> None:
