@@ -6,12 +6,43 @@ import ipaddress
 import logging
 import os
 import signal
-
 import socket
 import sys
 import webbrowser
 
 from solver.core.errors import MjError
+
+HEADER_SECONDS = 10.0  # a connection's request must come whole within this of its opening or of the last answer
+
+
+def protocol():
+    """uvicorn's h11 protocol with a deadline for each request's headers: a connection whose next request has not come
+    whole within HEADER_SECONDS (of its opening, or of the answer before) is closed. uvicorn has no such limit: a few
+    hundred connections that never finish their headers (slowloris) held every file descriptor (QA)."""
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    class HeaderDeadline(H11Protocol):
+        def connection_made(self, transport) -> None:
+            super().connection_made(transport)
+            self._arm()
+
+        def _arm(self) -> None:
+            self._late = self.loop.call_later(HEADER_SECONDS, self._headers_late, self.cycle)
+
+        def _headers_late(self, waiting) -> None:
+            if self.cycle is waiting and not self.transport.is_closing():  # (no request began since it was armed)
+                self.transport.close()
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            self._late.cancel()
+            self._arm()
+
+        def connection_lost(self, exc) -> None:
+            self._late.cancel()
+            super().connection_lost(exc)
+
+    return HeaderDeadline
 
 
 def bind(host: str, port: int) -> socket.socket:
@@ -67,7 +98,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, open_browser: bool = False,
     # (the Host check guards a loopback server against DNS rebinding; one on the network answers to whatever name its
     # LAN gives it, vm.lan or a router's, QA; no proxy's X-Forwarded-For is trusted: one address, one address's games)
     app = create_app(workers, catalogue_files, timeout, on_ready=ready, guarded=True, check_host=loopback(host))
-    config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=2, proxy_headers=False)
+    config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=2, proxy_headers=False, http=protocol())
     # (a stop during a long answer is normal: its request is answered "the server is stopping", not logged as an error)
     logging.getLogger("uvicorn.error").addFilter(lambda record: "graceful shutdown exceeded" not in record.getMessage())
     if hasattr(signal, "SIGHUP"):  # (a closed terminal stops the server as SIGTERM does: uvicorn's own clean stop)

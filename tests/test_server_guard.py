@@ -61,3 +61,55 @@ def test_mj_serve_answers_to_its_addresses_not_to_other_names():
         refused = checked.get("/api/rules")
         assert refused.status_code == 403 and "not to 'testserver'" in refused.json()["error"]
         assert checked.get("/api/rules", headers={"Host": "127.0.0.1:8000"}).status_code == 200
+
+
+def test_a_connection_whose_headers_do_not_come_whole_is_closed(monkeypatch):
+    """QA (a club's server under attack): uvicorn has no deadline for a request's headers, so a few hundred
+    connections that never finished theirs (slowloris) held every file descriptor. Each request must now come whole
+    within HEADER_SECONDS of the connection's opening or of the answer before; one that does is answered as ever."""
+    import socket
+    import threading
+    import time
+
+    import uvicorn
+
+    from server import run
+
+    monkeypatch.setattr(run, "HEADER_SECONDS", 0.5)
+
+    async def app(scope, receive, send):
+        if scope["type"] != "http":
+            return
+        await send({"type": "http.response.start", "status": 200, "headers": [(b"content-length", b"2")]})
+        await send({"type": "http.response.body", "body": b"ok"})
+
+    sock = run.bind("127.0.0.1", 0)
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", http=run.protocol(), timeout_keep_alive=30))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    try:
+        while not server.started:
+            time.sleep(0.02)
+        port = sock.getsockname()[1]
+
+        def talk(first: bytes, then: bytes = b"") -> tuple[bytes, float]:
+            with socket.create_connection(("127.0.0.1", port), timeout=5) as conn:
+                conn.sendall(first)
+                got = b""
+                while first.endswith(b"\r\n\r\n") and not got.endswith(b"ok"):  # (the whole answer)
+                    got += conn.recv(4096)
+                if then:
+                    conn.sendall(then)
+                start = time.monotonic()
+                while conn.recv(4096):  # (until the server closes it)
+                    pass
+                return got, time.monotonic() - start
+        whole = b"GET / HTTP/1.1\r\nHost: localhost\r\n\r\n"
+        partial = b"GET / HTTP/1.1\r\nHost: localhost\r\n"
+        _, waited = talk(partial)
+        assert waited < 2  # closed at the deadline, not at the client's 5 s timeout
+        answer, waited = talk(whole, partial)  # a second request begun after the first answer, never finished
+        assert answer.startswith(b"HTTP/1.1 200") and answer.endswith(b"ok") and waited < 2
+    finally:
+        server.should_exit = True
+        thread.join(5)
