@@ -11,10 +11,10 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import signal
-from concurrent.futures import ThreadPoolExecutor
-from multiprocessing.connection import Connection
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
+from multiprocessing.connection import Connection
 from typing import Any, Callable
 
 from solver.core.errors import MjError, error_line

@@ -201,7 +201,6 @@ class _Search:
         # the last certificates' placed units (each checked complete) as copy bits: a prefix that one of them keeps
         # more than the limit of is dropped on it, without a search
         self.recent: list[int] = []
-        self.reused = 0
         self.checks = 0
         self.survivors: dict[int, int] = {}
         self.lower = 0
@@ -219,7 +218,6 @@ class _Search:
         counts as copy_bits). A recent certificate is tried first; else the ordinary search proposes one."""
         for target in self.recent:
             if (bits & target).bit_count() > limit:
-                self.reused += 1
                 return True
         leaf = self.search.plain_leaf(counts)
         if leaf is None:
