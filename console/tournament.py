@@ -136,6 +136,7 @@ def summary_view(summary: dict[str, Any]) -> list[Any]:
     table = Table(title=f"Tournament: {games} (rules {summary['rules']}, seed {summary['seed']})"
                         + ("; interrupted: the games played before it" if summary.get("interrupted") else ""))
     errors = sum(p["bot_errors"] for p in summary["players"])
+    fallback = sum(p.get("fallback_decisions", 0) for p in summary["players"])
     for column in ("player", "wins", "win rate [95 %]", "mean score [95 %]", "dealt in") + (("errors",) if errors
                                                                                             else ()):
         table.add_column(column, justify="left" if column == "player" else "right", no_wrap=column != "player",
@@ -157,7 +158,8 @@ def summary_view(summary: dict[str, Any]) -> list[Any]:
                       f"{value(q['win_rate_diff'], '+.1%')} {_ci(q['win_rate_diff_ci'], '+.1f', 100)}{marks[1]}")
     ends = summary["ends"]
     foot = (f"ends: {ends['tsumo']} tsumo, {ends['ron']} ron, {ends['draw']} exhaustive draws"
-            + (f"; {errors} bot errors (the fallback COM decided)" if errors else "")
+            + (f"; {errors} bot errors (dropped lines included), {count(fallback, 'decision')} made by the fallback "
+               "COM" if errors else "")
             + ". Intervals: 95 % estimates, Wilson for a win rate, Student t over the deals for a mean and for"
             " the pairs' differences; - where there are too few deals (t needs 2), no spread among them, or no score.")
     # (QA: an engine that crashed in every game was ranked on the fallback's wins, unremarked; then one whose answers

@@ -160,3 +160,21 @@ def test_a_plan_at_three_or_four_draws_gets_the_counted_bound(monkeypatch, rules
         tightened += row.score_upper < before[row.tile].score_upper
     assert tightened >= len(got.discards) // 2
     assert isinstance(got.recommended.score_upper, Fraction)
+
+
+def test_a_four_draw_score_plan_keeps_time_for_the_count_and_says_when_it_reached_none():
+    """QA: a hand holding そら spent all of a 10 s budget before the count, so every row kept N + (S - N) U and the
+    label said nothing. A 4-draw E[score] plan now keeps time for it (clock.COUNT), and a count that reaches no row
+    says so."""
+    from solver.planning.counted_upper import UNREACHED, counted_at_end, native_count, with_counted_uppers
+    ev = Evaluator("2019-12")
+    hand = "美希 未来 翼 翼 静香 志保 可奈 奈緒 百合子 昴 そら 歩 エレナ"
+    asks = {(turns, objective): counted_at_end(ev.rules, ev.plan_request_of(hand, turns, objective))
+            for turns in (3, 4, 5) for objective in ("win", "score")}
+    assert asks == {(t, o): native_count(ev.rules) and (t, o) == (NATIVE_TURNS, "score") for t, o in asks}
+    from dataclasses import replace
+    request = ev.plan_request_of(hand, 2, "score", seconds=None)
+    plan = ev.plan_request(request)
+    opened = replace(plan, discards=tuple(replace(r, score_upper=r.expected_score + 1000) for r in plan.discards))
+    late = with_counted_uppers(ev.rules, request, opened, deadline=1.0)  # (a deadline long past)
+    assert late.policy_class["expected_score"].endswith(UNREACHED)

@@ -398,6 +398,7 @@ def test_an_engine_whose_answers_are_mostly_faults_is_flagged_too(tmp_path):
     assert code == 0, err
     warning = " ".join(stdout[stdout.index("Warning:"):].split())
     assert "decisions of junk (its answers late, not JSON or illegal)" in warning, warning
+    assert "bot errors (dropped lines included), " in " ".join(stdout.split())  # (QA: "the fallback COM decided" them all)
 
 
 def test_a_dask_cluster_plays_the_same_games(tmp_path):

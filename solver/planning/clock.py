@@ -30,6 +30,9 @@ OTHER_NEAREST = 0.35  # ... or beside a sampled first objective, its class neare
 BRACKET = 0.7  # with both objectives, the first one's bracket (the rest is the other's: a column never left empty)
 BRACKET_BESIDE = 0.9  # ... where the other's class runs beside on the second core from the start (then the other
 # column takes a few ms after the bracket: at 5 draws, 0.7 had left 1.5 s of the default 5 s unused)
+COUNT = 1.5  # seconds kept for E[score]'s relaxation counted at the end of a 4-draw E[score] plan (in C: 0.75-2 s for
+COUNT_MOST = 0.3  # every row), or this share of the budget where less (QA: a hand holding そら spent all of 10 s before
+# it, so its rows kept the loose bound N + (S - N) U)
 LEAST_GAMES = 100  # walls an estimate plays whatever the clock says: every input gets an answer
 BUILD_SECONDS = 1.2e-5  # a listed complete hand's share of building one search over the list (its compact key and
 # the search's rows: 0.95 s for 80,868 hands and one objective, 0.76 s more for the second, on a quiet machine here)

@@ -30,6 +30,7 @@ NATIVE_TURNS = 4  # in C (planc_relax.c: about 1-2 s for 11 rows at 4 draws; 5 d
 NATIVE_KINDS = 63  # (its keys: 3 bits a kind in three words)
 LABEL = ("; for {n} of {of} discards at most the relaxation's mean of the best end within the tiles a play can hold "
          "(a win, or at most N without one), counted over every draw (proved)")
+UNREACHED = "; the relaxation counted over every draw reached no discard within the time budget"
 
 
 def draw_multisets(wall: tuple[int, ...], t: int) -> list[tuple[tuple[int, ...], int]]:
@@ -80,11 +81,21 @@ def counted_relaxation(rules: RuleSet, request: PlanRequest, tiles: list[int | N
     return out
 
 
+def counted_at_end(rules: RuleSet, request: PlanRequest) -> bool:
+    """Whether an E[score] plan's clock keeps time for the count at its end (clock.COUNT): at the draws counted in C
+    alone (below them the optimum answers first, and the count takes a fraction of a second)."""
+    return request.objective == "score" and request.play == "optimal" and request.turns > COUNT_TURNS \
+        and request.turns <= NATIVE_TURNS and native_count(rules)
+
+
+def native_count(rules: RuleSet) -> bool:
+    return packer_built(rules, None) and len(rules.tiles) <= NATIVE_KINDS
+
+
 def with_counted_uppers(rules: RuleSet, request: PlanRequest, plan, deadline: float | None):
     """The plan with each row's E[score] bound lowered to the counted relaxation where that is tighter (rows whose
     E[score] is a bracket, best first, while the deadline lasts); labelled with how many it reached."""
-    native = packer_built(rules, None) and len(rules.tiles) <= NATIVE_KINDS
-    if request.turns > (NATIVE_TURNS if native else COUNT_TURNS) or request.turns < 1:
+    if request.turns > (NATIVE_TURNS if native_count(rules) else COUNT_TURNS) or request.turns < 1:
         return plan
     open_rows = [r.tile for r in plan.discards if r.expected_score is not None and r.score_upper is not None
                  and r.score_upper > r.expected_score]
@@ -96,6 +107,5 @@ def with_counted_uppers(rules: RuleSet, request: PlanRequest, plan, deadline: fl
                  bounded(replace(r, score_upper_estimate=None, score_upper_interval=None), counted[r.tile])
                  for r in plan.discards)
     labels = dict(plan.policy_class)
-    if counted:
-        labels["expected_score"] += LABEL.format(n=len(counted), of=len(plan.discards))
+    labels["expected_score"] += LABEL.format(n=len(counted), of=len(plan.discards)) if counted else UNREACHED
     return replace(plan, discards=rows, policy_class=labels)

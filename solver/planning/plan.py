@@ -14,7 +14,7 @@ from solver.planning import clock as share
 from solver.planning.answer import DiscardPlan, Plan, Progress, first_advice, holds_sora, ranked
 from solver.planning.bracket import bracket, label_of, sora_slack, within
 from solver.planning.clock import Clock
-from solver.planning.counted_upper import with_counted_uppers
+from solver.planning.counted_upper import counted_at_end, with_counted_uppers
 from solver.planning.fetch_within import Deepening, applies as deepens, deepened
 from solver.planning.prepare import Prepared, about, fetch_could_follow, position_counts, prepare, root_states, \
     rough_states
@@ -54,6 +54,9 @@ def planned(rules: RuleSet, request: PlanRequest, progress: Progress | None) -> 
     """plan() but whether the clock cut a step."""
     limits = request.limits
     clock = Clock(limits.seconds)
+    due = clock.end  # (the answer's end: at 4 draws E[score]'s relaxation is counted last, on time kept for it)
+    if counted_at_end(rules, request):
+        clock = Clock(None, share.keeping(due, share.COUNT, share.COUNT_MOST))
     share.HELD.clear()  # (the last plan's, on this one's clock)
     if request.play != "optimal":
         try:
@@ -92,7 +95,7 @@ def planned(rules: RuleSet, request: PlanRequest, progress: Progress | None) -> 
             rows = [replace(r, upper=r.win_probability, score_upper=r.expected_score) for r in found.discards]
             best = replace(found, discards=tuple(rows), method="optimal")  # (separated: reranked says it)
             return reranked(with_counted_uppers(rules, request, with_other(rules, request, best, progress, clock),
-                                                clock.end) if request.both else best, rules, request)
+                                                due) if request.both else best, rules, request)
         lower = found  # every win listed, but a named class (a drawn そら discarded at once): a real policy
         if listed.fetch_unsearched and listed.sora is None and request.objective == "win":
             slack = sora_slack(listed, request.turns, rules.tiles.sora)  # no そら held: the no-fetch optimum, plus that
@@ -122,7 +125,7 @@ def planned(rules: RuleSet, request: PlanRequest, progress: Progress | None) -> 
     finally:
         if early is not None:
             early.close()
-    return reranked(settled(with_counted_uppers(rules, request, result, clock.end)), rules, request)
+    return reranked(settled(with_counted_uppers(rules, request, result, due)), rules, request)
 
 
 def reranked(done: Plan, rules: RuleSet, request: PlanRequest) -> Plan:
