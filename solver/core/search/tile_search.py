@@ -196,16 +196,11 @@ class TileSearch:
         (mj research max-h), where the cache and the general arguments cost more than the C search itself."""
         if self._c is None or max(concealed) > 100 or not 0 <= self.hand_size < 64 or not self.sums[self.hand_size]:
             return self.best_leaf(Hand(tuple(concealed), ()))
-        rest = bytearray(concealed)
-        soras = 0
+        rest, soras = bytearray(concealed), 0
         if self.sora is not None:
             soras, rest[self.sora] = rest[self.sora], 0
-        budget = COPIES if self.wildcard else 0
-        enough = self.hand_size - (soras if self.wildcard else 0)
-        found = self._c.best(bytes(rest), bytes((COPIES,)) * self.kinds, self.hand_size, budget, enough, self.deadline or 0.0)
-        if found is not None and found[0] == "stopped":
-            raise SearchStopped(None if found[1] is None else Leaf(*found[1]), found[2])
-        return None if found is None else Leaf(*found)
+        budget, enough = (COPIES, self.hand_size - soras) if self.wildcard else (0, self.hand_size)
+        return self._best(bytes(rest), bytes((COPIES,)) * self.kinds, self.hand_size, budget, enough)
 
     def _native_args(self, hand: Hand, cap: list[int]) -> tuple[bytes, int, int] | None:
         """(held tiles the search may keep, stand-in budget, slots) for the C search, or None where
@@ -227,9 +222,10 @@ class TileSearch:
         if args is None:
             return False
         rest, budget, slots = args
-        enough = slots - (self.soras(hand) if self.wildcard else 0)
-        found = self._c.best(rest, bytes(cap), slots, budget, enough, self.deadline or 0.0)
-        if found is not None and found[0] == "stopped":
+        return self._best(rest, bytes(cap), slots, budget, slots - (self.soras(hand) if self.wildcard else 0))
+
+    def _best(self, rest: bytes, cap: bytes, slots: int, budget: int, enough: int) -> Leaf | None:
+        if (found := self._c.best(rest, cap, slots, budget, enough, self.deadline or 0.0)) and found[0] == "stopped":
             raise SearchStopped(None if found[1] is None else Leaf(*found[1]), found[2])
         return None if found is None else Leaf(*found)
 
