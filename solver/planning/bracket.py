@@ -25,7 +25,8 @@ RELIST_LIMIT = 1_000_000  # hands the relaxation lists for itself (as matrices: 
 # h = 1 lists 190,000-450,000)
 
 UPPER = ("perfect-information relaxation: the chance that the coming draws hold the missing tiles of some complete "
-         "hand within reach (with a fetch-mode そら, less the waiting room's copies, one a そら held or drawn), "
+         "hand within reach (with a fetch-mode そら, less the waiting room's copies, one a そら held or drawn; with "
+         "one held, the discard itself lies in the room to be fetched back, so every row may share one bound), "
          "computed exactly")
 
 def label_of(objective: str) -> str:
