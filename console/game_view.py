@@ -101,7 +101,7 @@ class Narrator:
             for seat, (decided, dropped, crashed) in sorted(self.faults.items()):  # (QA: faults only mid-game)
                 say(f"Faults of {self.who(seat)}: " + ", ".join(part for part in (
                     f"{count(decided, 'answer')} not used (the fallback COM decided)" if decided else "",
-                    f"{count(dropped, 'output')} dropped (answering no request)" if dropped else "",
+                    f"lines answering no request dropped before {count(dropped, 'request')}" if dropped else "",
                     "crashed (the fallback COM played on)" if crashed else "") if part))
 
 

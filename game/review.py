@@ -186,7 +186,7 @@ def _check_indexes(indexes: set[int], decided: list[int], seat: int, fallback: l
         return
     if missing[0] in fallback:
         raise MjError(f"--at {missing[0]}: the fallback COM took this decision of seat {seat} after a fault of its "
-                      "player (see the error event before it), so it is not graded")
+                      "player (an error event just before it, or its crash earlier in the game), so it is not graded")
     if not decided:
         raise MjError(f"--at {missing[0]}: seat {seat} has no decision of its own in this log")
     listed = ", ".join(map(str, decided)) if len(decided) <= 20 else \

@@ -278,6 +278,36 @@ def test_review_says_the_proved_loss_and_the_players_own_choice(page, url):
     assert line.startswith(f"next (#{d['index']}): chosen: ") and " · best: " in line, line
 
 
+def test_review_says_the_decisions_not_the_players_and_a_crash(page, url):
+    """QA (an engine author): the page never said the decisions the fallback COM took after a fault, which the CLI
+    counts as not the player's, and it called a crash's error "the fallback COM decided" (it plays the seat to the
+    end)."""
+    import sys
+    from pathlib import Path
+
+    from game.engine import Game, Setup
+    from game.log import dumps
+    from game.players import fallback_player, make_player
+
+    crash = f"cmd:{sys.executable} {Path(__file__).parent / 'game_bots.py'} crash"
+    record = Game(Evaluator(), Setup(seed=18, seats=2), [make_player(crash), make_player("greedy")],
+                  fallback_player).play()
+    events = record.events
+    crashed = next(i for i, e in enumerate(events) if e["type"] == "error" and e.get("crashed"))
+    page.goto(f"{url}review")
+    page.set_input_files("#log-file", files=[{"name": "game.jsonl", "mimeType": "application/x-ndjson",
+                                              "buffer": "".join(dumps(e) + "\n" for e in events).encode()}])
+    page.wait_for_selector("#position .seat")
+    page.eval_on_selector("#step", "(el, v) => { el.value = v; el.dispatchEvent(new Event('input')); }", crashed)
+    assert "(the fallback COM plays the seat to the end)" in page.inner_text("#step-event")
+    page.fill("#seconds", "0.1")
+    with page.expect_response(lambda r: "/api/review" in r.url) as answer:
+        page.click("#review")
+    page.wait_for_selector("#review-summary")
+    skipped = answer.value.json()["summary"]["skipped"]
+    assert skipped > 0 and f"{skipped} decision(s) not the player's" in page.inner_text("#review-summary")
+
+
 def test_review_names_a_bad_log(page, url):
     page.goto(f"{url}review")
     page.set_input_files("#log-file", files=[{"name": "x.jsonl", "mimeType": "text/plain", "buffer": b"{oops\n"}])

@@ -141,7 +141,7 @@ def test_play_ends_with_each_seats_faults():
     result = mj("play", "--seed", "2", "-p", f"talk={chatty}", "-p", f"down={crash}")
     assert result.exit_code == 0, result.output
     tail = result.output[result.output.index("Scores:"):]
-    assert "Faults of 0 talk: " in tail and "1 output dropped (answering no request)" in tail
+    assert "Faults of 0 talk: " in tail and "lines answering no request dropped before 1 request" in tail
     assert "Faults of 1 down: crashed (the fallback COM played on)" in tail
 
 

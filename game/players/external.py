@@ -195,7 +195,7 @@ class ExternalPlayer(Player):
         try:
             answer = json.loads(line.lstrip("\ufeff"), parse_constant=no_constant)  # (a BOM: an encoding mark, not content)
         except (ValueError, RecursionError):
-            raise BotFault(f"garbage: {shown(line.strip())[:80]}") from None
+            raise BotFault(f"garbage: {shown(line.strip())[:80]} (not JSON; every line on stdout is an answer)") from None
         return answer
 
     def _next_line(self, deadline: float):

@@ -96,7 +96,7 @@ function narrate(event, names) {
       : t("evRon", who(event.actor), who(event.target), x, event.score ?? "?");
     case "ryukyoku": return t("evDrawn");
     case "end_game": return t("evEnd", event.scores.map((s, i) => `${who(i)} ${s ?? "—"}`).join(", "));
-    case "error": return t(event.dropped ? "evDropped" : "evError", who(event.actor), event.reason);
+    case "error": return t(event.dropped ? "evDropped" : event.crashed ? "evCrashed" : "evError", who(event.actor), event.reason);
     default: return event.type;
   }
 }

@@ -177,7 +177,8 @@ function drawReview(answer) {
     el("p", { id: "review-summary" }, t("reviewSummary", s.decisions, s.matches,
       s.match_rate == null ? "—" : (100 * s.match_rate).toFixed(0), percent(s.total_loss), percent(s.proved_loss ?? 0))
       + (s.graded_by_win_probability != null ? t("byWin", s.graded_by_win_probability) : "")
-      + (s.missed_wins ? t("missedWins", s.missed_wins) : "") + (s.clocked ? t("clockedNote", s.clocked) : "")),
+      + (s.missed_wins ? t("missedWins", s.missed_wins) : "") + (s.clocked ? t("clockedNote", s.clocked) : "")
+      + (s.skipped ? t("skippedNote", s.skipped) : "")),  // (QA: the CLI said them, the page did not)
     el("p", { class: "hint", text: language === "ja" && answer.model.startsWith("solo model:") ? t("soloModel") : answer.model }),
     // (roles said outright: a phone's card layout changes the cells' display, which can drop a table's semantics)
     el("table", { id: "decisions", role: "table" }, el("thead", { role: "rowgroup" }, el("tr", { role: "row" }, ...heads
