@@ -51,6 +51,9 @@ def bind(host: str, port: int) -> socket.socket:
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind((host, port))
+        # (listening at once: the URL is printed at the app's start-up, before uvicorn's own listen(), and a client
+        # that connected on seeing it was refused (CI, under load); now it waits in the backlog to be accepted)
+        sock.listen(2048)
     except OSError as exc:
         sock.close()
         raise MjError(f"cannot listen on {host}:{port}: {exc.strerror}") from None

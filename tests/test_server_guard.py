@@ -113,3 +113,18 @@ def test_a_connection_whose_headers_do_not_come_whole_is_closed(monkeypatch):
     finally:
         server.should_exit = True
         thread.join(5)
+
+
+def test_the_bound_socket_listens_before_the_server_accepts():
+    """CI, under load: the URL is printed at the app's start-up, before uvicorn's own listen(), and a client that
+    connected on seeing it was refused. bind() listens at once, so such a client waits in the backlog instead."""
+    import socket
+
+    from server import run
+
+    sock = run.bind("127.0.0.1", 0)
+    try:
+        with socket.create_connection(sock.getsockname(), timeout=5):  # (nobody accepts yet: queued, not refused)
+            pass
+    finally:
+        sock.close()
