@@ -61,15 +61,6 @@ static int too_many(Py_ssize_t n) {
     return 1;
 }
 
-/* base + the best packing of at most `most` tiles */
-static long long packed(NoWin *s, const unsigned char *b, Py_ssize_t n, int most) {
-    Pack p;
-    start_pack(&p, s, b, n);
-    p.best = 0;
-    search(&p, 0, most, 0, 0, 0);
-    return s->base + p.best;
-}
-
 uint64_t nowin_kinds(NoWin *s, const unsigned char *counts, int n) {
     uint64_t support = 0, kinds = 0;
     for (int k = 0; k < n; k++)
@@ -79,7 +70,7 @@ uint64_t nowin_kinds(NoWin *s, const unsigned char *counts, int n) {
     return kinds;
 }
 
-long long nowin_value(NoWin *s, const unsigned char *counts, int n) { return packed(s, counts, n, 255); }
+long long nowin_value(NoWin *s, const unsigned char *counts, int n) { return nowin_within(s, counts, n, 255, 0); }
 
 long long nowin_within(NoWin *s, const unsigned char *counts, int n, int most, long long least) {
     Pack p;
@@ -122,7 +113,7 @@ static PyObject *NoWin_score(NoWin *s, PyObject *args) {
         return NULL;
     }
     if (too_many(n)) return NULL;
-    return PyLong_FromLongLong(packed(s, (const unsigned char *)b, n, most));
+    return PyLong_FromLongLong(nowin_within(s, (const unsigned char *)b, (int)n, most, 0));
 }
 
 static void NoWin_dealloc(NoWin *s) {

@@ -30,7 +30,7 @@ typedef struct {
 
 typedef struct {
     NoWin *win, *nowin;
-    int n, t, slots, sora, has_room, kept;
+    int n, t, slots, sora, kept;
     long long floor;
     const unsigned char *wall;
     Variant *plain, *fetched;     /* the row's pools without and with a fetch (NULL where none) */
