@@ -53,7 +53,7 @@ def counted_relaxation(rules: RuleSet, request: PlanRequest, tiles: list[int | N
     position, turns = request.position, request.turns
     hand, best_win, nowin, slots, room, wall, sora = pool_tools(rules, request)
     total = comb(sum(wall), turns)
-    if native and best_win._c is not None and nowin._c is not None and len(wall) <= NATIVE_KINDS:
+    if native and native_count(rules) and nowin._c is not None:  # (no C no-win score where the rules give none)
         rows = [(-1 if tile is None else tile,
                  0 if sora is None else hand.concealed[sora] - (tile == sora),
                  caps(rules, position, turns, tile)[1]) for tile in tiles]
